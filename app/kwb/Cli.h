@@ -1,0 +1,30 @@
+#pragma once
+// Shared plumbing of the kwb command groups: exit codes from the brief and JSON/text output.
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <iosfwd>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace kwb::cli {
+
+// Exit codes of the brief's CLI contract.
+enum ExitCode : int { Success = 0, Failed = 1, BadInput = 2, InternalError = 3 };
+
+// Every command sets its action through this; main() runs it after parsing, maps exceptions to exit
+// code 3 and keeps --json output a single document.
+using Action = std::function<int()>;
+
+struct Context {
+  Action action;
+};
+
+// Registration functions, one per command group (see the matching *Command.cpp).
+void addDoctorCommand(CLI::App& app, Context& ctx);
+void addTaskCommand(CLI::App& app, Context& ctx);
+
+// Prints one JSON document (pretty) on stdout.
+void printJson(const nlohmann::json& doc);
+
+}  // namespace kwb::cli

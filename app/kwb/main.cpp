@@ -1,0 +1,25 @@
+#include <exception>
+#include <iostream>
+
+#include "app/kwb/Cli.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"kwb - Kernel Workbench command line: build, run, verify and profile Ascend C kernels"};
+  app.set_version_flag("--version", std::string("kwb ") + KWB_VERSION);
+  app.require_subcommand(1);
+  kwb::cli::Context ctx;
+  kwb::cli::addDoctorCommand(app, ctx);
+  kwb::cli::addTaskCommand(app, ctx);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? kwb::cli::Success : kwb::cli::BadInput;
+  }
+  try {
+    return ctx.action ? ctx.action() : kwb::cli::BadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "kwb: internal error: " << e.what() << "\n";
+    return kwb::cli::InternalError;
+  }
+}

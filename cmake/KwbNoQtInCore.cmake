@@ -1,0 +1,15 @@
+# Fails configuration if any file under core/ includes a Qt header. The layering rule of the brief
+# (core is plain C++) is enforced here, not left to review.
+function(kwb_check_no_qt_in_core dir)
+  if(CMAKE_SCRIPT_MODE_FILE)
+    file(GLOB_RECURSE _files ${dir}/*.h ${dir}/*.hpp ${dir}/*.cpp ${dir}/*.cc)
+  else()
+    file(GLOB_RECURSE _files CONFIGURE_DEPENDS ${dir}/*.h ${dir}/*.hpp ${dir}/*.cpp ${dir}/*.cc)
+  endif()
+  foreach(_f IN LISTS _files)
+    file(STRINGS ${_f} _hits REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"](Q[A-Za-z]+|Qt[A-Za-z]*/)")
+    if(_hits)
+      message(FATAL_ERROR "core/ must not include Qt headers: ${_f}: ${_hits}")
+    endif()
+  endforeach()
+endfunction()

@@ -1,0 +1,89 @@
+#include "core/model/Diagnostic.h"
+
+#include <array>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+namespace kwb {
+
+std::string_view toString(Severity s) {
+  switch (s) {
+    case Severity::Note: return "note";
+    case Severity::Warning: return "warning";
+    case Severity::Error: return "error";
+    case Severity::Fatal: return "fatal";
+  }
+  return "error";
+}
+
+std::optional<Severity> parseSeverity(std::string_view text) {
+  if (text == "note" || text == "remark" || text == "info") return Severity::Note;
+  if (text == "warning") return Severity::Warning;
+  if (text == "error") return Severity::Error;
+  if (text == "fatal" || text == "fatal error") return Severity::Fatal;
+  return std::nullopt;
+}
+
+bool isKnownCategory(std::string_view c) {
+  static constexpr std::array known{
+      category::CompileError,  category::LinkError,        category::UbOverflow,
+      category::MisalignedCopy, category::GmOutOfBounds,   category::UbOutOfBounds,
+      category::QueueMisuse,   category::MissingSync,      category::UnpairedFlag,
+      category::MulticoreOverlap, category::InvalidParam,  category::UnsupportedDtype,
+      category::UnsupportedApi, category::RuntimeCrash,    category::Timeout,
+      category::WrongAnswer,   category::SandboxViolation, category::PolicyViolation};
+  for (auto k : known)
+    if (k == c) return true;
+  return false;
+}
+
+std::string Diagnostic::format() const {
+  std::string out;
+  if (!file.empty()) {
+    out += file;
+    if (line > 0) out += ":" + std::to_string(line);
+    if (column > 0) out += ":" + std::to_string(column);
+    out += ": ";
+  }
+  out += toString(severity);
+  out += ": ";
+  if (!category.empty()) out += "[" + category + "] ";
+  if (block) out += "[block " + std::to_string(*block) + "] ";
+  out += message;
+  return out;
+}
+
+void to_json(nlohmann::json& j, const Diagnostic& d) {
+  j = nlohmann::json{{"source", d.source},     {"severity", toString(d.severity)},
+                     {"category", d.category}, {"file", d.file},
+                     {"line", d.line},         {"column", d.column},
+                     {"message", d.message}};
+  if (d.api) j["api"] = *d.api;
+  if (d.tensor) j["tensor"] = *d.tensor;
+  if (d.block) j["block"] = *d.block;
+  if (d.pipe) j["pipe"] = *d.pipe;
+  if (!d.notes.empty()) j["notes"] = d.notes;
+  if (!d.excerpt.empty()) j["excerpt"] = d.excerpt;
+}
+
+void from_json(const nlohmann::json& j, Diagnostic& d) {
+  d = Diagnostic{};
+  d.source = j.value("source", "");
+  const std::string sev = j.value("severity", "error");
+  auto parsed = parseSeverity(sev);
+  if (!parsed) throw std::invalid_argument("unknown severity '" + sev + "'");
+  d.severity = *parsed;
+  d.category = j.value("category", "");
+  d.file = j.value("file", "");
+  d.line = j.value("line", 0);
+  d.column = j.value("column", 0);
+  d.message = j.at("message").get<std::string>();
+  if (j.contains("api") && !j["api"].is_null()) d.api = j["api"].get<std::string>();
+  if (j.contains("tensor") && !j["tensor"].is_null()) d.tensor = j["tensor"].get<std::string>();
+  if (j.contains("block") && !j["block"].is_null()) d.block = j["block"].get<int>();
+  if (j.contains("pipe") && !j["pipe"].is_null()) d.pipe = j["pipe"].get<std::string>();
+  if (j.contains("notes")) d.notes = j["notes"].get<std::vector<std::string>>();
+  d.excerpt = j.value("excerpt", "");
+}
+
+}  // namespace kwb

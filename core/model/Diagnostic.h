@@ -1,0 +1,69 @@
+#pragma once
+// The one diagnostic type shared by every producer (compiler, emulator, runtime, verifier, sandbox,
+// policy, agent) and every consumer (prompts, CLI, GUI). Categories are stable strings: add, never rename.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace kwb {
+
+enum class Severity { Note, Warning, Error, Fatal };
+
+std::string_view toString(Severity s);
+std::optional<Severity> parseSeverity(std::string_view text);
+
+// Stable category names from the brief's contract.
+namespace category {
+inline constexpr std::string_view CompileError = "compile-error";
+inline constexpr std::string_view LinkError = "link-error";
+inline constexpr std::string_view UbOverflow = "ub-overflow";
+inline constexpr std::string_view MisalignedCopy = "misaligned-copy";
+inline constexpr std::string_view GmOutOfBounds = "gm-out-of-bounds";
+inline constexpr std::string_view UbOutOfBounds = "ub-out-of-bounds";
+inline constexpr std::string_view QueueMisuse = "queue-misuse";
+inline constexpr std::string_view MissingSync = "missing-sync";
+inline constexpr std::string_view UnpairedFlag = "unpaired-flag";
+inline constexpr std::string_view MulticoreOverlap = "multicore-overlap";
+inline constexpr std::string_view InvalidParam = "invalid-param";
+inline constexpr std::string_view UnsupportedDtype = "unsupported-dtype";
+inline constexpr std::string_view UnsupportedApi = "unsupported-api";
+inline constexpr std::string_view RuntimeCrash = "runtime-crash";
+inline constexpr std::string_view Timeout = "timeout";
+inline constexpr std::string_view WrongAnswer = "wrong-answer";
+inline constexpr std::string_view SandboxViolation = "sandbox-violation";
+inline constexpr std::string_view PolicyViolation = "policy-violation";
+}  // namespace category
+
+// True for the categories listed in the brief (and the few added here); unknown ones still load.
+bool isKnownCategory(std::string_view c);
+
+struct Diagnostic {
+  std::string source;    // "compiler", "emulator", "runtime", "verifier", "sandbox", "policy", "agent"
+  Severity severity = Severity::Error;
+  std::string category;  // one of kwb::category, or a newer one
+  std::string file;
+  int line = 0;          // 1-based; 0 = unknown
+  int column = 0;        // 1-based; 0 = unknown
+  std::string message;
+  std::optional<std::string> api;     // e.g. "DataCopy"
+  std::optional<std::string> tensor;  // e.g. "xLocal"
+  std::optional<int> block;           // block index
+  std::optional<std::string> pipe;    // "S", "V", "MTE2", ...
+  std::vector<std::string> notes;     // follow-up notes (include chain, "candidate is", ...)
+  std::string excerpt;                // source line(s) with caret, when known
+
+  bool isError() const { return severity == Severity::Error || severity == Severity::Fatal; }
+  // "file:line:col: severity: [category] message" for terminals and logs.
+  std::string format() const;
+  bool operator==(const Diagnostic&) const = default;
+};
+
+void to_json(nlohmann::json& j, const Diagnostic& d);
+void from_json(const nlohmann::json& j, Diagnostic& d);
+
+}  // namespace kwb
