@@ -1,0 +1,69 @@
+#include "ui/LatencyChart.h"
+
+#include <QtCharts/QChart>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QValueAxis>
+#include <algorithm>
+
+namespace kwb::ui {
+
+LatencyChart::LatencyChart(QWidget* parent) : QChartView(parent) {
+  auto* chart = new QChart;
+  chart->setTitle(tr("Latency per iteration (µs)"));
+  chart->legend()->setAlignment(Qt::AlignBottom);
+  series_ = new QLineSeries(chart);
+  series_->setName(tr("candidate"));
+  series_->setPointsVisible(true);
+  baseline_ = new QLineSeries(chart);
+  baseline_->setName(tr("baseline"));
+  QPen dashed = baseline_->pen();
+  dashed.setStyle(Qt::DashLine);
+  baseline_->setPen(dashed);
+  chart->addSeries(series_);
+  chart->addSeries(baseline_);
+  axisX_ = new QValueAxis(chart);
+  axisX_->setTitleText(tr("iteration"));
+  axisX_->setLabelFormat("%d");
+  axisY_ = new QValueAxis(chart);
+  axisY_->setTitleText(tr("µs"));
+  chart->addAxis(axisX_, Qt::AlignBottom);
+  chart->addAxis(axisY_, Qt::AlignLeft);
+  for (auto* s : {series_, baseline_}) {
+    s->attachAxis(axisX_);
+    s->attachAxis(axisY_);
+  }
+  setChart(chart);
+  setRenderHint(QPainter::Antialiasing);
+  setLatencies({}, std::nullopt);
+}
+
+void LatencyChart::setLatencies(const std::vector<std::optional<double>>& latencyUs,
+                                std::optional<double> baselineUs) {
+  QList<QPointF> points;
+  double maxY = baselineUs.value_or(1.0);
+  for (size_t i = 0; i < latencyUs.size(); ++i) {
+    if (!latencyUs[i]) continue;
+    points.append(QPointF(double(i + 1), *latencyUs[i]));
+    maxY = std::max(maxY, *latencyUs[i]);
+  }
+  series_->replace(points);
+  const double lastX = std::max<double>(1.0, double(latencyUs.size()));
+  if (baselineUs)
+    baseline_->replace({QPointF(1.0, *baselineUs), QPointF(lastX, *baselineUs)});
+  else
+    baseline_->clear();
+  axisX_->setRange(1.0, lastX);
+  // Integer ticks while they fit; beyond that let Qt place them.
+  const int n = int(lastX);
+  if (n <= 12) {
+    axisX_->setTickType(QValueAxis::TicksFixed);
+    axisX_->setTickCount(std::max(2, n));
+  } else {
+    axisX_->applyNiceNumbers();
+  }
+  axisY_->setRange(0.0, maxY * 1.15);
+}
+
+int LatencyChart::pointCount() const { return int(series_->count()); }
+
+}  // namespace kwb::ui
