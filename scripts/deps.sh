@@ -4,7 +4,7 @@
 kwb_install_deps() {
   local pkgs=(cmake ninja-build g++ pkg-config git python3
     nlohmann-json3-dev libcli11-dev libcpp-httplib-dev libcurl4-openssl-dev
-    libgtest-dev libgmock-dev libbenchmark-dev libdtl-dev
+    libgtest-dev libgmock-dev libbenchmark-dev libdtl-dev python3-numpy
     qt6-base-dev libqt6charts6-dev libqt6opengl6-dev libqscintilla2-qt6-dev
     bubblewrap xvfb xauth)
   local missing=()
