@@ -1,0 +1,85 @@
+#include "ui/DiagnosticsModel.h"
+
+#include <QApplication>
+#include <QStyle>
+
+namespace kwb::ui {
+
+DiagnosticsModel::DiagnosticsModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void DiagnosticsModel::setDiagnostics(std::vector<Diagnostic> diagnostics) {
+  beginResetModel();
+  diagnostics_ = std::move(diagnostics);
+  endResetModel();
+}
+
+const Diagnostic* DiagnosticsModel::diagnosticAt(int row) const {
+  if (row < 0 || row >= int(diagnostics_.size())) return nullptr;
+  return &diagnostics_[size_t(row)];
+}
+
+int DiagnosticsModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : int(diagnostics_.size());
+}
+
+int DiagnosticsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+static QString location(const Diagnostic& d) {
+  QString s = QString::fromStdString(d.file);
+  if (d.line > 0) s += QStringLiteral(":%1").arg(d.line);
+  if (d.column > 0) s += QStringLiteral(":%1").arg(d.column);
+  if (d.block) s += QStringLiteral(" [block %1]").arg(*d.block);
+  return s;
+}
+
+QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
+  if (!index.isValid() || index.row() >= int(diagnostics_.size()) || index.column() >= ColumnCount) return {};
+  const Diagnostic& d = diagnostics_[size_t(index.row())];
+  switch (role) {
+    case Qt::DisplayRole:
+      switch (index.column()) {
+        case SeverityColumn: return QString::fromUtf8(toString(d.severity).data(), int(toString(d.severity).size()));
+        case CategoryColumn: return QString::fromStdString(d.category);
+        case SourceColumn: return QString::fromStdString(d.source);
+        case LocationColumn: return location(d);
+        case MessageColumn: {
+          QString m = QString::fromStdString(d.message);
+          if (d.api) m = QStringLiteral("%1: %2").arg(QString::fromStdString(*d.api), m);
+          return m;
+        }
+      }
+      return {};
+    case Qt::ToolTipRole: {
+      QString tip = QString::fromStdString(d.format());
+      for (const auto& n : d.notes) tip += QStringLiteral("\nnote: ") + QString::fromStdString(n);
+      if (!d.excerpt.empty()) tip += QStringLiteral("\n\n") + QString::fromStdString(d.excerpt);
+      return tip;
+    }
+    case Qt::DecorationRole:
+      if (index.column() != SeverityColumn) return {};
+      switch (d.severity) {
+        case Severity::Note: return qApp->style()->standardIcon(QStyle::SP_MessageBoxInformation);
+        case Severity::Warning: return qApp->style()->standardIcon(QStyle::SP_MessageBoxWarning);
+        default: return qApp->style()->standardIcon(QStyle::SP_MessageBoxCritical);
+      }
+    case SourceRole: return QString::fromStdString(d.source);
+    case LineRole: return d.line;
+    case FileRole: return QString::fromStdString(d.file);
+    case SeverityRankRole: return int(d.severity);
+    default: return {};
+  }
+}
+
+QVariant DiagnosticsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  switch (section) {
+    case SeverityColumn: return tr("Severity");
+    case CategoryColumn: return tr("Category");
+    case SourceColumn: return tr("Source");
+    case LocationColumn: return tr("Location");
+    case MessageColumn: return tr("Message");
+  }
+  return {};
+}
+
+}  // namespace kwb::ui
