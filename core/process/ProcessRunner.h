@@ -2,6 +2,11 @@
 // Runs one external program: posix_spawn with an argv (never a shell), environment and working
 // directory control, stdout/stderr captured up to a cap, per-line callbacks, a timeout that kills the
 // whole process group, and cancellation from another thread.
+//
+// The child is the leader of a new process group. Whenever the run ends (normal exit, timeout,
+// cancellation) every process still in that group is killed, so helpers a tool leaves behind do not
+// outlive the run. Processes that leave the group on purpose (setsid) are out of reach; the runner stops
+// reading their output shortly after the leader has exited instead of waiting for them.
 
 #include <atomic>
 #include <chrono>
@@ -28,6 +33,23 @@ struct ProcessSpec {
   std::function<void(const std::string& line)> onStdoutLine;  // called on the runner's thread
   std::function<void(const std::string& line)> onStderrLine;
   const std::atomic<bool>* cancel = nullptr;   // set to true from any thread to kill the group
+
+  // --- Extensions (all optional; defaults keep the behaviour above). ---
+  // On timeout or cancellation the group gets SIGTERM, then SIGKILL once this grace has passed.
+  std::chrono::milliseconds killGrace{300};
+  // Kill the group as soon as a stream passes outputCap instead of draining it to the end (for
+  // untrusted programs that may print forever). Reported as outputCapKilled.
+  bool killOnOutputCap = false;
+  // Files opened read-only in the child at the given descriptor numbers (e.g. a seccomp filter for
+  // bwrap at fd 3). Every other descriptor above 2 is closed in the child.
+  struct InheritedFile {
+    int fd = 3;
+    std::string path;
+  };
+  std::vector<InheritedFile> inheritedFiles;
+  // Called on the runner's thread right after the child has been spawned, with its pid (also its
+  // process group id). Must not block.
+  std::function<void(int pid)> onStarted;
 };
 
 struct ProcessResult {
@@ -39,16 +61,23 @@ struct ProcessResult {
   int signal = 0;
   bool timedOut = false;
   bool cancelled = false;
+  bool outputCapKilled = false;  // killed because a stream passed outputCap (killOnOutputCap)
   std::string stdoutText;
   std::string stderrText;
   bool stdoutTruncated = false;
   bool stderrTruncated = false;
   std::chrono::milliseconds elapsed{0};
   std::string commandLine;    // shell-quoted, re-runnable (cd DIR && ENV=... argv...)
+  int pid = -1;               // the child's pid while it ran (-1 when it never started)
 
-  bool ok() const { return started && exited && exitCode == 0 && !timedOut && !cancelled; }
-  // "exit status 2", "killed by signal 11 (SIGSEGV)", "timed out after 5000 ms", ... plus command.
+  bool ok() const {
+    return started && exited && exitCode == 0 && !timedOut && !cancelled && !outputCapKilled;
+  }
+  // "exit status 2", "killed by signal 11 (SIGSEGV: Segmentation fault)", "timed out after 5000 ms",
+  // ... plus the command line.
   std::string describe() const;
+  // Just the outcome ("exit status 2", "killed by signal 9 (SIGKILL: Killed)", ...), no command.
+  std::string describeOutcome() const;
 };
 
 class ProcessRunner {
@@ -58,5 +87,14 @@ class ProcessRunner {
 
 // Quotes one argument for a POSIX shell so that printed commands can be pasted back.
 std::string shellQuote(const std::string& arg);
+
+// The re-runnable shell form of a spec: `cd DIR && VAR=value prog 'arg 1'`; `env -i ...` when the
+// environment is not inherited, `env -u NAME ...` for removed variables, ` 3<FILE` for inherited files.
+std::string formatCommandLine(const ProcessSpec& spec);
+
+// "SIGSEGV" for 11, "SIG42" for signals without a name.
+std::string signalName(int sig);
+// "SIGSEGV: Segmentation fault".
+std::string signalDescription(int sig);
 
 }  // namespace kwb
