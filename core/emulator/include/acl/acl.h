@@ -1,0 +1,123 @@
+#pragma once
+// kwb emulator: the small ACL host subset CPU-mode samples use (their data_utils.h includes acl/acl.h
+// even in CPU mode). Device memory is emulator GM (shared with the forked blocks); init, device,
+// context and stream calls succeed without doing anything.
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "kwb_sim/fp16.h"
+#include "kwb_sim/runtime.h"
+
+typedef int aclError;
+typedef uint16_t aclFloat16;
+typedef void* aclrtStream;
+typedef void* aclrtContext;
+typedef void* aclrtEvent;
+
+static const int ACL_SUCCESS = 0;
+static const int ACL_ERROR_NONE = 0;
+static const int ACL_ERROR_INVALID_PARAM = 100000;
+static const int ACL_ERROR_BAD_ALLOC = 200000;
+
+typedef enum aclrtMemcpyKind {
+  ACL_MEMCPY_HOST_TO_HOST = 0,
+  ACL_MEMCPY_HOST_TO_DEVICE,
+  ACL_MEMCPY_DEVICE_TO_HOST,
+  ACL_MEMCPY_DEVICE_TO_DEVICE,
+  ACL_MEMCPY_DEFAULT,
+} aclrtMemcpyKind;
+
+typedef enum aclrtMemMallocPolicy {
+  ACL_MEM_MALLOC_HUGE_FIRST = 0,
+  ACL_MEM_MALLOC_HUGE_ONLY,
+  ACL_MEM_MALLOC_NORMAL_ONLY,
+  ACL_MEM_MALLOC_HUGE_FIRST_P2P,
+  ACL_MEM_MALLOC_HUGE_ONLY_P2P,
+  ACL_MEM_MALLOC_NORMAL_ONLY_P2P,
+} aclrtMemMallocPolicy;
+
+typedef enum aclrtRunMode { ACL_DEVICE = 0, ACL_HOST } aclrtRunMode;
+
+typedef enum aclDataType {
+  ACL_DT_UNDEFINED = -1,
+  ACL_FLOAT = 0,
+  ACL_FLOAT16 = 1,
+  ACL_INT8 = 2,
+  ACL_INT32 = 3,
+  ACL_UINT8 = 4,
+  ACL_INT16 = 6,
+  ACL_UINT16 = 7,
+  ACL_UINT32 = 8,
+  ACL_INT64 = 9,
+  ACL_UINT64 = 10,
+  ACL_DOUBLE = 11,
+  ACL_BOOL = 12,
+  ACL_BF16 = 27,
+} aclDataType;
+
+inline float aclFloat16ToFloat(aclFloat16 value) { return kwb_sim::half::toFloat(value); }
+inline aclFloat16 aclFloatToFloat16(float value) { return kwb_sim::half::fromFloat(value); }
+
+inline aclError aclInit(const char* = nullptr) { return ACL_SUCCESS; }
+inline aclError aclFinalize() { return ACL_SUCCESS; }
+inline aclError aclrtSetDevice(int32_t) { return ACL_SUCCESS; }
+inline aclError aclrtResetDevice(int32_t) { return ACL_SUCCESS; }
+inline aclError aclrtGetDeviceCount(uint32_t* count) {
+  if (count) *count = 1;
+  return ACL_SUCCESS;
+}
+inline aclError aclrtGetRunMode(aclrtRunMode* mode) {
+  if (mode) *mode = ACL_HOST;
+  return ACL_SUCCESS;
+}
+inline aclError aclrtCreateContext(aclrtContext* ctx, int32_t) {
+  if (ctx) *ctx = nullptr;
+  return ACL_SUCCESS;
+}
+inline aclError aclrtDestroyContext(aclrtContext) { return ACL_SUCCESS; }
+inline aclError aclrtSetCurrentContext(aclrtContext) { return ACL_SUCCESS; }
+inline aclError aclrtCreateStream(aclrtStream* stream) {
+  if (stream) *stream = nullptr;
+  return ACL_SUCCESS;
+}
+inline aclError aclrtDestroyStream(aclrtStream) { return ACL_SUCCESS; }
+inline aclError aclrtSynchronizeStream(aclrtStream) { return ACL_SUCCESS; }
+inline aclError aclrtSynchronizeDevice() { return ACL_SUCCESS; }
+inline const char* aclGetRecentErrMsg() { return ""; }
+
+inline aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy = ACL_MEM_MALLOC_HUGE_FIRST) {
+  if (!devPtr) return ACL_ERROR_INVALID_PARAM;
+  *devPtr = kwb_sim::gmAlloc(size);
+  return *devPtr ? ACL_SUCCESS : ACL_ERROR_BAD_ALLOC;
+}
+inline aclError aclrtMallocHost(void** hostPtr, size_t size) {
+  if (!hostPtr) return ACL_ERROR_INVALID_PARAM;
+  *hostPtr = kwb_sim::gmAlloc(size);
+  return *hostPtr ? ACL_SUCCESS : ACL_ERROR_BAD_ALLOC;
+}
+inline aclError aclrtFree(void* devPtr) {
+  kwb_sim::gmFree(devPtr);
+  return ACL_SUCCESS;
+}
+inline aclError aclrtFreeHost(void* hostPtr) {
+  kwb_sim::gmFree(hostPtr);
+  return ACL_SUCCESS;
+}
+inline aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind) {
+  if (count > destMax || (!dst && count) || (!src && count)) return ACL_ERROR_INVALID_PARAM;
+  if (count) std::memmove(dst, src, count);
+  return ACL_SUCCESS;
+}
+inline aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
+                                 aclrtStream) {
+  return aclrtMemcpy(dst, destMax, src, count, kind);
+}
+inline aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
+  if (count > maxCount || (!devPtr && count)) return ACL_ERROR_INVALID_PARAM;
+  if (count) std::memset(devPtr, value, count);
+  return ACL_SUCCESS;
+}
+inline aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream) {
+  return aclrtMemset(devPtr, maxCount, value, count);
+}

@@ -1,0 +1,17 @@
+#pragma once
+// kwb emulator: the Ascend C kernel API for CPU builds (`kwb sim build`). Same source as on the NPU.
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+
+#include "kwb_sim/base.h"
+#include "kwb_sim/types.h"
+#include "kwb_sim/runtime.h"
+#include "kwb_sim/tensor.h"
+#include "kwb_sim/pipe.h"
+#include "kwb_sim/data_copy.h"
+#include "kwb_sim/vec_ops.h"
+#include "kwb_sim/vec_misc.h"
+#include "kwb_sim/sync.h"
+#include "kwb_sim/kernel_misc.h"
+#include "kwb_sim/unsupported.h"

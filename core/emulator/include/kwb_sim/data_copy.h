@@ -1,0 +1,142 @@
+#pragma once
+// DataCopy (contiguous and DataCopyParams-strided; GM->UB on MTE2, UB->GM on MTE3, UB->UB on V) and
+// DataCopyPad (DataCopyExtParams / DataCopyParams with padding). The work and every check happen in
+// runtime/DataCopy.cpp; these templates only describe the operands.
+
+#include <cstdint>
+#include <cstring>
+
+#include "kwb_sim/runtime.h"
+#include "kwb_sim/tensor.h"
+
+namespace kwb_sim {
+
+struct LocalDesc {
+  std::uint8_t* ptr;
+  TensorRef ref;
+};
+struct GmDesc {
+  std::uint8_t* ptr;
+  std::uintptr_t lo, hi;
+};
+struct ElemDesc {
+  DType dtype;
+  std::uint32_t size;
+};
+
+template <typename T>
+LocalDesc localDesc(const AscendC::LocalTensor<T>& t) {
+  return LocalDesc{reinterpret_cast<std::uint8_t*>(t.ptr_), t.ref_};
+}
+template <typename T>
+GmDesc gmDesc(const AscendC::GlobalTensor<T>& t) {
+  return GmDesc{reinterpret_cast<std::uint8_t*>(t.ptr_), t.lo_, t.hi_};
+}
+template <typename T>
+ElemDesc elemDesc() {
+  return ElemDesc{dtypeOf<T>(), static_cast<std::uint32_t>(sizeof(T))};
+}
+
+// Strided / padded copy description in bytes, shared by every variant.
+struct CopyShape {
+  std::uint32_t blockCount = 1;
+  std::uint64_t blockLen = 0;   // payload bytes per burst
+  std::uint64_t srcStride = 0;  // bytes from the start of one source burst to the next
+  std::uint64_t dstStride = 0;  // bytes from the start of one destination burst to the next
+};
+struct PadSpec {
+  bool pad = false;             // DataCopyPad GM->UB: fill left/right padding
+  bool isPad = false;           // user asked for paddingValue
+  std::uint32_t left = 0, right = 0;  // elements
+  std::uint64_t value = 0;      // bit pattern of the padding value
+  std::uint32_t ubBurst = 0;    // bytes each burst occupies in UB (32-byte rounded)
+};
+
+void copyGmToLocal(const LocalDesc& dst, const GmDesc& src, ElemDesc e, std::uint32_t count, SrcLoc loc);
+void copyLocalToGm(const GmDesc& dst, const LocalDesc& src, ElemDesc e, std::uint32_t count, SrcLoc loc);
+void copyLocalToLocal(const LocalDesc& dst, const LocalDesc& src, ElemDesc e, std::uint32_t count, SrcLoc loc);
+void copyGmToLocalParams(const LocalDesc& dst, const GmDesc& src, ElemDesc e, const AscendC::DataCopyParams& p,
+                         SrcLoc loc);
+void copyLocalToGmParams(const GmDesc& dst, const LocalDesc& src, ElemDesc e, const AscendC::DataCopyParams& p,
+                         SrcLoc loc);
+void copyLocalToLocalParams(const LocalDesc& dst, const LocalDesc& src, ElemDesc e,
+                            const AscendC::DataCopyParams& p, SrcLoc loc);
+void copyPadGmToLocal(const LocalDesc& dst, const GmDesc& src, ElemDesc e, std::uint32_t blockCount,
+                      std::uint32_t blockLen, std::uint32_t srcStrideBytes, std::uint32_t dstStrideBlocks,
+                      bool isPad, std::uint32_t left, std::uint32_t right, std::uint64_t padBits, SrcLoc loc);
+void copyPadLocalToGm(const GmDesc& dst, const LocalDesc& src, ElemDesc e, std::uint32_t blockCount,
+                      std::uint32_t blockLen, std::uint32_t srcStrideBlocks, std::uint32_t dstStrideBytes,
+                      SrcLoc loc);
+
+template <typename T>
+std::uint64_t bitsOf(T v) {
+  std::uint64_t b = 0;
+  std::memcpy(&b, &v, sizeof(T) < 8 ? sizeof(T) : 8);
+  return b;
+}
+
+}  // namespace kwb_sim
+
+namespace AscendC {
+
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint32_t count, KWB_SIM_LOC) {
+  kwb_sim::copyGmToLocal(kwb_sim::localDesc(dst), kwb_sim::gmDesc(src), kwb_sim::elemDesc<T>(), count, loc_);
+}
+template <typename T>
+void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count, KWB_SIM_LOC) {
+  kwb_sim::copyLocalToGm(kwb_sim::gmDesc(dst), kwb_sim::localDesc(src), kwb_sim::elemDesc<T>(), count, loc_);
+}
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count, KWB_SIM_LOC) {
+  kwb_sim::copyLocalToLocal(kwb_sim::localDesc(dst), kwb_sim::localDesc(src), kwb_sim::elemDesc<T>(), count, loc_);
+}
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p, KWB_SIM_LOC) {
+  kwb_sim::copyGmToLocalParams(kwb_sim::localDesc(dst), kwb_sim::gmDesc(src), kwb_sim::elemDesc<T>(), p, loc_);
+}
+template <typename T>
+void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, KWB_SIM_LOC) {
+  kwb_sim::copyLocalToGmParams(kwb_sim::gmDesc(dst), kwb_sim::localDesc(src), kwb_sim::elemDesc<T>(), p, loc_);
+}
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, KWB_SIM_LOC) {
+  kwb_sim::copyLocalToLocalParams(kwb_sim::localDesc(dst), kwb_sim::localDesc(src), kwb_sim::elemDesc<T>(), p,
+                                  loc_);
+}
+
+#if KWB_SIM_ARCH == 2002
+template <typename T, typename... A>
+void DataCopyPad(const T&, A&&...) {
+  static_assert(kwb_sim::kAlwaysFalse<T>,
+                "kwb-sim: unsupported-api: DataCopyPad is not available on " KWB_SIM_SOC_NAME
+                " (arch 2002); copy whole 32-byte blocks with DataCopy and handle the tail separately");
+}
+#else
+template <typename T>
+void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p,
+                 const DataCopyPadExtParams<T>& pad, KWB_SIM_LOC) {
+  kwb_sim::copyPadGmToLocal(kwb_sim::localDesc(dst), kwb_sim::gmDesc(src), kwb_sim::elemDesc<T>(), p.blockCount,
+                            p.blockLen, p.srcStride, p.dstStride, pad.isPad, pad.leftPadding, pad.rightPadding,
+                            kwb_sim::bitsOf(pad.paddingValue), loc_);
+}
+template <typename T>
+void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p,
+                 const DataCopyPadParams& pad, KWB_SIM_LOC) {
+  kwb_sim::copyPadGmToLocal(kwb_sim::localDesc(dst), kwb_sim::gmDesc(src), kwb_sim::elemDesc<T>(), p.blockCount,
+                            p.blockLen, p.srcStride, p.dstStride, pad.isPad, pad.leftPadding, pad.rightPadding,
+                            pad.paddingValue, loc_);
+}
+template <typename T>
+void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& p, KWB_SIM_LOC) {
+  kwb_sim::copyPadLocalToGm(kwb_sim::gmDesc(dst), kwb_sim::localDesc(src), kwb_sim::elemDesc<T>(), p.blockCount,
+                            p.blockLen, p.srcStride, p.dstStride, loc_);
+}
+template <typename T>
+void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, KWB_SIM_LOC) {
+  kwb_sim::copyPadLocalToGm(kwb_sim::gmDesc(dst), kwb_sim::localDesc(src), kwb_sim::elemDesc<T>(), p.blockCount,
+                            p.blockLen, p.srcStride, p.dstStride, loc_);
+}
+#endif
+
+}  // namespace AscendC

@@ -1,0 +1,51 @@
+#pragma once
+// Block index / count, kernel-side printf and DumpTensor-style debug output, misc helpers.
+
+#include <cstdarg>
+#include <cstdint>
+#include <cstdio>
+
+#include "kwb_sim/runtime.h"
+#include "kwb_sim/tensor.h"
+
+namespace kwb_sim {
+void dumpLocal(const void* ptr, DType dt, std::uint32_t count, std::uint32_t desc, const char* what, SrcLoc loc);
+}  // namespace kwb_sim
+
+namespace AscendC {
+
+inline int64_t GetBlockIdx() { return kwb_sim::g_block.blockIdx; }
+inline int64_t GetBlockNum() { return kwb_sim::g_block.blockNum; }
+inline int64_t GetSubBlockIdx() { return 0; }
+inline int64_t GetSubBlockNum() { return 1; }
+inline int64_t GetTaskRation() { return 1; }
+inline uint64_t GetSystemCycle() { return 0; }
+
+// Kernel printf: stdout of the block's process, prefixed like CANN's CPU mode.
+inline void PRINTF(const char* fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  std::vprintf(fmt, ap);
+  va_end(ap);
+}
+using ::printf;
+
+template <typename T>
+void DumpTensor(const LocalTensor<T>& tensor, uint32_t desc, uint32_t dumpSize, KWB_SIM_LOC) {
+  kwb_sim::dumpLocal(tensor.ptr_, kwb_sim::dtypeOf<T>(), dumpSize, desc, "LocalTensor", loc_);
+}
+template <typename T>
+void DumpTensor(const GlobalTensor<T>& tensor, uint32_t desc, uint32_t dumpSize, KWB_SIM_LOC) {
+  kwb_sim::dumpLocal(tensor.ptr_, kwb_sim::dtypeOf<T>(), dumpSize, desc, "GlobalTensor", loc_);
+}
+
+template <typename T>
+constexpr T DivCeil(T a, T b) {
+  return (a + b - 1) / b;
+}
+template <typename T>
+constexpr T AlignUp(T a, T b) {
+  return (a + b - 1) / b * b;
+}
+
+}  // namespace AscendC

@@ -1,0 +1,142 @@
+#pragma once
+// The interface between the kernel-side headers and the kwb_sim runtime library (libkwb_sim_runtime.a).
+// One process runs one block, so the per-block state is a process global. Hot paths (tensor validity,
+// trace recording) are inline here; everything that reports lives in the runtime.
+
+#include <cstdint>
+#include <string>
+
+#include "kwb_sim/base.h"
+#include "kwb_sim/types.h"
+
+namespace kwb_sim {
+
+// Diagnostic categories (the brief's stable strings live in the runtime).
+enum class Cat : std::uint8_t {
+  UbOverflow,
+  MisalignedCopy,
+  GmOutOfBounds,
+  UbOutOfBounds,
+  QueueMisuse,
+  MissingSync,
+  UnpairedFlag,
+  MulticoreOverlap,
+  InvalidParam,
+  RuntimeCrash,
+  Timeout,
+  Note,  // informational, severity note
+};
+
+// Which argument of the user's call a diagnostic is about (the runtime reads the call's source text
+// to name the tensor): 0 = first argument, 1 = second, ...; -1 = the object the method was called on.
+enum : int { kOperandThis = -1, kOperandNone = -2 };
+
+enum class BufState : std::uint8_t { Unused = 0, Free, Allocated, Enqueued, Dequeued, Calc };
+
+inline constexpr int kMaxBuffers = 128;
+inline constexpr int kMaxQueues = 64;
+
+struct BufferSlot {
+  std::uint32_t off = 0;   // byte offset in its memory space
+  std::uint32_t len = 0;   // bytes (rounded up to 32)
+  std::uint32_t gen = 1;   // bumped by FreeTensor: handles from an earlier allocation go stale
+  std::int16_t queue = -1; // owning queue id, -1 for TBuf
+  MemSpace space = MemSpace::UB;
+  BufState state = BufState::Unused;
+  SrcLoc lastLoc{nullptr, 0};  // where it was last allocated / dequeued / freed
+};
+
+// Identity of a local tensor's buffer: lets every API detect use after FreeTensor and accesses past
+// the end of the buffer.
+struct TensorRef {
+  std::int16_t buf = -1;  // BufferSlot index, -1: not from a pipe buffer (bounds = whole memory space)
+  std::uint32_t gen = 0;
+  MemSpace space = MemSpace::UB;
+};
+
+struct MaskState {
+  bool counter = false;          // SetMaskCount mode
+  std::uint64_t bits[2] = {~0ull, ~0ull};
+};
+
+struct BlockState {
+  std::int64_t blockIdx = 0;
+  std::int64_t blockNum = 1;
+  std::uint8_t* ub = nullptr;
+  std::uint32_t ubSize = 0;
+  std::uint8_t* l1 = nullptr;
+  std::uint32_t l1Size = 0;
+  MaskState mask;
+  BufferSlot bufs[kMaxBuffers];
+  int bufCount = 0;
+  bool autoSync = KWB_SIM_AUTO_SYNC != 0;
+  bool inKernel = false;
+};
+extern BlockState g_block;
+
+// --- memory spaces
+std::uint8_t* spaceBase(MemSpace s);
+std::uint32_t spaceSize(MemSpace s);
+const char* spaceName(MemSpace s);
+
+// --- diagnostics. `fatal` ends the block after reporting (the hardware would hang or fault there).
+void report(Cat cat, const char* api, SrcLoc loc, Pipe pipe, int operand, const std::string& message);
+[[noreturn]] void fatal(Cat cat, const char* api, SrcLoc loc, Pipe pipe, int operand, const std::string& message);
+
+// --- trace recording
+Instr& record(const char* api, SrcLoc loc, Pipe pipe);
+// Scalar accesses: folded into the previous record when identical (see trace.h `times`).
+void recordScalar(const char* api, SrcLoc loc, DType dt, MemSpace space, std::uint64_t gmAddr, std::uint32_t ubOff,
+                  bool write);
+
+// --- checks used by the tensor/copy/vector headers
+// Local tensor access [off, off+len) bytes in `ref.space`: use-after-free and buffer bounds.
+// Returns false when the access must be skipped (it lies outside the memory space).
+bool checkLocal(const TensorRef& ref, std::uint32_t off, std::uint64_t len, const char* api, SrcLoc loc, Pipe pipe,
+                int operand, bool write);
+// GM access [addr, addr+len): inside the SetGlobalBuffer range [lo, hi) (hi == 0: unbounded) and inside a
+// GmAlloc block. Returns the number of leading bytes that may be touched safely (== len when fine).
+std::uint64_t checkGm(const void* addr, std::uint64_t len, std::uintptr_t lo, std::uintptr_t hi, const char* api,
+                      SrcLoc loc, Pipe pipe, int operand, bool write);
+// Cross-pipe ordering of a UB/L1 access (missing-sync).
+void syncAccess(Pipe pipe, MemSpace space, std::uint32_t off, std::uint32_t len, bool write, const char* api,
+                SrcLoc loc, int operand);
+void syncBarrier(Pipe p, SrcLoc loc);
+void syncQueueRelease(Pipe src, Pipe dst, int buf);  // EnQue / FreeTensor
+void syncQueueAcquire(Pipe src, Pipe dst, int buf);  // DeQue / AllocTensor
+
+// --- pipe / queues
+int allocBuffer(MemSpace space, std::uint32_t bytes, int queue, const char* api, SrcLoc loc, int operand);
+int newQueue(const char* kind);
+
+// --- vector engine kernels (runtime/VecKernels*.cpp): contiguous, element type `dt`.
+enum class VOp : std::uint8_t {
+  Add, Sub, Mul, Div, Max, Min,             // binary
+  Adds, Muls, Maxs, Mins, LeakyRelu,        // tensor-scalar
+  Exp, Ln, Abs, Sqrt, Rsqrt, Reciprocal, Relu, Copy, Not, Neg,  // unary
+  Dup,                                      // dst = scalar
+};
+inline bool vopIsBinary(VOp op) { return op <= VOp::Min; }
+inline bool vopHasScalar(VOp op) { return (op >= VOp::Adds && op <= VOp::LeakyRelu) || op == VOp::Dup; }
+void vecBinary(VOp op, DType dt, void* dst, const void* a, const void* b, std::size_t n);
+void vecScalar(VOp op, DType dt, void* dst, const void* a, double scalar, std::size_t n);
+void vecUnary(VOp op, DType dt, void* dst, const void* a, std::size_t n);
+void vecCast(DType dstT, DType srcT, int roundMode, void* dst, const void* src, std::size_t n);
+double loadAsDouble(DType dt, const void* p);
+void storeFromDouble(DType dt, void* p, double v);
+
+// --- launch (host side)
+using KernelThunk = void (*)(void* ctx);
+int launch(const char* kernelName, std::uint32_t blockDim, KernelThunk thunk, void* ctx, SrcLoc loc,
+           const char* socName, bool autoSync);
+void* gmAlloc(std::size_t bytes);
+void gmFree(void* p);
+void setTilingKey(std::uint64_t key);
+std::uint64_t tilingKey();
+
+// Inline hot path: validity of a tensor handle (use after FreeTensor).
+inline bool handleStale(const TensorRef& r) {
+  return r.buf >= 0 && g_block.bufs[r.buf].gen != r.gen;
+}
+
+}  // namespace kwb_sim

@@ -1,0 +1,54 @@
+#pragma once
+// Intra-core synchronisation (PipeBarrier, SetFlag/WaitFlag with HardEvent ids) and the vector mask
+// register (SetMaskCount/SetMaskNorm/SetVectorMask/ResetMask). All are checked and traced.
+
+#include <cstdint>
+
+#include "kwb_sim/runtime.h"
+
+namespace kwb_sim {
+void flagSet(AscendC::HardEvent evt, int id, SrcLoc loc);
+void flagWait(AscendC::HardEvent evt, int id, SrcLoc loc);
+void barrier(pipe_t pipe, SrcLoc loc);
+void maskSetCounter(bool counter, SrcLoc loc);
+void maskSet(std::uint64_t high, std::uint64_t low, bool counterCall, std::uint32_t esize, SrcLoc loc);
+void maskReset(SrcLoc loc);
+}  // namespace kwb_sim
+
+namespace AscendC {
+
+template <pipe_t pipe>
+void PipeBarrier(KWB_SIM_LOC) {
+  kwb_sim::barrier(pipe, loc_);
+}
+// Older spelling.
+template <pipe_t pipe>
+void pipe_barrier_t(KWB_SIM_LOC) {
+  kwb_sim::barrier(pipe, loc_);
+}
+
+template <HardEvent event>
+void SetFlag(int32_t eventID, KWB_SIM_LOC) {
+  kwb_sim::flagSet(event, eventID, loc_);
+}
+template <HardEvent event>
+void WaitFlag(int32_t eventID, KWB_SIM_LOC) {
+  kwb_sim::flagWait(event, eventID, loc_);
+}
+
+inline void SetMaskCount(KWB_SIM_LOC) { kwb_sim::maskSetCounter(true, loc_); }
+inline void SetMaskNorm(KWB_SIM_LOC) { kwb_sim::maskSetCounter(false, loc_); }
+template <typename T, MaskMode mode = MaskMode::NORMAL>
+void SetVectorMask(uint64_t maskHigh, uint64_t maskLow, KWB_SIM_LOC) {
+  kwb_sim::maskSet(maskHigh, maskLow, false, sizeof(T), loc_);
+}
+template <typename T, MaskMode mode = MaskMode::NORMAL>
+void SetVectorMask(int32_t len, KWB_SIM_LOC) {
+  kwb_sim::maskSet(0, static_cast<uint64_t>(len), true, sizeof(T), loc_);
+}
+inline void ResetMask(KWB_SIM_LOC) { kwb_sim::maskReset(loc_); }
+
+}  // namespace AscendC
+
+// The raw CCE spelling some samples use.
+inline void pipe_barrier(pipe_t pipe, KWB_SIM_LOC) { kwb_sim::barrier(pipe, loc_); }

@@ -1,0 +1,145 @@
+#pragma once
+// LocalTensor (UB / L1 views handed out by queues and TBufs) and GlobalTensor (GM views).
+// Element access through GetValue/SetValue runs on PIPE_S and is checked (bounds, use after FreeTensor,
+// cross-pipe ordering); sub-views created with operator[] keep the identity of their buffer.
+
+#include <cstdint>
+#include <cstring>
+
+#include "kwb_sim/runtime.h"
+
+namespace AscendC {
+
+template <typename T>
+class LocalTensor {
+ public:
+  using PrimType = T;
+  LocalTensor() = default;
+
+  uint32_t GetSize() const { return size_; }
+  uint32_t GetLength() const { return size_ * static_cast<uint32_t>(sizeof(T)); }
+  void SetSize(uint32_t size) { size_ = size; }
+  // Address inside the local memory (UB offset), as the hardware sees it.
+  uint64_t GetPhyAddr() const { return ubOffset(); }
+  uint64_t GetPhyAddr(uint32_t offset) const { return ubOffset() + offset * sizeof(T); }
+  TPosition GetPosition() const { return position_; }
+  void SetUserTag(int32_t tag) { tag_ = tag; }
+  int32_t GetUserTag() const { return tag_; }
+
+  LocalTensor operator[](uint32_t offset) const {
+    LocalTensor t = *this;
+    t.ptr_ = ptr_ + offset;
+    t.size_ = size_ > offset ? size_ - offset : 0;
+    return t;
+  }
+
+  template <typename U>
+  LocalTensor<U> ReinterpretCast() const {
+    LocalTensor<U> t;
+    t.ptr_ = reinterpret_cast<U*>(ptr_);
+    t.size_ = static_cast<uint32_t>(static_cast<uint64_t>(size_) * sizeof(T) / sizeof(U));
+    t.ref_ = ref_;
+    t.position_ = position_;
+    return t;
+  }
+
+  T GetValue(uint32_t index, KWB_SIM_LOC) const {
+    if (!access(index, false, "GetValue", loc_)) return T{};
+    T v;
+    std::memcpy(&v, ptr_ + index, sizeof(T));
+    return v;
+  }
+  void SetValue(uint32_t index, T value, KWB_SIM_LOC) const {
+    if (!access(index, true, "SetValue", loc_)) return;
+    std::memcpy(ptr_ + index, &value, sizeof(T));
+  }
+  // Reference access (scalar pipe); checked like GetValue.
+  T& operator()(uint32_t index) const {
+    access(index, true, "operator()", kwb_sim::SrcLoc{nullptr, 0});
+    return ptr_[index];
+  }
+
+  // ---- emulator internals (public so that free functions and other instantiations can reach them)
+  uint32_t ubOffset() const {
+    return static_cast<uint32_t>(reinterpret_cast<const uint8_t*>(ptr_) - kwb_sim::spaceBase(ref_.space));
+  }
+  T* ptr_ = nullptr;
+  uint32_t size_ = 0;
+  kwb_sim::TensorRef ref_;
+  TPosition position_ = TPosition::VECCALC;
+  int32_t tag_ = 0;
+
+ private:
+  bool access(uint32_t index, bool write, const char* api, kwb_sim::SrcLoc loc) const {
+    const uint32_t off = ubOffset() + index * static_cast<uint32_t>(sizeof(T));
+    if (!kwb_sim::checkLocal(ref_, off, sizeof(T), api, loc, kwb_sim::Pipe::S, kwb_sim::kOperandThis, write))
+      return false;
+    kwb_sim::syncAccess(kwb_sim::Pipe::S, ref_.space, off, sizeof(T), write, api, loc, kwb_sim::kOperandThis);
+    kwb_sim::recordScalar(api, loc, kwb_sim::dtypeOf<T>(), ref_.space, 0, off, write);
+    return true;
+  }
+};
+
+template <typename T>
+class GlobalTensor {
+ public:
+  using PrimType = T;
+  GlobalTensor() = default;
+
+  void SetGlobalBuffer(__gm__ T* buffer, uint64_t bufferSize) {
+    ptr_ = buffer;
+    size_ = bufferSize;
+    lo_ = reinterpret_cast<std::uintptr_t>(buffer);
+    hi_ = lo_ + bufferSize * sizeof(T);
+  }
+  void SetGlobalBuffer(__gm__ T* buffer) {
+    ptr_ = buffer;
+    size_ = 0;
+    lo_ = reinterpret_cast<std::uintptr_t>(buffer);
+    hi_ = 0;
+  }
+  // Hints without an effect on the CPU.
+  template <typename H>
+  void SetL2CacheHint(H) {}
+
+  uint64_t GetSize() const { return size_; }
+  __gm__ T* GetPhyAddr() const { return ptr_; }
+  __gm__ T* GetPhyAddr(uint64_t offset) const { return ptr_ + offset; }
+  GlobalTensor operator[](uint64_t offset) const {
+    GlobalTensor t = *this;
+    t.ptr_ = ptr_ + offset;
+    t.size_ = size_ > offset ? size_ - offset : 0;
+    return t;
+  }
+
+  T GetValue(uint64_t index, KWB_SIM_LOC) const {
+    if (!access(index, false, "GetValue", loc_)) return T{};
+    T v;
+    std::memcpy(&v, ptr_ + index, sizeof(T));
+    return v;
+  }
+  void SetValue(uint64_t index, T value, KWB_SIM_LOC) const {
+    if (!access(index, true, "SetValue", loc_)) return;
+    std::memcpy(ptr_ + index, &value, sizeof(T));
+  }
+  T& operator()(uint64_t index) const { return ptr_[index]; }
+
+  // ---- emulator internals
+  T* ptr_ = nullptr;
+  uint64_t size_ = 0;
+  std::uintptr_t lo_ = 0;  // SetGlobalBuffer range [lo_, hi_); hi_ == 0: size not given
+  std::uintptr_t hi_ = 0;
+
+ private:
+  bool access(uint64_t index, bool write, const char* api, kwb_sim::SrcLoc loc) const {
+    const T* p = ptr_ + index;
+    if (kwb_sim::checkGm(p, sizeof(T), lo_, hi_, api, loc, kwb_sim::Pipe::S, kwb_sim::kOperandThis, write) !=
+        sizeof(T))
+      return false;
+    kwb_sim::recordScalar(api, loc, kwb_sim::dtypeOf<T>(), kwb_sim::MemSpace::GM,
+                          reinterpret_cast<std::uint64_t>(p), 0, write);
+    return true;
+  }
+};
+
+}  // namespace AscendC

@@ -1,0 +1,92 @@
+#pragma once
+// Ascend C APIs the emulator knows by name but does not implement. Using one fails at COMPILE time with
+// "kwb-sim: unsupported-api: <Name> ..." (category unsupported-api), never silently at run time.
+
+#include "kwb_sim/base.h"
+#include "kwb_sim/types.h"
+
+namespace kwb_sim {
+template <typename... A>
+inline constexpr bool kAlwaysFalsePack = false;
+}  // namespace kwb_sim
+
+#define KWB_SIM_UNSUPPORTED_FN(NAME)                                                        \
+  template <typename... KwbT, typename... KwbA>                                             \
+  void NAME(KwbA&&...) {                                                                    \
+    static_assert(::kwb_sim::kAlwaysFalsePack<KwbT..., KwbA...>, KWB_SIM_UNSUPPORTED_API_MSG(#NAME)); \
+  }
+
+namespace AscendC {
+
+// Cube path (L1/L0 data movement, Mmad, Fixpipe) and the Matmul high-level API.
+KWB_SIM_UNSUPPORTED_FN(Mmad)
+KWB_SIM_UNSUPPORTED_FN(LoadData)
+KWB_SIM_UNSUPPORTED_FN(LoadDataWithTranspose)
+KWB_SIM_UNSUPPORTED_FN(Fixpipe)
+KWB_SIM_UNSUPPORTED_FN(InitConstValue)
+// Vector APIs not emulated yet.
+KWB_SIM_UNSUPPORTED_FN(Gather)
+KWB_SIM_UNSUPPORTED_FN(GatherMask)
+KWB_SIM_UNSUPPORTED_FN(Scatter)
+KWB_SIM_UNSUPPORTED_FN(Sort)
+KWB_SIM_UNSUPPORTED_FN(Sort32)
+KWB_SIM_UNSUPPORTED_FN(MrgSort)
+KWB_SIM_UNSUPPORTED_FN(MrgSort4)
+KWB_SIM_UNSUPPORTED_FN(Transpose)
+KWB_SIM_UNSUPPORTED_FN(TransDataTo5HD)
+KWB_SIM_UNSUPPORTED_FN(Brcb)
+KWB_SIM_UNSUPPORTED_FN(BlockReduceSum)
+KWB_SIM_UNSUPPORTED_FN(BlockReduceMax)
+KWB_SIM_UNSUPPORTED_FN(BlockReduceMin)
+KWB_SIM_UNSUPPORTED_FN(PairReduceSum)
+KWB_SIM_UNSUPPORTED_FN(RepeatReduceSum)
+KWB_SIM_UNSUPPORTED_FN(Axpy)
+KWB_SIM_UNSUPPORTED_FN(FusedMulAdd)
+KWB_SIM_UNSUPPORTED_FN(MulAddDst)
+KWB_SIM_UNSUPPORTED_FN(AddRelu)
+KWB_SIM_UNSUPPORTED_FN(SubRelu)
+KWB_SIM_UNSUPPORTED_FN(Compares)
+KWB_SIM_UNSUPPORTED_FN(Not)
+KWB_SIM_UNSUPPORTED_FN(And)
+KWB_SIM_UNSUPPORTED_FN(Or)
+KWB_SIM_UNSUPPORTED_FN(ShiftLeft)
+KWB_SIM_UNSUPPORTED_FN(ShiftRight)
+KWB_SIM_UNSUPPORTED_FN(CreateVecIndex)
+KWB_SIM_UNSUPPORTED_FN(ProposalConcat)
+KWB_SIM_UNSUPPORTED_FN(ProposalExtract)
+// Math library (lib/) functions.
+KWB_SIM_UNSUPPORTED_FN(SoftMax)
+KWB_SIM_UNSUPPORTED_FN(SoftmaxFlash)
+KWB_SIM_UNSUPPORTED_FN(LayerNorm)
+KWB_SIM_UNSUPPORTED_FN(RmsNorm)
+KWB_SIM_UNSUPPORTED_FN(Tanh)
+KWB_SIM_UNSUPPORTED_FN(Sigmoid)
+KWB_SIM_UNSUPPORTED_FN(Power)
+KWB_SIM_UNSUPPORTED_FN(Erf)
+KWB_SIM_UNSUPPORTED_FN(Gelu)
+KWB_SIM_UNSUPPORTED_FN(Sin)
+KWB_SIM_UNSUPPORTED_FN(Cos)
+// Atomics, multi-core sync, workspace.
+KWB_SIM_UNSUPPORTED_FN(SetAtomicAdd)
+KWB_SIM_UNSUPPORTED_FN(SetAtomicMax)
+KWB_SIM_UNSUPPORTED_FN(SetAtomicMin)
+KWB_SIM_UNSUPPORTED_FN(SetAtomicType)
+KWB_SIM_UNSUPPORTED_FN(SyncAll)
+KWB_SIM_UNSUPPORTED_FN(IBSet)
+KWB_SIM_UNSUPPORTED_FN(IBWait)
+KWB_SIM_UNSUPPORTED_FN(GetSysWorkSpacePtr)
+KWB_SIM_UNSUPPORTED_FN(SetSysWorkspace)
+
+template <uint8_t modeId, pipe_t pipe, typename... A>
+void CrossCoreSetFlag(A&&...) {
+  static_assert(::kwb_sim::kAlwaysFalsePack<A...>, KWB_SIM_UNSUPPORTED_API_MSG("CrossCoreSetFlag"));
+}
+template <uint8_t modeId = 0, pipe_t pipe = PIPE_S, typename... A>
+void CrossCoreWaitFlag(A&&...) {
+  static_assert(::kwb_sim::kAlwaysFalsePack<A...>, KWB_SIM_UNSUPPORTED_API_MSG("CrossCoreWaitFlag"));
+}
+
+// SetAtomicNone appears paired with SetAtomicAdd; alone it is harmless.
+inline void SetAtomicNone() {}
+
+}  // namespace AscendC

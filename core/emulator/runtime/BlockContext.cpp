@@ -1,0 +1,281 @@
+// Per-block runtime state: memory spaces, diagnostics (child side), trace recording and the block's
+// end (end-of-kernel checks, trace file).
+
+#include "BlockContext.h"
+#include "LaunchReport.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <unordered_map>
+
+namespace kwb_sim {
+
+BlockState g_block;
+
+namespace rt {
+
+namespace {
+const SocCaps kSocs[] = {
+    {"Ascend910B1", 2201, 192 * 1024, 512 * 1024, 48, 24, 1850},
+    {"Ascend910B2", 2201, 192 * 1024, 512 * 1024, 48, 24, 1800},
+    {"Ascend910B3", 2201, 192 * 1024, 512 * 1024, 40, 20, 1800},
+    {"Ascend910B4", 2201, 192 * 1024, 512 * 1024, 40, 20, 1500},
+    {"Ascend310P3", 2002, 256 * 1024, 1024 * 1024, 7, 8, 1060},
+    {"Ascend310P1", 2002, 256 * 1024, 1024 * 1024, 8, 10, 1060},
+};
+const SocCaps* g_soc = &kSocs[0];
+
+struct DupKey {
+  int cat;
+  const char* file;
+  std::uint32_t line;
+  bool operator==(const DupKey& o) const { return cat == o.cat && file == o.file && line == o.line; }
+};
+struct DupHash {
+  std::size_t operator()(const DupKey& k) const {
+    return std::hash<const void*>()(k.file) ^ (k.line * 131u) ^ static_cast<std::size_t>(k.cat);
+  }
+};
+std::unordered_map<DupKey, std::uint64_t, DupHash>& dupCounts() {
+  static std::unordered_map<DupKey, std::uint64_t, DupHash> m;
+  return m;
+}
+std::unordered_map<const void*, std::uint32_t>& internByPtr() {
+  static std::unordered_map<const void*, std::uint32_t> m;
+  return m;
+}
+
+void writeAll(int fd, const void* data, std::size_t n) {
+  const char* p = static_cast<const char*>(data);
+  while (n > 0) {
+    const ssize_t w = ::write(fd, p, n);
+    if (w <= 0) return;
+    p += w;
+    n -= static_cast<std::size_t>(w);
+  }
+}
+
+alignas(64) std::uint8_t g_ubStorage[1024 * 1024 + 256 * 1024];
+}  // namespace
+
+const SocCaps& soc() { return *g_soc; }
+
+void selectSoc(const char* name) {
+  for (const SocCaps& s : kSocs)
+    if (name && std::strcmp(s.name, name) == 0) g_soc = &s;
+}
+
+Runtime& R() {
+  static Runtime r;
+  return r;
+}
+
+const char* categoryName(Cat c) {
+  switch (c) {
+    case Cat::UbOverflow: return "ub-overflow";
+    case Cat::MisalignedCopy: return "misaligned-copy";
+    case Cat::GmOutOfBounds: return "gm-out-of-bounds";
+    case Cat::UbOutOfBounds: return "ub-out-of-bounds";
+    case Cat::QueueMisuse: return "queue-misuse";
+    case Cat::MissingSync: return "missing-sync";
+    case Cat::UnpairedFlag: return "unpaired-flag";
+    case Cat::MulticoreOverlap: return "multicore-overlap";
+    case Cat::InvalidParam: return "invalid-param";
+    case Cat::RuntimeCrash: return "runtime-crash";
+    case Cat::Timeout: return "timeout";
+    case Cat::Note: return "note";
+  }
+  return "";
+}
+
+std::uint32_t intern(const char* s) {
+  if (!s) s = "";
+  auto& byPtr = internByPtr();
+  auto it = byPtr.find(s);
+  if (it != byPtr.end()) return it->second;
+  Runtime& r = R();
+  std::uint32_t idx = 0;
+  for (; idx < r.strings.size(); ++idx)
+    if (r.strings[idx] == s) break;
+  if (idx == r.strings.size()) r.strings.emplace_back(s);
+  byPtr.emplace(s, idx);
+  return idx;
+}
+
+std::string diagLine(Cat cat, const char* api, SrcLoc loc, Pipe pipe, int operand, const std::string& message,
+                     std::int64_t block) {
+  nlohmann::json j{{"category", categoryName(cat)},
+                   {"severity", cat == Cat::Note ? "note" : "error"},
+                   {"api", api ? api : ""},
+                   {"file", loc.file ? loc.file : ""},
+                   {"line", loc.line},
+                   {"pipe", pipe == Pipe::None ? "" : pipeName(pipe)},
+                   {"operand", operand},
+                   {"block", block},
+                   {"message", message}};
+  return j.dump() + "\n";
+}
+
+void beginBlock(const std::string& dir, std::int64_t idx, std::int64_t num) {
+  Runtime& r = R();
+  r.workDir = dir;
+  g_block.blockIdx = idx;
+  g_block.blockNum = num;
+  g_block.ubSize = soc().ubBytes;
+  g_block.l1Size = soc().l1Bytes;
+  g_block.ub = g_ubStorage;
+  g_block.l1 = g_ubStorage + 256 * 1024;
+  std::memset(g_ubStorage, 0, sizeof(g_ubStorage));
+  g_block.mask = MaskState{};
+  g_block.inKernel = true;
+  r.trace.clear();
+  r.trace.reserve(1 << 16);
+  r.dropped = 0;
+  r.errors = false;
+  dupCounts().clear();
+  const std::string path = dir + "/b" + std::to_string(idx) + ".diag";
+  r.diagFd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);
+  syncResetBlock();
+  queueResetBlock();
+}
+
+void writeTraceFile(bool complete) {
+  Runtime& r = R();
+  if (r.workDir.empty()) return;
+  char path[4096];
+  std::snprintf(path, sizeof(path), "%s/b%lld.trace", r.workDir.c_str(), static_cast<long long>(g_block.blockIdx));
+  const int fd = ::open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) return;
+  const std::uint64_t header[4] = {0x4b57425452414345ull, r.trace.size(), r.dropped,
+                                   (static_cast<std::uint64_t>(r.strings.size()) << 1) | (complete ? 1u : 0u)};
+  writeAll(fd, header, sizeof(header));
+  for (const std::string& s : r.strings) {
+    const std::uint32_t n = static_cast<std::uint32_t>(s.size());
+    writeAll(fd, &n, sizeof(n));
+    writeAll(fd, s.data(), n);
+  }
+  if (!r.trace.empty()) writeAll(fd, r.trace.data(), r.trace.size() * sizeof(Instr));
+  ::close(fd);
+}
+
+void endBlock(int exitCode, bool complete) {
+  Runtime& r = R();
+  g_block.inKernel = false;
+  if (complete) syncEndOfKernel();
+  // Repeated diagnostics: one line each with the count of further occurrences.
+  for (const auto& [key, n] : dupCounts()) {
+    if (n <= 1 || r.diagFd < 0) continue;
+    nlohmann::json j{{"repeat", n}, {"category", categoryName(static_cast<Cat>(key.cat))},
+                     {"file", key.file ? key.file : ""}, {"line", key.line}};
+    const std::string line = j.dump() + "\n";
+    writeAll(r.diagFd, line.data(), line.size());
+  }
+  writeTraceFile(complete);
+  if (r.diagFd >= 0) ::close(r.diagFd);
+  std::fflush(nullptr);
+  ::_exit(exitCode);
+}
+
+}  // namespace rt
+
+std::uint8_t* spaceBase(MemSpace s) {
+  switch (s) {
+    case MemSpace::L1: return g_block.l1;
+    default: return g_block.ub;
+  }
+}
+std::uint32_t spaceSize(MemSpace s) {
+  switch (s) {
+    case MemSpace::L1: return g_block.l1Size;
+    default: return g_block.ubSize;
+  }
+}
+const char* spaceName(MemSpace s) {
+  switch (s) {
+    case MemSpace::GM: return "GM";
+    case MemSpace::L1: return "L1";
+    case MemSpace::L0A: return "L0A";
+    case MemSpace::L0B: return "L0B";
+    case MemSpace::L0C: return "L0C";
+    default: return "UB";
+  }
+}
+
+void report(Cat cat, const char* api, SrcLoc loc, Pipe pipe, int operand, const std::string& message) {
+  rt::Runtime& r = rt::R();
+  if (cat != Cat::Note) r.errors = true;
+  auto& counts = rt::dupCounts();
+  auto& n = counts[rt::DupKey{static_cast<int>(cat), loc.file, loc.line}];
+  if (++n > 1) return;
+  const std::string line = rt::diagLine(cat, api, loc, pipe, operand, message, g_block.blockIdx);
+  if (r.diagFd >= 0) {
+    rt::writeAll(r.diagFd, line.data(), line.size());
+  } else {
+    rt::addParentLine(rt::diagLine(cat, api, loc, pipe, operand, message, -1));
+  }
+}
+
+void fatal(Cat cat, const char* api, SrcLoc loc, Pipe pipe, int operand, const std::string& message) {
+  report(cat, api, loc, pipe, operand, message);
+  if (!g_block.inKernel) std::_Exit(rt::kAbortExit);
+  rt::endBlock(rt::kAbortExit, false);
+}
+
+Instr& record(const char* api, SrcLoc loc, Pipe pipe) {
+  rt::Runtime& r = rt::R();
+  r.lastApi = api;
+  r.lastLoc = loc;
+  static Instr sink;
+  if (r.trace.size() >= (std::size_t{1} << 24)) {  // 16M records per block
+    ++r.dropped;
+    sink = Instr{};
+    return sink;
+  }
+  Instr& in = r.trace.emplace_back();
+  in.api = rt::intern(api);
+  in.file = rt::intern(loc.file);
+  in.line = loc.line;
+  in.pipe = pipe;
+  return in;
+}
+
+void recordScalar(const char* api, SrcLoc loc, DType dt, MemSpace space, std::uint64_t gmAddr, std::uint32_t ubOff,
+                  bool write) {
+  rt::Runtime& r = rt::R();
+  if (!r.trace.empty()) {
+    Instr& last = r.trace.back();
+    if (last.pipe == Pipe::S && last.line == loc.line && last.dtype == dt && last.sync == SyncKind::None &&
+        (write ? last.dstSpace : last.srcSpace) == space && r.strings[last.api] == api &&
+        r.strings[last.file] == (loc.file ? loc.file : "")) {
+      const bool gmContig = space != MemSpace::GM || gmAddr == last.gmAddr + last.times * last.bytes;
+      if (gmContig) {
+        ++last.times;
+        return;
+      }
+    }
+  }
+  Instr& in = record(api, loc, Pipe::S);
+  in.dtype = in.srcDtype = dt;
+  in.count = 1;
+  in.bytes = dtypeSize(dt);
+  if (write) {
+    in.dstSpace = space;
+    if (space != MemSpace::GM) { in.dstOff = ubOff; in.dstLen = dtypeSize(dt); }
+  } else {
+    in.srcSpace = space;
+    if (space != MemSpace::GM) { in.src0Off = ubOff; in.src0Len = dtypeSize(dt); }
+  }
+  if (space == MemSpace::GM) {
+    in.gmAddr = gmAddr;
+    in.burstCount = 1;
+    in.burstLen = dtypeSize(dt);
+    in.gmStride = dtypeSize(dt);
+  }
+}
+
+}  // namespace kwb_sim

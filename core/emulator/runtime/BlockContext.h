@@ -1,0 +1,62 @@
+#pragma once
+// Runtime-internal state of the block running in this process, and the parent/child transport files.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kwb_sim/runtime.h"
+#include "kwb_sim/trace.h"
+
+namespace kwb_sim::rt {
+
+inline constexpr int kAbortExit = 86;  // child exit status after a fatal diagnostic
+
+struct SocCaps {
+  const char* name;
+  int arch;
+  std::uint32_t ubBytes;
+  std::uint32_t l1Bytes;
+  std::uint32_t aiv;
+  std::uint32_t aic;
+  std::uint32_t clockMhz;
+};
+const SocCaps& soc();
+
+const char* categoryName(Cat c);
+
+// Per-process (= per-block) runtime state that the headers do not see.
+struct Runtime {
+  std::string workDir;       // parent's temp dir for this launch ("" outside a launch)
+  int diagFd = -1;           // child: diagnostics file (JSON lines)
+  std::vector<Instr> trace;  // child: instruction trace
+  std::uint64_t dropped = 0;
+  std::vector<std::string> strings;   // interned names (index = Instr::api/file)
+  const char* lastApi = "";           // for crash reports
+  SrcLoc lastLoc{nullptr, 0};
+  bool errors = false;                // child: an error diagnostic was reported
+};
+Runtime& R();
+
+std::uint32_t intern(const char* s);
+void beginBlock(const std::string& dir, std::int64_t idx, std::int64_t num);
+// Finishes the block: end-of-kernel checks, trace written. Does not return.
+[[noreturn]] void endBlock(int exitCode, bool complete);
+void writeTraceFile(bool complete);  // async-signal tolerant (write(2) only)
+
+// End-of-kernel checks of the sync model (unpaired SetFlag).
+void syncEndOfKernel();
+// One instruction on pipe p that touches several operands: syncBegin once, then syncOperand per operand.
+void syncBegin(Pipe p);
+void syncOperand(Pipe p, MemSpace space, std::uint32_t off, std::uint32_t len, bool write, const char* api, SrcLoc loc,
+                 int operand);
+void selectSoc(const char* name);
+bool gmKnownBlock(const void* p);
+void syncResetBlock();
+void queueResetBlock();
+
+// Writes one diagnostic line to the child's file (used by report() and by the parent-side checks).
+std::string diagLine(Cat cat, const char* api, SrcLoc loc, Pipe pipe, int operand, const std::string& message,
+                     std::int64_t block);
+
+}  // namespace kwb_sim::rt

@@ -1,0 +1,215 @@
+// ICPU_RUN_KF: one forked process per block on shared GM (like CANN's CPU mode), with a per-block wall
+// timeout, crash capture (signal + last emulated API), then the parent merges what the blocks sent back
+// (diagnostics, traces), runs the cross-block checks, the cost model, and writes the report.
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "BlockContext.h"
+#include "LaunchReport.h"
+
+namespace kwb_sim {
+
+namespace {
+int g_kernelMode = 0;
+std::uint64_t g_tilingKey = 0;
+
+const char* signalName(int sig) {
+  switch (sig) {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGBUS: return "SIGBUS";
+    case SIGFPE: return "SIGFPE";
+    case SIGILL: return "SIGILL";
+    case SIGABRT: return "SIGABRT";
+    case SIGKILL: return "SIGKILL";
+    case SIGTERM: return "SIGTERM";
+    default: return "signal";
+  }
+}
+
+// Child: crash path. Writes one diagnostic line with the signal and the last emulated API, the partial
+// trace, then dies by the same signal so the parent sees it.
+void onCrash(int sig) {
+  rt::Runtime& r = rt::R();
+  char line[2048];
+  const char* file = r.lastLoc.file ? r.lastLoc.file : "";
+  char safeFile[1024];
+  std::size_t k = 0;
+  for (const char* p = file; *p && k + 2 < sizeof(safeFile); ++p) {
+    if (*p == '"' || *p == '\\') safeFile[k++] = '\\';
+    safeFile[k++] = *p;
+  }
+  safeFile[k] = 0;
+  const int n = std::snprintf(
+      line, sizeof(line),
+      "{\"category\":\"runtime-crash\",\"severity\":\"error\",\"api\":\"%s\",\"file\":\"%s\",\"line\":%u,"
+      "\"pipe\":\"\",\"operand\":-2,\"block\":%lld,\"signal\":%d,\"message\":\"block %lld died with %s (signal %d)"
+      "%s%s%s\"}\n",
+      r.lastApi ? r.lastApi : "", safeFile, r.lastLoc.line, static_cast<long long>(g_block.blockIdx), sig,
+      static_cast<long long>(g_block.blockIdx), signalName(sig), sig, r.lastApi && *r.lastApi ? "; the last emulated API call was " : "",
+      r.lastApi ? r.lastApi : "", r.lastApi && *r.lastApi ? " (at the line given); the fault happened in kernel code after it" : "");
+  if (r.diagFd >= 0 && n > 0) {
+    const ssize_t w = ::write(r.diagFd, line, static_cast<std::size_t>(n));
+    (void)w;
+  }
+  rt::writeTraceFile(false);
+  ::signal(sig, SIG_DFL);
+  ::raise(sig);
+}
+
+void installCrashHandlers() {
+  static char altStack[64 * 1024];
+  stack_t ss{};
+  ss.ss_sp = altStack;
+  ss.ss_size = sizeof(altStack);
+  ::sigaltstack(&ss, nullptr);
+  struct sigaction sa{};
+  sa.sa_handler = onCrash;
+  sa.sa_flags = SA_ONSTACK | SA_RESETHAND;
+  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) ::sigaction(sig, &sa, nullptr);
+}
+
+long envLong(const char* name, long dflt) {
+  const char* v = std::getenv(name);
+  if (!v || !*v) return dflt;
+  char* end = nullptr;
+  const long x = std::strtol(v, &end, 10);
+  return end && *end == 0 && x > 0 ? x : dflt;
+}
+
+std::string makeWorkDir() {
+  const char* tmp = std::getenv("TMPDIR");
+  std::string tmpl = std::string(tmp && *tmp ? tmp : "/tmp") + "/kwb_sim_XXXXXX";
+  std::vector<char> buf(tmpl.begin(), tmpl.end());
+  buf.push_back(0);
+  if (!::mkdtemp(buf.data())) return {};
+  return std::string(buf.data());
+}
+
+bool g_atexitInstalled = false;
+void atExit() {
+  if (rt::launchErrorCount() > 0) {
+    std::fflush(nullptr);
+    ::_exit(1);
+  }
+}
+}  // namespace
+
+void setKernelMode(int mode) { g_kernelMode = mode; }
+void setTilingKey(std::uint64_t key) { g_tilingKey = key; }
+std::uint64_t tilingKey() { return g_tilingKey; }
+
+int launch(const char* kernelName, std::uint32_t blockDim, KernelThunk thunk, void* ctx, SrcLoc loc,
+           const char* socName, bool autoSync) {
+  rt::selectSoc(socName);
+  g_block.autoSync = autoSync;
+  if (!g_atexitInstalled) {
+    std::atexit(atExit);
+    g_atexitInstalled = true;
+  }
+  rt::LaunchResult res;
+  res.kernel = kernelName ? kernelName : "";
+  res.blockDim = blockDim;
+  res.launchLoc = loc;
+  res.autoSync = autoSync;
+  if (blockDim == 0 || blockDim > 65535) {
+    res.parentLines.push_back(rt::diagLine(Cat::InvalidParam, "ICPU_RUN_KF", loc, Pipe::None, 1,
+                                           "blockDim = " + std::to_string(blockDim) +
+                                               " is outside 1..65535; the kernel was not run",
+                                           -1));
+    rt::finishLaunch(res);
+    return 1;
+  }
+  const std::string dir = makeWorkDir();
+  if (dir.empty()) {
+    std::fprintf(stderr, "[ERROR][kwb-sim] cannot create a temporary directory for the launch\n");
+    return 3;
+  }
+  res.workDir = dir;
+  const long timeoutMs = envLong("KWB_SIM_BLOCK_TIMEOUT_MS", 60000);
+  long jobs = envLong("KWB_SIM_JOBS", static_cast<long>(std::thread::hardware_concurrency()));
+  if (jobs < 1) jobs = 1;
+
+  struct Child {
+    pid_t pid = -1;
+    std::chrono::steady_clock::time_point start;
+    bool done = false;
+  };
+  std::vector<Child> kids(blockDim);
+  res.blocks.resize(blockDim);
+  std::uint32_t next = 0, running = 0, finished = 0;
+  std::fflush(nullptr);
+  while (finished < blockDim) {
+    while (next < blockDim && running < static_cast<std::uint32_t>(jobs)) {
+      const pid_t pid = ::fork();
+      if (pid == 0) {
+        rt::beginBlock(dir, next, blockDim);
+        installCrashHandlers();
+        thunk(ctx);
+        rt::endBlock(0, true);
+      }
+      if (pid < 0) {
+        res.blocks[next].status = rt::BlockStatus::ForkFailed;
+        ++finished;
+        ++next;
+        continue;
+      }
+      kids[next].pid = pid;
+      kids[next].start = std::chrono::steady_clock::now();
+      ++running;
+      ++next;
+    }
+    int status = 0;
+    const pid_t pid = ::waitpid(-1, &status, WNOHANG);
+    if (pid > 0) {
+      for (std::uint32_t b = 0; b < blockDim; ++b) {
+        if (kids[b].pid != pid || kids[b].done) continue;
+        kids[b].done = true;
+        --running;
+        ++finished;
+        rt::BlockResult& br = res.blocks[b];
+        br.elapsedMs = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                                             kids[b].start).count();
+        if (br.status == rt::BlockStatus::TimedOut) break;
+        if (WIFSIGNALED(status)) {
+          br.status = rt::BlockStatus::Crashed;
+          br.signal = WTERMSIG(status);
+          br.signalName = signalName(br.signal);
+        } else if (WIFEXITED(status)) {
+          br.exitCode = WEXITSTATUS(status);
+          br.status = br.exitCode == 0 ? rt::BlockStatus::Ok
+                                       : (br.exitCode == rt::kAbortExit ? rt::BlockStatus::Aborted
+                                                                        : rt::BlockStatus::ExitedNonZero);
+        }
+        break;
+      }
+      continue;
+    }
+    // Nothing exited: enforce the per-block wall timeout, then sleep a little.
+    const auto now = std::chrono::steady_clock::now();
+    for (std::uint32_t b = 0; b < blockDim; ++b) {
+      if (kids[b].pid <= 0 || kids[b].done || res.blocks[b].status == rt::BlockStatus::TimedOut) continue;
+      if (std::chrono::duration_cast<std::chrono::milliseconds>(now - kids[b].start).count() > timeoutMs) {
+        res.blocks[b].status = rt::BlockStatus::TimedOut;
+        res.blocks[b].timeoutMs = timeoutMs;
+        ::kill(kids[b].pid, SIGKILL);
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  rt::finishLaunch(res);
+  return rt::launchErrorCount() > 0 ? 1 : 0;
+}
+
+}  // namespace kwb_sim

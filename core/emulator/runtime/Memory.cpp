@@ -1,0 +1,145 @@
+// GM (GmAlloc: shared mappings with a PROT_NONE guard page, bounds registry) and the bounds /
+// use-after-free checks of local and global tensor accesses.
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <vector>
+
+#include "BlockContext.h"
+
+namespace kwb_sim {
+
+namespace {
+struct GmBlock {
+  std::uintptr_t base;
+  std::size_t size;     // user bytes
+  std::size_t mapped;   // bytes mapped including the guard page
+};
+std::vector<GmBlock>& gmBlocks() {
+  static std::vector<GmBlock> v;
+  return v;
+}
+std::size_t pageSize() {
+  static const std::size_t p = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  return p;
+}
+const GmBlock* findGm(std::uintptr_t a) {
+  for (const GmBlock& b : gmBlocks())
+    if (a >= b.base && a < b.base + b.mapped) return &b;
+  return nullptr;
+}
+std::string hex(std::uintptr_t v) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+}  // namespace
+
+void* gmAlloc(std::size_t bytes) {
+  const std::size_t page = pageSize();
+  const std::size_t user = bytes == 0 ? 1 : bytes;
+  const std::size_t body = (user + page - 1) / page * page;
+  const std::size_t mapped = body + page;
+  void* p = ::mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return nullptr;
+  ::mprotect(static_cast<char*>(p) + body, page, PROT_NONE);
+  gmBlocks().push_back(GmBlock{reinterpret_cast<std::uintptr_t>(p), bytes, mapped});
+  return p;
+}
+
+void gmFree(void* p) {
+  auto& v = gmBlocks();
+  for (auto it = v.begin(); it != v.end(); ++it) {
+    if (it->base == reinterpret_cast<std::uintptr_t>(p)) {
+      ::munmap(p, it->mapped);
+      v.erase(it);
+      return;
+    }
+  }
+}
+
+bool gmKnown(const void* p) { return findGm(reinterpret_cast<std::uintptr_t>(p)) != nullptr; }
+
+std::uint64_t checkGm(const void* addr, std::uint64_t len, std::uintptr_t lo, std::uintptr_t hi, const char* api,
+                      SrcLoc loc, Pipe pipe, int operand, bool write) {
+  const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(addr);
+  const std::uintptr_t end = a + len;
+  const char* what = write ? "writes" : "reads";
+  std::uint64_t ok = len;
+  if (hi != 0 && (a < lo || end > hi)) {
+    const long long first = static_cast<long long>(a) - static_cast<long long>(lo);
+    report(Cat::GmOutOfBounds, api, loc, pipe, operand,
+           std::string(api) + " " + what + " GM bytes [" + std::to_string(first) + ", " +
+               std::to_string(first + static_cast<long long>(len)) +
+               ") relative to the GlobalTensor's SetGlobalBuffer start, but the buffer given to SetGlobalBuffer "
+               "has only " + std::to_string(hi - lo) + " bytes");
+    if (a < lo) return 0;
+  }
+  const GmBlock* b = findGm(a);
+  if (b == nullptr) {
+    // Not in any GmAlloc block: it may still be a real host pointer (e.g. from malloc) - no check there,
+    // unless the start lies just before a GmAlloc block.
+    return ok;
+  }
+  const std::uintptr_t userEnd = b->base + b->size;
+  if (a >= userEnd || end > userEnd) {
+    report(Cat::GmOutOfBounds, api, loc, pipe, operand,
+           std::string(api) + " " + what + " GM bytes [" + std::to_string(a - b->base) + ", " +
+               std::to_string(end - b->base) + ") of a GmAlloc block of " + std::to_string(b->size) +
+               " bytes (block at " + hex(b->base) + "): " + std::to_string(end - (a > userEnd ? a : userEnd)) +
+               " bytes past its end; the access is cut at the end of the block");
+    ok = a >= userEnd ? 0 : userEnd - a;
+  }
+  return ok;
+}
+
+bool checkLocal(const TensorRef& ref, std::uint32_t off, std::uint64_t len, const char* api, SrcLoc loc, Pipe pipe,
+                int operand, bool write) {
+  if (handleStale(ref)) {
+    const BufferSlot& s = g_block.bufs[ref.buf];
+    std::string where;
+    if (s.lastLoc.file) where = " (freed or reallocated at line " + std::to_string(s.lastLoc.line) + ")";
+    report(Cat::QueueMisuse, api, loc, pipe, operand,
+           std::string(api) + " uses a LocalTensor after FreeTensor: its buffer (" + spaceName(ref.space) +
+               " offset " + std::to_string(s.off) + ", " + std::to_string(s.len) +
+               " bytes) was given back to its queue" + where +
+               "; on hardware the data may already be overwritten by the next AllocTensor");
+  }
+  const std::uint32_t spaceBytes = spaceSize(ref.space);
+  if (ref.buf >= 0) {
+    const BufferSlot& s = g_block.bufs[ref.buf];
+    if (off < s.off || off + len > s.off + s.len) {
+      const long long rel = static_cast<long long>(off) - static_cast<long long>(s.off);
+      report(Cat::UbOutOfBounds, api, loc, pipe, operand,
+             std::string(api) + " " + (write ? "writes" : "reads") + " bytes [" + std::to_string(rel) + ", " +
+                 std::to_string(rel + static_cast<long long>(len)) + ") of a " + spaceName(ref.space) +
+                 " buffer of " + std::to_string(s.len) + " bytes (buffer at " + spaceName(ref.space) +
+                 " offset " + std::to_string(s.off) + "): " +
+                 std::to_string(off + len > s.off + s.len ? off + len - (s.off + s.len) : s.off - off) +
+                 " bytes outside it" + (off + len <= spaceBytes ? ", corrupting a neighbouring buffer" : ""));
+    }
+  }
+  if (static_cast<std::uint64_t>(off) + len > spaceBytes) {
+    if (ref.buf < 0)
+      report(Cat::UbOutOfBounds, api, loc, pipe, operand,
+             std::string(api) + " accesses " + spaceName(ref.space) + " bytes [" + std::to_string(off) + ", " +
+                 std::to_string(off + len) + ") beyond the " + std::to_string(spaceBytes) + "-byte " +
+                 spaceName(ref.space) + " of " + rt::soc().name);
+    return false;
+  }
+  return true;
+}
+
+void checkKernelPointerArg(const char* kernel, int index, const void* p, SrcLoc loc) {
+  if (p == nullptr || gmKnown(p)) return;
+  report(Cat::Note, "ICPU_RUN_KF", loc, Pipe::None, index + 2,
+         std::string("argument ") + std::to_string(index + 1) + " of " + kernel +
+             " points to memory that does not come from AscendC::GmAlloc (or aclrtMalloc): every block runs in "
+             "its own process, so writes through it never reach the host program");
+}
+
+}  // namespace kwb_sim

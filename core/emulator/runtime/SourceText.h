@@ -1,0 +1,19 @@
+#pragma once
+// Names the tensor a diagnostic is about by reading the user's call at file:line: the text of the
+// call's N-th argument ("xLocal", "zGm[progress * tileLength]") or of the object a method was called on.
+
+#include <string>
+
+namespace kwb_sim::rt {
+
+struct OperandText {
+  std::string text;  // argument as written (whitespace squeezed)
+  std::string name;  // identifier root: "zGm" for "zGm[i * n]", "xLocal" for "this->xLocal"
+};
+
+// operand >= 0: argument index; -1: the object before ".api(". Empty when the source is unavailable.
+OperandText operandText(const std::string& file, unsigned line, const std::string& api, int operand);
+// The source line (trimmed), for excerpts.
+std::string sourceLine(const std::string& file, unsigned line);
+
+}  // namespace kwb_sim::rt
