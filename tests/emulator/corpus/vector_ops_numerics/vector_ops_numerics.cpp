@@ -20,7 +20,7 @@ constexpr float ADDS_SCALAR = 1.5f;
 constexpr float MULS_SCALAR = 0.75f;
 constexpr float MAXS_SCALAR = 0.25f;
 constexpr float MINS_SCALAR = -0.5f;
-constexpr float LEAKY_SLOPE = 0.01f;
+constexpr float LEAKY_SLOPE = 0.1f;  // tiny * slope stays a normal half (no subnormal results anywhere)
 constexpr float DUP_SCALAR = 3.25f;
 
 // Input layout per dtype: a (general), b (moderate, non-zero), p (positive), e (exp domain), N each.
