@@ -247,6 +247,8 @@ Instr& record(const char* api, SrcLoc loc, Pipe pipe) {
 void recordScalar(const char* api, SrcLoc loc, DType dt, MemSpace space, std::uint64_t gmAddr, std::uint32_t ubOff,
                   bool write) {
   rt::Runtime& r = rt::R();
+  r.lastApi = api;
+  r.lastLoc = loc;
   if (!r.trace.empty()) {
     Instr& last = r.trace.back();
     if (last.pipe == Pipe::S && last.line == loc.line && last.dtype == dt && last.sync == SyncKind::None &&

@@ -129,7 +129,7 @@ Burst contiguous(const char* api, ElemDesc e, std::uint32_t count, SrcLoc loc, P
   std::uint64_t bytes = static_cast<std::uint64_t>(count) * e.size;
   if (bytes % 32 != 0) {
     const std::uint64_t kept = bytes / 32 * 32;
-    report(Cat::MisalignedCopy, api, loc, pipe, 2,
+    report(Cat::MisalignedCopy, api, loc, pipe, pipe == Pipe::MTE3 ? 1 : 0,
            std::string(api) + " of " + std::to_string(count) + " x " + dtypeName(e.dtype) + " = " +
                std::to_string(bytes) + " bytes: the length must be a multiple of 32 bytes (" +
                std::to_string(32 / e.size) + " elements). On hardware the transfer is truncated to " +

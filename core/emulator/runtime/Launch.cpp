@@ -68,7 +68,14 @@ void onCrash(int sig) {
   ::raise(sig);
 }
 
+// Child: the parent asks a hung block to stop; the partial trace tells which API ran last.
+void onTerm(int) {
+  rt::writeTraceFile(false);
+  ::_exit(124);
+}
+
 void installCrashHandlers() {
+  ::signal(SIGTERM, onTerm);
   static char altStack[64 * 1024];
   stack_t ss{};
   ss.ss_sp = altStack;
@@ -203,7 +210,12 @@ int launch(const char* kernelName, std::uint32_t blockDim, KernelThunk thunk, vo
       if (std::chrono::duration_cast<std::chrono::milliseconds>(now - kids[b].start).count() > timeoutMs) {
         res.blocks[b].status = rt::BlockStatus::TimedOut;
         res.blocks[b].timeoutMs = timeoutMs;
-        ::kill(kids[b].pid, SIGKILL);
+        ::kill(kids[b].pid, SIGTERM);
+        const pid_t victim = kids[b].pid;
+        std::thread([victim] {
+          std::this_thread::sleep_for(std::chrono::milliseconds(500));
+          ::kill(victim, SIGKILL);
+        }).detach();
       }
     }
     std::this_thread::sleep_for(std::chrono::microseconds(200));

@@ -303,15 +303,20 @@ void finishLaunch(LaunchResult& res) {
     std::string what;
     if (br.status == BlockStatus::TimedOut) {
       what = "timeout";
-      perBlock[b].push_back({{"category", "timeout"}, {"severity", "error"}, {"api", ""}, {"file", ""}, {"line", 0},
+      const bool any = !bt.instrs.empty();
+      perBlock[b].push_back({{"category", "timeout"}, {"severity", "error"},
+                             {"api", any ? lt.str(bt.instrs.back().api) : ""},
+                             {"file", any ? lt.str(bt.instrs.back().file) : ""},
+                             {"line", any ? bt.instrs.back().line : 0},
                              {"operand", -2}, {"block", b},
                              {"message", "block " + std::to_string(b) + " did not finish within " +
                                              std::to_string(br.timeoutMs) +
                                              " ms (KWB_SIM_BLOCK_TIMEOUT_MS) and was killed; on hardware it would "
-                                             "hang or run far too long. Last recorded API: " +
-                                             (bt.instrs.empty() ? std::string("none")
-                                                                : lt.str(bt.instrs.back().api) + " at line " +
-                                                                      std::to_string(bt.instrs.back().line))}});
+                                             "hang or run far too long. " +
+                                             (any ? "It was stuck after its last emulated API call, " +
+                                                        lt.str(bt.instrs.back().api) + " at the line given "
+                                                        "(e.g. a loop spinning on GM or scalar data)"
+                                                  : std::string("It made no emulated API call before hanging"))}});
       bt.complete = false;
     } else if (br.status == BlockStatus::Crashed && !hasCrashLine) {
       what = "crash";

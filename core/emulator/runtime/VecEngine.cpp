@@ -35,7 +35,7 @@ Mask resolveMask(const VecArgs& a, std::uint32_t lanes, SrcLoc loc) {
     return m;
   }
   if (a.repeat > 255) {
-    report(Cat::InvalidParam, a.api, loc, Pipe::V, kOperandNone,
+    report(Cat::InvalidParam, a.api, loc, Pipe::V, 0,
            std::string(a.api) + ": repeatTime = " + std::to_string(static_cast<std::int32_t>(a.repeat)) +
                " is outside 0..255 (the repeat field is 8 bits; split the work into several calls or use the count "
                "form)");
@@ -46,7 +46,7 @@ Mask resolveMask(const VecArgs& a, std::uint32_t lanes, SrcLoc loc) {
   if (useArg && !a.maskBits) {
     const std::uint64_t c = a.mask[0];
     if (c == 0 || c > lanes) {
-      report(Cat::InvalidParam, a.api, loc, Pipe::V, kOperandNone,
+      report(Cat::InvalidParam, a.api, loc, Pipe::V, 0,
              std::string(a.api) + ": continuous mask = " + std::to_string(c) +
                  (c == 0 ? " selects no element (mask cannot be 0 in normal mode)"
                          : " exceeds the " + std::to_string(lanes) + " elements one repeat holds for " +
@@ -61,13 +61,13 @@ Mask resolveMask(const VecArgs& a, std::uint32_t lanes, SrcLoc loc) {
     m.bits[1] = useArg ? a.mask[1] : g_block.mask.bits[1];
     if (lanes <= 64) {
       if (useArg && m.bits[1] != 0)
-        report(Cat::InvalidParam, a.api, loc, Pipe::V, kOperandNone,
+        report(Cat::InvalidParam, a.api, loc, Pipe::V, 0,
                std::string(a.api) + ": mask[1] must be 0 for 32-bit data (a repeat holds only 64 elements)");
       m.bits[1] = 0;
       if (lanes < 64) m.bits[0] &= (1ull << lanes) - 1;
     }
     if ((m.bits[0] | m.bits[1]) == 0) {
-      report(Cat::InvalidParam, a.api, loc, Pipe::V, kOperandNone,
+      report(Cat::InvalidParam, a.api, loc, Pipe::V, 0,
              std::string(a.api) + ": the bit mask is all zero, no element would be computed");
       m.ok = false;
     }
@@ -138,9 +138,17 @@ Instr& recordVec(const VecArgs& a, SrcLoc loc, std::uint64_t count, std::uint32_
   return in;
 }
 
+bool inBuffer(const LocalDesc& d, std::uint64_t span) {
+  if (d.ref.buf < 0) return true;
+  const BufferSlot& s = g_block.bufs[d.ref.buf];
+  return off(d) >= s.off && off(d) + span <= static_cast<std::uint64_t>(s.off) + s.len;
+}
+
 void checkPartialOverlap(const VecArgs& a, std::uint64_t dSpan, std::uint64_t sSpan, SrcLoc loc) {
+  if (!inBuffer(a.dst, dSpan)) return;  // already reported as ub-out-of-bounds
   for (int k = 1; k <= a.nsrc && k <= 2; ++k) {
     const LocalDesc& s = k == 1 ? a.src0 : a.src1;
+    if (!inBuffer(s, sSpan)) continue;
     if (s.ref.space != a.dst.ref.space) continue;
     const std::uint64_t d0 = off(a.dst), s0 = off(s);
     if (d0 == s0) continue;
@@ -159,7 +167,7 @@ void vecRun(const VecArgs& a, SrcLoc loc) {
   const std::uint32_t lanes = 256 / wide;
   if (a.countForm) {
     if (a.count < 0) {
-      report(Cat::InvalidParam, a.api, loc, Pipe::V, kOperandNone,
+      report(Cat::InvalidParam, a.api, loc, Pipe::V, 0,
              std::string(a.api) + ": count = " + std::to_string(a.count) + " is negative");
       return;
     }
@@ -175,7 +183,7 @@ void vecRun(const VecArgs& a, SrcLoc loc) {
     return;
   }
   if (a.dstBlk == 0)
-    report(Cat::InvalidParam, a.api, loc, Pipe::V, kOperandNone,
+    report(Cat::InvalidParam, a.api, loc, Pipe::V, 0,
            std::string(a.api) + ": dstBlkStride = 0 is undefined behaviour (every block would write the same 32 bytes)");
   const Mask m = resolveMask(a, lanes, loc);
   if (!m.ok || m.repeat == 0) { recordVec(a, loc, 0, 0, 0, 0); return; }
@@ -209,7 +217,7 @@ void vecCompare(const VecArgs& a, int cmpMode, SrcLoc loc) {
   const std::uint32_t es = a.esize;
   const std::uint32_t lanes = 256 / es;
   if (a.dt == DType::I32 && cmpMode != static_cast<int>(AscendC::CMPMODE::EQ))
-    report(Cat::InvalidParam, "Compare", loc, Pipe::V, 3,
+    report(Cat::InvalidParam, "Compare", loc, Pipe::V, 1,
            "Compare on int32_t supports only CMPMODE::EQ on this architecture");
   std::uint64_t n = 0;
   std::uint32_t repeat = 0;
@@ -218,7 +226,7 @@ void vecCompare(const VecArgs& a, int cmpMode, SrcLoc loc) {
     if (a.count < 0) return;
     const std::uint64_t bytes = static_cast<std::uint64_t>(a.count) * es;
     if (bytes % 256 != 0) {
-      report(Cat::InvalidParam, "Compare", loc, Pipe::V, 4,
+      report(Cat::InvalidParam, "Compare", loc, Pipe::V, 0,
              "Compare count = " + std::to_string(a.count) + " x " + dtypeName(a.dt) + " = " + std::to_string(bytes) +
                  " bytes is not a multiple of 256 bytes (" + std::to_string(lanes) +
                  " elements): on hardware only the first " + std::to_string(bytes / 256 * lanes) +
