@@ -23,6 +23,9 @@ struct Context {
 // Registration functions, one per command group (see the matching *Command.cpp).
 void addDoctorCommand(CLI::App& app, Context& ctx);
 void addTaskCommand(CLI::App& app, Context& ctx);
+void addEvalCommand(CLI::App& app, Context& ctx);
+void addSuiteCommand(CLI::App& app, Context& ctx);
+void addSimCommand(CLI::App& app, Context& ctx);
 
 // Prints one JSON document (pretty) on stdout.
 void printJson(const nlohmann::json& doc);

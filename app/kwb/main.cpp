@@ -10,6 +10,9 @@ int main(int argc, char** argv) {
   kwb::cli::Context ctx;
   kwb::cli::addDoctorCommand(app, ctx);
   kwb::cli::addTaskCommand(app, ctx);
+  kwb::cli::addEvalCommand(app, ctx);
+  kwb::cli::addSuiteCommand(app, ctx);
+  kwb::cli::addSimCommand(app, ctx);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,53 @@
+#pragma once
+// `kwb sim build`: compiles a CANN CPU-mode Ascend C program (kernel + host main) with g++ against the
+// kwb emulator headers and links it with kwb_sim_runtime. A precompiled header of the emulator API is
+// built once per (compiler, header contents, flags) into a cache folder and force-included.
+
+#include <chrono>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/model/Diagnostic.h"
+
+namespace kwb {
+
+struct SimBuildOptions {
+  std::string output;                       // -o
+  std::vector<std::string> sources;         // .cpp files (kernel and host, any order)
+  std::string soc = "Ascend910B1";
+  bool autoSync = true;                     // model --cce-auto-sync (off: every hazard flagged)
+  std::string standard = "c++17";           // c++17 or c++20
+  std::vector<std::string> includeDirs;     // -I
+  std::vector<std::string> defines;         // -D
+  bool usePch = true;
+  std::string compiler;                     // default: $KWB_SIM_CXX or g++
+  std::string cacheDir;                     // default: $KWB_SIM_CACHE_DIR, the build tree's, or $XDG_CACHE_HOME/kwb
+};
+
+struct SimBuildResult {
+  enum class Status { Ok, BuildFailed, BadInput, InternalError };
+  Status status = Status::InternalError;
+  std::string message;                      // bad input / internal error explanation
+  std::string compilerOutput;               // as the compiler printed it (stderr + stdout)
+  std::vector<Diagnostic> diagnostics;      // parsed from the compiler output
+  std::string command;                      // the compile+link command, re-runnable
+  std::string pch;                          // "hit", "built", "off" or "failed"
+  std::chrono::milliseconds elapsed{0};
+  bool ok() const { return status == Status::Ok; }
+};
+
+// SoC names `--soc` accepts.
+const std::vector<std::string>& simSocNames();
+
+// Parses g++ output into diagnostics: the emulator's static_assert messages
+// ("kwb-sim: unsupported-api: ...") become unsupported-api / unsupported-dtype diagnostics located at
+// the user's call ("required from here"), other errors compile-error, unresolved symbols link-error.
+std::vector<Diagnostic> parseGccDiagnostics(const std::string& output, const std::string& emulatorIncludeDir);
+
+class SimBuilder {
+ public:
+  SimBuildResult build(const SimBuildOptions& options) const;
+};
+
+}  // namespace kwb
