@@ -36,7 +36,8 @@
 //     burstCount 1, burstLen == bytes, gmStride == burstLen).
 //   scalar (pipe S): GetValue/SetValue/mask setters; count = elements touched (1).
 //   times > 1: the record stands for `times` identical consecutive instructions (the runtime folds
-//     long scalar loops this way; every other field describes ONE of them).
+//     long scalar loops this way; every other field describes ONE of them). A folded GM scalar record
+//     covers ascending contiguous elements: instance k touches gmAddr + k * bytes.
 
 #include <cstdint>
 #include <string>
