@@ -166,9 +166,9 @@ bool isCompileTimeCategory(const std::string& category) {
 
 // ---------------------------------------------------------------------------------------------- corpus
 
-class EmulatorCorpus : public ::testing::TestWithParam<std::string> {};
+class EmulatorCorpusProgram : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(EmulatorCorpus, BuildsRunsAndMatchesReference) {
+TEST_P(EmulatorCorpusProgram, BuildsRunsAndMatchesReference) {
   const fs::path dir = kEmulatorTests / "corpus" / GetParam();
   const std::vector<fs::path> sources = cppFilesIn(dir);
   ASSERT_FALSE(sources.empty()) << dir;
@@ -197,7 +197,7 @@ TEST_P(EmulatorCorpus, BuildsRunsAndMatchesReference) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Programs, EmulatorCorpus, ::testing::ValuesIn(listCorpus()),
+INSTANTIATE_TEST_SUITE_P(EmulatorCorpus, EmulatorCorpusProgram, ::testing::ValuesIn(listCorpus()),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
 // ---------------------------------------------------------------------------------------------- broken
@@ -267,7 +267,7 @@ TEST_P(EmulatorCorpusBroken, IsCaughtWithTheExpectedCategoryAtTheMarkedLine) {
                                  }();
 }
 
-INSTANTIATE_TEST_SUITE_P(Programs, EmulatorCorpusBroken, ::testing::ValuesIn(listBroken()),
+INSTANTIATE_TEST_SUITE_P(EmulatorCorpus, EmulatorCorpusBroken, ::testing::ValuesIn(listBroken()),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
 TEST(EmulatorCorpusLayout, EveryCheckHasABrokenProgramAndEveryMarkerIsWellFormed) {
