@@ -1,9 +1,13 @@
 #pragma once
-// Where the agent's LLM lives. The API key itself is never stored here: only the NAME of the
-// environment variable that holds it, so sessions, logs and `kwb doctor` can never leak it.
+// Where the agent's LLM lives and how to talk to it. The API key itself is never stored here: only the
+// NAME of the environment variable that holds it, read at request time, so sessions, logs, transcripts
+// and `kwb doctor` can never leak it.
 
 #include <optional>
 #include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
 
 #include "core/toolchain/CannInstallation.h"
 
@@ -11,15 +15,50 @@ namespace kwb {
 
 struct LlmEndpointConfig {
   std::string provider;     // "openai" (OpenAI-compatible chat completions), "anthropic", "replay"
-  std::string baseUrl;
+  std::string baseUrl;      // see openAiChatCompletionsUrl / anthropicMessagesUrl for the rule
   std::string model;
   std::string apiKeyEnv;    // name of the environment variable holding the key
-  bool apiKeyPresent = false;
-  bool configured() const { return !provider.empty() && (provider == "replay" || !baseUrl.empty()); }
+  bool apiKeyPresent = false;  // observed when the config was read; not serialised
+  std::string replayFile;   // provider "replay": recorded responses or a transcript (see ReplayClient)
+
+  double temperature = 0.2;
+  int maxTokens = 8192;
+  int requestTimeoutMs = 600'000;   // whole request, stream included
+  int connectTimeoutMs = 20'000;
+  int idleTimeoutMs = 180'000;      // no byte at all for this long aborts (a stalled stream)
+  int maxRetries = 4;               // attempts beyond the first, for 429 / 5xx / network / timeout
+  int backoffBaseMs = 1'000;        // exponential backoff: base * 2^n, with +-25 % jitter
+  int backoffMaxMs = 60'000;        // cap for one backoff wait
+  int retryAfterMaxMs = 120'000;    // a Retry-After longer than this is not waited for: rate_limited error
+  // Retry even after deltas were delivered, first telling the observer to discard them (onRestart).
+  bool restartAfterPartialStream = false;
+
+  std::vector<std::string> warnings;  // values from the environment that could not be used; not serialised
+
+  bool configured() const {
+    return !provider.empty() && (provider == "replay" || !baseUrl.empty());
+  }
 };
 
 // Reads KWB_LLM_PROVIDER, KWB_LLM_BASE_URL, KWB_LLM_MODEL and KWB_LLM_API_KEY_ENV (default
-// OPENAI_API_KEY or ANTHROPIC_API_KEY by provider) and whether that variable is set.
+// OPENAI_API_KEY or ANTHROPIC_API_KEY by provider) and whether that variable is set; optionally
+// KWB_LLM_REPLAY_FILE, KWB_LLM_TEMPERATURE, KWB_LLM_MAX_TOKENS, KWB_LLM_TIMEOUT_S, KWB_LLM_IDLE_TIMEOUT_S
+// and KWB_LLM_MAX_RETRIES (unparseable values keep the default and add a line to `warnings`).
 LlmEndpointConfig llmEndpointFromEnvironment(const EnvLookup& env = processEnvironment());
+
+// Settings as JSON for sessions: the key's variable NAME only, never its value.
+nlohmann::json toJson(const LlmEndpointConfig& c);
+// Missing fields keep their defaults; wrong types throw std::invalid_argument naming the field.
+LlmEndpointConfig llmEndpointFromJson(const nlohmann::json& j);
+
+// URL rule for OpenAI-compatible servers (trailing slashes ignored):
+//   - a base already ending in /chat/completions is used as is;
+//   - a base with no path ("https://api.deepseek.com", "http://localhost:11434") gets /v1/chat/completions;
+//   - any other path names the API root and gets /chat/completions
+//     ("https://api.openai.com/v1", "https://openrouter.ai/api/v1", ".../compatible-mode/v1").
+std::string openAiChatCompletionsUrl(const std::string& baseUrl);
+// Anthropic: a base ending in /v1/messages is used as is, one ending in /v1 gets /messages, anything else
+// ("https://api.anthropic.com", a gateway prefix) gets /v1/messages.
+std::string anthropicMessagesUrl(const std::string& baseUrl);
 
 }  // namespace kwb
