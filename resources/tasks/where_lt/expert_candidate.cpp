@@ -1,0 +1,146 @@
+// Expert candidate for where_lt: z = a < b ? x : y.
+// Flat elementwise kernel: each block takes one contiguous slice (a multiple of 128 elements, the last
+// block the remainder), streams it through UB in double-buffered tiles (CopyIn -> Compute -> CopyOut),
+// and moves the unaligned tail with DataCopyPad in both directions.
+#include "kwb_tiling.h"
+
+struct WhereLtTilingData {
+  uint32_t totalLength;  // elements in every tensor
+  uint32_t blockLength;  // elements per block (multiple of 128; the last block takes the remainder)
+  uint32_t tileLength;   // elements per UB tile (multiple of 128)
+};
+
+#if KWB_COMPILE_KERNEL
+#include "kernel_operator.h"
+using namespace AscendC;
+
+constexpr int32_t BUFFER_NUM = 2;
+
+class KernelWhereLt {
+ public:
+  __aicore__ inline KernelWhereLt() {}
+  __aicore__ inline void Init(GM_ADDR a, GM_ADDR b, GM_ADDR x, GM_ADDR y, GM_ADDR z, const WhereLtTilingData& t) {
+    const uint32_t start = t.blockLength * static_cast<uint32_t>(GetBlockIdx());
+    length_ = start >= t.totalLength ? 0 : (t.totalLength - start < t.blockLength ? t.totalLength - start : t.blockLength);
+    tile_ = t.tileLength;
+    aGm.SetGlobalBuffer((__gm__ float*)a + start, length_);
+    bGm.SetGlobalBuffer((__gm__ float*)b + start, length_);
+    xGm.SetGlobalBuffer((__gm__ float*)x + start, length_);
+    yGm.SetGlobalBuffer((__gm__ float*)y + start, length_);
+    zGm.SetGlobalBuffer((__gm__ float*)z + start, length_);
+    pipe.InitBuffer(aQueue, BUFFER_NUM, tile_ * sizeof(float));
+    pipe.InitBuffer(bQueue, BUFFER_NUM, tile_ * sizeof(float));
+    pipe.InitBuffer(xQueue, BUFFER_NUM, tile_ * sizeof(float));
+    pipe.InitBuffer(yQueue, BUFFER_NUM, tile_ * sizeof(float));
+    pipe.InitBuffer(zQueue, BUFFER_NUM, tile_ * sizeof(float));
+    pipe.InitBuffer(maskBuf, tile_ / 8);
+  }
+  __aicore__ inline void Process() {
+    for (uint32_t off = 0; off < length_; off += tile_) {
+      const uint32_t n = (length_ - off < tile_) ? length_ - off : tile_;
+      CopyIn(off, n);
+      Compute(n);
+      CopyOut(off, n);
+    }
+  }
+
+ private:
+  __aicore__ inline void CopyIn(uint32_t off, uint32_t n) {
+    {
+      LocalTensor<float> l = aQueue.AllocTensor<float>();
+      DataCopyPad(l, aGm[off], DataCopyExtParams{1, static_cast<uint32_t>(n * sizeof(float)), 0, 0, 0},
+                  DataCopyPadExtParams<float>{false, 0, 0, 0});
+      aQueue.EnQue(l);
+    }
+    {
+      LocalTensor<float> l = bQueue.AllocTensor<float>();
+      DataCopyPad(l, bGm[off], DataCopyExtParams{1, static_cast<uint32_t>(n * sizeof(float)), 0, 0, 0},
+                  DataCopyPadExtParams<float>{false, 0, 0, 0});
+      bQueue.EnQue(l);
+    }
+    {
+      LocalTensor<float> l = xQueue.AllocTensor<float>();
+      DataCopyPad(l, xGm[off], DataCopyExtParams{1, static_cast<uint32_t>(n * sizeof(float)), 0, 0, 0},
+                  DataCopyPadExtParams<float>{false, 0, 0, 0});
+      xQueue.EnQue(l);
+    }
+    {
+      LocalTensor<float> l = yQueue.AllocTensor<float>();
+      DataCopyPad(l, yGm[off], DataCopyExtParams{1, static_cast<uint32_t>(n * sizeof(float)), 0, 0, 0},
+                  DataCopyPadExtParams<float>{false, 0, 0, 0});
+      yQueue.EnQue(l);
+    }
+  }
+  __aicore__ inline void Compute(uint32_t count) {
+    const int32_t n = static_cast<int32_t>(count);
+    LocalTensor<float> a = aQueue.DeQue<float>();
+    LocalTensor<float> b = bQueue.DeQue<float>();
+    LocalTensor<float> x = xQueue.DeQue<float>();
+    LocalTensor<float> y = yQueue.DeQue<float>();
+    LocalTensor<float> z = zQueue.AllocTensor<float>();
+    LocalTensor<uint8_t> m = maskBuf.Get<uint8_t>();
+    // Compare works on whole 256-byte repeats (64 floats): round the count up inside the tile; lanes past n
+    // hold stale UB data and are never copied out.
+    const uint32_t n64 = (static_cast<uint32_t>(n) + 63) / 64 * 64;
+    Compare(m, a, b, CMPMODE::LT, n64);
+    Select(z, m, x, y, SELMODE::VSEL_TENSOR_TENSOR_MODE, n64);
+    zQueue.EnQue<float>(z);
+    aQueue.FreeTensor(a);
+    bQueue.FreeTensor(b);
+    xQueue.FreeTensor(x);
+    yQueue.FreeTensor(y);
+  }
+  __aicore__ inline void CopyOut(uint32_t off, uint32_t n) {
+    LocalTensor<float> l = zQueue.DeQue<float>();
+    DataCopyPad(zGm[off], l, DataCopyExtParams{1, static_cast<uint32_t>(n * sizeof(float)), 0, 0, 0});
+    zQueue.FreeTensor(l);
+  }
+
+  TPipe pipe;
+  TQue<QuePosition::VECIN, BUFFER_NUM> aQueue;
+  TQue<QuePosition::VECIN, BUFFER_NUM> bQueue;
+  TQue<QuePosition::VECIN, BUFFER_NUM> xQueue;
+  TQue<QuePosition::VECIN, BUFFER_NUM> yQueue;
+  TQue<QuePosition::VECOUT, BUFFER_NUM> zQueue;
+  TBuf<TPosition::VECCALC> maskBuf;
+  GlobalTensor<float> aGm;
+  GlobalTensor<float> bGm;
+  GlobalTensor<float> xGm;
+  GlobalTensor<float> yGm;
+  GlobalTensor<float> zGm;
+  uint32_t length_ = 0;
+  uint32_t tile_ = 0;
+};
+
+extern "C" __global__ __aicore__ void where_lt(GM_ADDR a, GM_ADDR b, GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace, GM_ADDR tiling) {
+  WhereLtTilingData t = *reinterpret_cast<__gm__ WhereLtTilingData*>(tiling);
+  KernelWhereLt op;
+  op.Init(a, b, x, y, z, t);
+  op.Process();
+}
+#endif  // KWB_COMPILE_KERNEL
+
+#if KWB_COMPILE_TILING
+extern "C" int kwb_tiling(const KwbTilingInput* in, KwbTilingOutput* out) {
+  WhereLtTilingData t{};
+  const uint64_t total = static_cast<uint64_t>(in->outputs[0].elements);
+  if (total == 0 || total > 0xffffffffull) return KWB_TILING_FAILED;
+  // UB per element: double-buffered inputs and output, plus float scratch.
+  const uint64_t bytesPerElem = 2 * (16 + 4) + 0 * 4 + 1;
+  const uint64_t budget = in->ubSize > 16384 ? in->ubSize - 16384 : in->ubSize / 2;
+  uint64_t tile = budget / bytesPerElem;
+  if (tile > 8192) tile = 8192;
+  tile -= tile % 128;
+  if (tile == 0) return KWB_TILING_FAILED;
+  const uint64_t cores = in->coreNumAiv ? in->coreNumAiv : 1;
+  uint64_t perBlock = (total + cores - 1) / cores;
+  if (perBlock < 2048) perBlock = 2048;  // small inputs: fewer, fuller blocks
+  perBlock = (perBlock + 127) / 128 * 128;
+  t.totalLength = static_cast<uint32_t>(total);
+  t.blockLength = static_cast<uint32_t>(perBlock);
+  t.tileLength = static_cast<uint32_t>(tile < perBlock ? tile : perBlock);
+  kwb_set_block_dim(out, static_cast<uint32_t>((total + perBlock - 1) / perBlock));
+  kwb_set_workspace(out, 0);
+  return kwb_set_tiling(out, &t, sizeof t);
+}
+#endif  // KWB_COMPILE_TILING
