@@ -1,0 +1,109 @@
+#include "core/verify/InputGenerator.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <random>
+
+#include "core/verify/ElementCodec.h"
+
+namespace kwb::verify {
+
+namespace {
+std::uint64_t splitmix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+std::uint64_t fnv(std::string_view s, std::uint64_t h) {
+  for (unsigned char c : s) h = (h ^ c) * 0x100000001b3ull;
+  return h;
+}
+}  // namespace
+
+std::uint64_t deriveSeed(std::uint64_t seed, std::string_view a, std::string_view b) {
+  std::uint64_t h = fnv(a, 0xcbf29ce484222325ull);
+  h = fnv("\x1f", h);
+  h = fnv(b, h);
+  return splitmix(seed ^ splitmix(h));
+}
+
+std::uint64_t freshSeed() {
+  std::random_device rd;
+  const auto now = static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+  return splitmix((static_cast<std::uint64_t>(rd()) << 32) ^ rd() ^ now) & 0x7fffffffffffffffull;
+}
+
+ValueHint chooseHint(const VerificationCase& c, const std::string& tensor, std::uint64_t seed) {
+  if (auto it = c.tensorValues.find(tensor); it != c.tensorValues.end()) return it->second;
+  if (c.values) return *c.values;
+  static constexpr Distribution kRotation[] = {Distribution::Uniform, Distribution::Normal,
+                                               Distribution::WithNegatives, Distribution::Small,
+                                               Distribution::Large, Distribution::NearZero};
+  ValueHint h;
+  h.distribution = kRotation[deriveSeed(seed, c.name, "distribution") % std::size(kRotation)];
+  return h;
+}
+
+std::pair<double, double> distributionRange(Distribution d, DType t) {
+  const bool narrow = t == DType::Float16;
+  switch (d) {
+    case Distribution::Uniform: return {-1.0, 1.0};
+    case Distribution::Normal: return {0.0, 1.0};
+    case Distribution::WithNegatives: return {-10.0, 10.0};
+    case Distribution::Small: return {-1e-2, 1e-2};
+    case Distribution::Large: return narrow ? std::pair{-1000.0, 1000.0} : std::pair{-1e5, 1e5};
+    case Distribution::NearZero: return narrow ? std::pair{-1e-3, 1e-3} : std::pair{-1e-5, 1e-5};
+    case Distribution::Positive: return {0.01, 10.0};
+  }
+  return {-1.0, 1.0};
+}
+
+std::vector<double> generateValues(const ValueHint& hint, DType t, std::int64_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  auto [a, b] = distributionRange(hint.distribution, t);
+  double lo = hint.low.value_or(-std::numeric_limits<double>::infinity());
+  double hi = hint.high.value_or(std::numeric_limits<double>::infinity());
+  const double maxAbs = std::min(dtypeMaxFinite(t), 1e30);
+  lo = std::max(lo, isUnsignedInteger(t) || t == DType::Bool ? 0.0 : -maxAbs);
+  hi = std::min(hi, maxAbs);
+  if (!isFloating(t)) {  // integer tensors: whole numbers in a range that keeps sums exact
+    if (hint.distribution == Distribution::Large) {
+      a = -1000;
+      b = 1000;
+    } else {
+      a = -100;
+      b = 100;
+    }
+    if (t == DType::Bool) {
+      a = 0;
+      b = 1;
+    }
+  }
+  if (hint.distribution != Distribution::Normal) {
+    // A declared domain narrows the nominal range; a range entirely outside it is replaced by it.
+    if (hint.low || hint.high) {
+      double na = std::max(a, lo), nb = std::min(b, hi);
+      if (!(na < nb)) {
+        na = std::isfinite(lo) ? lo : hi - 1.0;
+        nb = std::isfinite(hi) ? hi : lo + 1.0;
+      }
+      a = na;
+      b = nb;
+    }
+  }
+  std::uniform_real_distribution<double> uni(a, b);
+  std::normal_distribution<double> nor(a, b);
+  std::vector<double> out(static_cast<std::size_t>(std::max<std::int64_t>(n, 0)));
+  for (auto& v : out) {
+    double x = hint.distribution == Distribution::Normal ? nor(rng) : uni(rng);
+    if (!isFloating(t)) x = std::round(x);
+    x = std::clamp(x, lo, hi);
+    v = representable(t, x);
+    if (!std::isfinite(v)) v = 0.0;
+  }
+  return out;
+}
+
+}  // namespace kwb::verify

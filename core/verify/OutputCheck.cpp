@@ -1,0 +1,418 @@
+#include "core/verify/OutputCheck.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+namespace kwb::verify {
+
+std::string_view patternName(PatternKind k) {
+  switch (k) {
+    case PatternKind::None: return "none";
+    case PatternKind::Unwritten: return "unwritten";
+    case PatternKind::AllWrong: return "all-wrong";
+    case PatternKind::TailOnly: return "tail-only";
+    case PatternKind::RowTailOnly: return "row-tail-only";
+    case PatternKind::BlockOnly: return "block-only";
+    case PatternKind::Strided: return "strided";
+    case PatternKind::Scale: return "scale";
+    case PatternKind::Offset: return "offset";
+    case PatternKind::ConstantOutput: return "constant-output";
+    case PatternKind::Scattered: return "scattered";
+  }
+  return "scattered";
+}
+
+namespace {
+
+std::string num(double v) {
+  std::ostringstream os;
+  os.precision(6);
+  os << v;
+  return os.str();
+}
+
+std::string pct(double ratio) {
+  std::ostringstream os;
+  os.precision(3);
+  os << ratio * 100.0 << "%";
+  return os.str();
+}
+
+std::vector<std::int64_t> unravel(std::int64_t index, const Shape& shape) {
+  std::vector<std::int64_t> c(shape.size(), 0);
+  for (std::size_t d = shape.size(); d-- > 0;) {
+    const std::int64_t dim = std::max<std::int64_t>(shape[d], 1);
+    c[d] = index % dim;
+    index /= dim;
+  }
+  return c;
+}
+
+std::string coordText(const std::vector<std::int64_t>& c) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < c.size(); ++i) s += (i ? ", " : "") + std::to_string(c[i]);
+  return s + "]";
+}
+
+// Element range [begin, end) of each block under the usual split: whole rows per block when the
+// tensor has at least blockDim rows, else a flat split.
+std::vector<std::pair<std::int64_t, std::int64_t>> blockRanges(const Shape& shape, std::int64_t n, int blockDim) {
+  std::vector<std::pair<std::int64_t, std::int64_t>> r;
+  if (blockDim <= 1 || n == 0) return {{0, n}};
+  const std::int64_t cols = shape.empty() ? 1 : std::max<std::int64_t>(shape.back(), 1);
+  const std::int64_t rows = n / cols;
+  std::int64_t chunk;
+  if (shape.size() >= 2 && rows >= blockDim) chunk = ((rows + blockDim - 1) / blockDim) * cols;
+  else chunk = (n + blockDim - 1) / blockDim;
+  for (int b = 0; b < blockDim; ++b) {
+    const std::int64_t s = std::min<std::int64_t>(n, b * chunk), e = std::min<std::int64_t>(n, s + chunk);
+    r.emplace_back(s, e);
+  }
+  return r;
+}
+
+}  // namespace
+
+Pattern classifyMismatches(const std::vector<bool>& wrong, const Shape& shape, const std::vector<double>& expected,
+                           const std::vector<double>& actual, int blockDim) {
+  Pattern p;
+  const auto n = static_cast<std::int64_t>(wrong.size());
+  std::vector<std::int64_t> idx;
+  for (std::int64_t i = 0; i < n; ++i)
+    if (wrong[static_cast<std::size_t>(i)]) idx.push_back(i);
+  if (idx.empty()) return p;
+  const auto count = static_cast<std::int64_t>(idx.size());
+
+  // Constant output while the reference varies (all zeros is the classic reward hack).
+  if (n > 1) {
+    const double a0 = actual[0];
+    bool constant = true;
+    for (double a : actual)
+      if (!(a == a0) && !(std::isnan(a) && std::isnan(a0))) { constant = false; break; }
+    const auto [mn, mx] = std::minmax_element(expected.begin(), expected.end());
+    if (constant && *mx > *mn) {
+      p.kind = PatternKind::ConstantOutput;
+      p.detail = a0 == 0.0 ? "the output is all zeros while the reference is not: nothing was computed or copied out"
+                           : "every output element is " + num(a0) + " while the reference varies from " + num(*mn) +
+                                 " to " + num(*mx);
+      return p;
+    }
+  }
+
+  // A constant factor or offset over the wrong elements (a missing scale, a wrong attribute, a
+  // reduction divided by the wrong count).
+  std::optional<Pattern> affine;
+  if (count >= 4) {
+    std::vector<double> ratios, diffs;
+    for (auto i : idx) {
+      const double e = expected[static_cast<std::size_t>(i)], a = actual[static_cast<std::size_t>(i)];
+      if (!std::isfinite(a) || !std::isfinite(e)) { ratios.clear(); diffs.clear(); break; }
+      if (std::fabs(e) > 1e-6) ratios.push_back(a / e);
+      diffs.push_back(a - e);
+    }
+    auto near = [](const std::vector<double>& v, double tolRel) -> std::optional<double> {
+      if (v.size() < 4) return std::nullopt;
+      std::vector<double> s = v;
+      std::nth_element(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(s.size() / 2), s.end());
+      const double med = s[s.size() / 2];
+      for (double x : v)
+        if (std::fabs(x - med) > tolRel * std::max(1.0, std::fabs(med))) return std::nullopt;
+      return med;
+    };
+    if (ratios.size() * 10 >= idx.size() * 9) {
+      if (auto k = near(ratios, 5e-3); k && std::fabs(*k - 1.0) > 1e-2 && std::fabs(*k) > 1e-3) {
+        Pattern a;
+        a.kind = PatternKind::Scale;
+        a.factor = *k;
+        a.detail = "wrong elements are the reference times " + num(*k) +
+                   " (a constant factor): check scaling attributes, divisors and mean/count terms";
+        if (count * 10 < n * 9)
+          a.detail += "; it affects " + std::to_string(count) + " of " + std::to_string(n) + " elements";
+        affine = a;
+      }
+    }
+    if (!affine) {
+      if (auto c = near(diffs, 5e-3)) {
+        Pattern a;
+        a.kind = PatternKind::Offset;
+        a.factor = *c;
+        a.detail = "wrong elements are the reference plus " + num(*c) + " (a constant offset)";
+        affine = a;
+      }
+    }
+  }
+  bool wrongAreZero = true;
+  for (auto i : idx)
+    if (actual[static_cast<std::size_t>(i)] != 0.0) { wrongAreZero = false; break; }
+  const std::string zeroNote = wrongAreZero ? "; the wrong elements are all 0" : "";
+
+  const auto ranges = blockRanges(shape, n, blockDim);
+  const auto blockOf = [&](std::int64_t i) {
+    for (std::size_t b = 0; b < ranges.size(); ++b)
+      if (i >= ranges[b].first && i < ranges[b].second) return static_cast<int>(b);
+    return static_cast<int>(ranges.size()) - 1;
+  };
+
+  if (count * 100 >= n * 95) {
+    if (affine) return *affine;
+    p.kind = PatternKind::AllWrong;
+    p.detail = "every element is wrong (" + std::to_string(count) + " of " + std::to_string(n) +
+               "): the formula, the dtype handling or the data movement is wrong everywhere, not just at the edges";
+    return p;
+  }
+
+  const std::int64_t first = idx.front(), last = idx.back();
+  const int b0 = blockOf(first), b1 = blockOf(last);
+  // Suffix of the tensor: the tail tile.
+  const std::int64_t tailLen = n - first;
+  const bool suffix = last == n - 1 && count * 2 >= tailLen;
+  if (suffix && tailLen * 2 < n && (b0 != b1 || tailLen * 2 <= ranges[static_cast<std::size_t>(b1)].second -
+                                                                  ranges[static_cast<std::size_t>(b1)].first)) {
+    p.kind = PatternKind::TailOnly;
+    p.firstIndex = first;
+    p.detail = "only the last " + std::to_string(tailLen) + " elements (indices " + std::to_string(first) + ".." +
+               std::to_string(n - 1) + ") are wrong: the partial tail tile is not handled (length " +
+               std::to_string(n) + " is not a multiple of the tile; use DataCopyPad or a shorter last tile)";
+    p.detail += zeroNote;
+    return p;
+  }
+  if (blockDim > 1 && b0 == b1) {
+    const auto [s, e] = ranges[static_cast<std::size_t>(b0)];
+    p.kind = PatternKind::BlockOnly;
+    p.block = b0;
+    p.detail = "only block " + std::to_string(b0) + " of " + std::to_string(blockDim) + " is wrong (" +
+               std::to_string(count) + " wrong elements inside its slice " + std::to_string(s) + ".." +
+               std::to_string(e - 1) + "): check the offset/length computed from GetBlockIdx() for that block" +
+               (b0 == blockDim - 1 ? " (the last block takes the remainder)" : "");
+    p.detail += zeroNote;
+    return p;
+  }
+  // Trailing columns of rows.
+  if (shape.size() >= 2 && shape.back() > 1) {
+    const std::int64_t cols = shape.back();
+    std::int64_t minCol = cols;
+    for (auto i : idx) minCol = std::min(minCol, i % cols);
+    if (minCol > 0) {
+      p.kind = PatternKind::RowTailOnly;
+      p.firstIndex = minCol;
+      p.detail = "only columns " + std::to_string(minCol) + ".." + std::to_string(cols - 1) +
+                 " of rows are wrong: the end of each row (row length " + std::to_string(cols) +
+                 " is not a multiple of the tile/32-byte block) is not handled";
+      p.detail += zeroNote;
+    return p;
+    }
+  }
+  // Every n-th element.
+  if (count >= 3) {
+    std::int64_t g = 0;
+    for (std::size_t k = 1; k < idx.size(); ++k) g = std::gcd(g, idx[k] - idx[k - 1]);
+    if (g > 1) {
+      const std::int64_t possible = (last - first) / g + 1;
+      if (count * 10 >= possible * 9 && possible * g * 2 >= n) {
+        p.kind = PatternKind::Strided;
+        p.stride = g;
+        p.firstIndex = first;
+        p.detail = "every " + std::to_string(g) + "-th element is wrong (indices = " + std::to_string(first % g) +
+                   " mod " + std::to_string(g) + "): a stride, repeat or mask parameter is off";
+        return p;
+      }
+    }
+  }
+  if (affine) return *affine;
+  p.kind = PatternKind::Scattered;
+  std::vector<int> blocks;
+  for (auto i : idx) {
+    const int b = blockOf(i);
+    if (blocks.empty() || blocks.back() != b) blocks.push_back(b);
+  }
+  blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
+  p.detail = std::to_string(count) + " wrong elements scattered from index " + std::to_string(first) + " to " +
+             std::to_string(last);
+  if (blockDim > 1) {
+    p.detail += ", in " + std::to_string(blocks.size()) + " of " + std::to_string(blockDim) + " blocks";
+  }
+  return p;
+}
+
+TensorCheck checkOutput(const TensorSpec& spec, const std::vector<double>& expected, const Bytes& actualBytes,
+                        const Bytes& poison, const Tolerance& tol, const LaunchShape& launch) {
+  TensorCheck r;
+  r.tensor = spec.name;
+  r.dtype = spec.dtype;
+  r.shape = spec.shape;
+  r.tolerance = tol;
+  const std::size_t es = dtypeSize(spec.dtype);
+  const auto n = static_cast<std::int64_t>(expected.size());
+  r.elements = n;
+  if (static_cast<std::int64_t>(actualBytes.size()) != n * static_cast<std::int64_t>(es)) {
+    r.passed = false;
+    r.summary = spec.name + ": output has " + std::to_string(actualBytes.size()) + " bytes, expected " +
+                std::to_string(n * static_cast<std::int64_t>(es)) + " (" + std::to_string(n) + " x " +
+                std::string(dtypeName(spec.dtype)) + ")";
+    r.mismatches = n;
+    r.mismatchRatio = 1.0;
+    r.pattern.kind = PatternKind::AllWrong;
+    return r;
+  }
+  const std::vector<double> actual = decodeAll(spec.dtype, actualBytes);
+  std::vector<bool> wrong(static_cast<std::size_t>(n), false);
+  std::uint8_t encoded[8];
+  for (std::int64_t i = 0; i < n; ++i) {
+    const auto u = static_cast<std::size_t>(i);
+    const double e = expected[u], a = actual[u];
+    bool bad = false, unwritten = false;
+    if (poison.size() == actualBytes.size() && std::memcmp(&actualBytes[u * es], &poison[u * es], es) == 0) {
+      encodeElement(spec.dtype, e, encoded);
+      if (std::memcmp(encoded, &poison[u * es], es) != 0) unwritten = true;
+    }
+    double absErr = 0.0, relErr = 0.0;
+    if (unwritten) {
+      bad = true;
+      ++r.unwritten;
+    } else if (std::isnan(e)) {
+      bad = !std::isnan(a);
+    } else if (std::isinf(e)) {
+      bad = a != e;
+    } else if (!std::isfinite(a)) {
+      bad = true;
+      ++r.nonFinite;
+    } else {
+      absErr = std::fabs(a - e);
+      relErr = e != 0.0 ? absErr / std::fabs(e) : (absErr > 0.0 ? std::numeric_limits<double>::infinity() : 0.0);
+      bad = absErr > tol.atol && relErr > tol.rtol;
+      if (absErr > r.maxAbsError) {
+        r.maxAbsError = absErr;
+        r.maxAbsErrorIndex = i;
+      }
+      if (std::isfinite(relErr)) r.maxRelError = std::max(r.maxRelError, relErr);
+    }
+    if (bad) {
+      wrong[u] = true;
+      ++r.mismatches;
+      if (r.firstMismatches.size() < kMaxReported)
+        r.firstMismatches.push_back(Mismatch{i, unravel(i, spec.shape), e, a, absErr, relErr, unwritten});
+    }
+  }
+  r.mismatchRatio = n ? static_cast<double>(r.mismatches) / static_cast<double>(n) : 0.0;
+  if (n > 1) {
+    r.constantOutput = std::all_of(actual.begin(), actual.end(), [&](double a) { return a == actual[0]; });
+    // The reference is constant when its values are equal once stored in the output dtype.
+    const double first = representable(spec.dtype, expected[0]);
+    r.referenceConstant = std::all_of(expected.begin(), expected.end(), [&](double e) {
+      const double v = representable(spec.dtype, e);
+      return v == first || (std::isnan(v) && std::isnan(first));
+    });
+  }
+  const bool constantHack = r.constantOutput && !r.referenceConstant;
+  r.passed = r.unwritten == 0 && r.nonFinite == 0 && r.mismatchRatio <= tol.maxMismatchRatio && !constantHack;
+  if (constantHack) {
+    std::vector<bool> all(static_cast<std::size_t>(n), true);
+    r.pattern = classifyMismatches(all, spec.shape, expected, actual, launch.blockDim);
+  } else {
+    r.pattern = classifyMismatches(wrong, spec.shape, expected, actual, launch.blockDim);
+  }
+
+  std::ostringstream s;
+  s << spec.name << " " << shapeToString(spec.shape) << " " << dtypeName(spec.dtype) << ": ";
+  if (r.passed) {
+    s << "ok, max abs err " << num(r.maxAbsError) << ", max rel err " << num(r.maxRelError);
+    if (r.mismatches) s << ", " << r.mismatches << " elements outside tolerance (" << pct(r.mismatchRatio) << " <= limit "
+                        << pct(tol.maxMismatchRatio) << ")";
+  } else {
+    if (constantHack && r.mismatches == 0)
+      s << "rejected: every element equals " << num(actual.empty() ? 0.0 : actual[0])
+        << " although the reference is not constant (inside tolerance only because the values are tiny)";
+    else
+      s << r.mismatches << " of " << n << " elements wrong (" << pct(r.mismatchRatio) << ", limit "
+        << pct(tol.maxMismatchRatio) << ")";
+    if (r.unwritten) s << "; " << r.unwritten << " never written (still hold the poison value)";
+    if (r.nonFinite) s << "; " << r.nonFinite << " NaN/Inf where the reference is finite";
+    s << "; max abs err " << num(r.maxAbsError) << ", max rel err " << num(r.maxRelError);
+    s << " (rule: wrong if abs err > " << num(tol.atol) << " and rel err > " << num(tol.rtol) << ")";
+    if (!r.firstMismatches.empty()) {
+      const auto& m = r.firstMismatches.front();
+      s << "; first wrong at index " << m.index << " " << coordText(m.coords) << ": expected " << num(m.expected)
+        << ", got " << (m.unwritten ? std::string("unwritten (poison)") : num(m.actual));
+    }
+    if (r.pattern.kind != PatternKind::None) s << "; pattern: " << r.pattern.detail;
+  }
+  r.summary = s.str();
+  return r;
+}
+
+InputCheck checkInputUnchanged(const TensorSpec& spec, const Bytes& before, const Bytes& after) {
+  InputCheck c;
+  c.tensor = spec.name;
+  const std::size_t es = dtypeSize(spec.dtype);
+  if (before.size() != after.size()) {
+    c.changed = spec.elements();
+    c.summary = spec.name + ": input buffer size changed";
+    return c;
+  }
+  for (std::size_t i = 0; i + es <= before.size(); i += es) {
+    if (std::memcmp(&before[i], &after[i], es) != 0) {
+      if (c.firstChangedIndex < 0) {
+        c.firstChangedIndex = static_cast<std::int64_t>(i / es);
+        c.before = decodeElement(spec.dtype, &before[i]);
+        c.after = decodeElement(spec.dtype, &after[i]);
+      }
+      ++c.changed;
+    }
+  }
+  if (c.changed)
+    c.summary = "input " + spec.name + " was modified by the kernel: " + std::to_string(c.changed) + " of " +
+                std::to_string(spec.elements()) + " elements changed, first at index " +
+                std::to_string(c.firstChangedIndex) + " (" + num(c.before) + " -> " + num(c.after) +
+                "); kernels must treat inputs as read-only (write results to the output tensors only)";
+  return c;
+}
+
+void to_json(nlohmann::json& j, const Mismatch& m) {
+  j = {{"index", m.index}, {"coords", m.coords}, {"expected", m.expected}};
+  if (m.unwritten) j["actual"] = "unwritten";
+  else if (std::isfinite(m.actual)) j["actual"] = m.actual;
+  else j["actual"] = std::isnan(m.actual) ? "nan" : (m.actual > 0 ? "inf" : "-inf");
+  j["abs_error"] = std::isfinite(m.absError) ? nlohmann::json(m.absError) : nlohmann::json(nullptr);
+  j["rel_error"] = std::isfinite(m.relError) ? nlohmann::json(m.relError) : nlohmann::json(nullptr);
+}
+
+void to_json(nlohmann::json& j, const Pattern& p) {
+  j = {{"kind", patternName(p.kind)}, {"detail", p.detail}};
+  if (p.block) j["block"] = *p.block;
+  if (p.stride) j["stride"] = *p.stride;
+  if (p.factor) j["factor"] = *p.factor;
+  if (p.firstIndex) j["first_index"] = *p.firstIndex;
+}
+
+void to_json(nlohmann::json& j, const TensorCheck& t) {
+  j = {{"tensor", t.tensor},
+       {"dtype", dtypeName(t.dtype)},
+       {"shape", t.shape},
+       {"passed", t.passed},
+       {"elements", t.elements},
+       {"mismatches", t.mismatches},
+       {"mismatch_ratio", t.mismatchRatio},
+       {"unwritten", t.unwritten},
+       {"non_finite", t.nonFinite},
+       {"max_abs_error", t.maxAbsError},
+       {"max_rel_error", t.maxRelError},
+       {"max_abs_error_index", t.maxAbsErrorIndex},
+       {"constant_output", t.constantOutput},
+       {"tolerance", {{"atol", t.tolerance.atol}, {"rtol", t.tolerance.rtol},
+                      {"max_mismatch_ratio", t.tolerance.maxMismatchRatio}}},
+       {"first_mismatches", t.firstMismatches},
+       {"pattern", t.pattern},
+       {"summary", t.summary}};
+}
+
+void to_json(nlohmann::json& j, const InputCheck& c) {
+  j = {{"tensor", c.tensor}, {"changed", c.changed}, {"first_changed_index", c.firstChangedIndex},
+       {"before", c.before}, {"after", c.after}, {"summary", c.summary}};
+}
+
+}  // namespace kwb::verify

@@ -1,0 +1,115 @@
+#pragma once
+// Compares one output tensor of a kernel with the double-precision reference and explains the result.
+//
+// Pass rule (per output dtype, task tolerance): an element fails when BOTH |a - e| > atol AND
+// |a - e| > rtol * |e| (the "double 1/1000" rule of NPUKernelBench; with rtol > 0 it is the same as
+// np.isclose up to a factor of 2 near the atol/rtol crossover). An element is also wrong when it is
+// NaN/Inf where the reference is finite, or when it still holds the poison pattern (never written).
+// The tensor fails when any element is unwritten or non-finite-where-finite-expected, when the
+// mismatch ratio exceeds maxMismatchRatio, or when the output is constant (e.g. all zeros) while the
+// reference is not, even if every element is inside tolerance.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "core/model/DType.h"
+#include "core/model/TensorSpec.h"
+#include "core/model/Tolerance.h"
+#include "core/verify/ElementCodec.h"
+
+namespace kwb::verify {
+
+struct Mismatch {
+  std::int64_t index = 0;
+  std::vector<std::int64_t> coords;  // index unravelled over the shape
+  double expected = 0.0;
+  double actual = 0.0;
+  double absError = 0.0;
+  double relError = 0.0;
+  bool unwritten = false;
+};
+
+// How the wrong elements are laid out, for the agent ("what to fix").
+enum class PatternKind {
+  None,         // nothing wrong
+  Unwritten,    // some elements were never written
+  AllWrong,     // (nearly) every element wrong
+  TailOnly,     // only the last elements of the tensor (the partial tail tile)
+  RowTailOnly,  // only the trailing columns of rows (unaligned row length)
+  BlockOnly,    // only the slice of one block
+  Strided,      // every n-th element
+  Scale,        // actual = k * expected
+  Offset,       // actual = expected + c
+  ConstantOutput,  // one value everywhere (all zeros included) while the reference varies
+  Scattered,    // none of the above
+};
+std::string_view patternName(PatternKind k);  // "none", "unwritten", "all-wrong", "tail-only", ...
+
+struct Pattern {
+  PatternKind kind = PatternKind::None;
+  std::string detail;          // one sentence for the agent
+  std::optional<int> block;    // BlockOnly
+  std::optional<std::int64_t> stride;      // Strided
+  std::optional<double> factor;            // Scale / Offset
+  std::optional<std::int64_t> firstIndex;  // TailOnly / RowTailOnly (first wrong index / column)
+};
+
+struct TensorCheck {
+  std::string tensor;
+  DType dtype = DType::Float16;
+  Shape shape;
+  Tolerance tolerance;
+  std::int64_t elements = 0;
+  std::int64_t mismatches = 0;        // elements failing the rule, unwritten and non-finite included
+  std::int64_t unwritten = 0;         // elements still holding the poison pattern
+  std::int64_t nonFinite = 0;         // NaN/Inf where the reference is finite
+  double mismatchRatio = 0.0;
+  double maxAbsError = 0.0;
+  double maxRelError = 0.0;
+  std::int64_t maxAbsErrorIndex = -1;
+  bool constantOutput = false;        // every element equal
+  bool referenceConstant = false;
+  std::vector<Mismatch> firstMismatches;  // up to kMaxReported, by index
+  Pattern pattern;
+  bool passed = false;
+  std::string summary;  // "z: 35 of 16384 elements wrong (0.21% > 0.10%), max abs err ... ; only the tail ..."
+};
+
+inline constexpr std::size_t kMaxReported = 10;
+
+// How the launch split the work, for block attribution (from the tiling function's blockDim).
+struct LaunchShape {
+  int blockDim = 1;
+};
+
+// `expected`: reference values (double), `actual`: the kernel's output bytes, `poison`: the bytes the
+// output was filled with before the run (an element equal to its poison bytes counts as unwritten
+// unless the reference value encodes to the same bytes).
+TensorCheck checkOutput(const TensorSpec& spec, const std::vector<double>& expected, const Bytes& actual,
+                        const Bytes& poison, const Tolerance& tol, const LaunchShape& launch);
+
+// Classifies the wrong elements; exposed for tests.
+Pattern classifyMismatches(const std::vector<bool>& wrong, const Shape& shape, const std::vector<double>& expected,
+                           const std::vector<double>& actual, int blockDim);
+
+// Inputs must be bit-identical after the run.
+struct InputCheck {
+  std::string tensor;
+  std::int64_t changed = 0;
+  std::int64_t firstChangedIndex = -1;
+  double before = 0.0;
+  double after = 0.0;
+  std::string summary;
+};
+InputCheck checkInputUnchanged(const TensorSpec& spec, const Bytes& before, const Bytes& after);
+
+void to_json(nlohmann::json& j, const Mismatch& m);
+void to_json(nlohmann::json& j, const Pattern& p);
+void to_json(nlohmann::json& j, const TensorCheck& t);
+void to_json(nlohmann::json& j, const InputCheck& c);
+
+}  // namespace kwb::verify

@@ -1,0 +1,144 @@
+#include "core/verify/ReferenceRunner.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "core/model/Hash.h"
+#include "core/process/ProcessRunner.h"
+#include "core/sandbox/Sandbox.h"
+
+namespace kwb::verify {
+
+namespace fs = std::filesystem;
+
+namespace {
+std::string readText(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+}  // namespace
+
+fs::path taskIncludeDir(const Task& task) {
+  if (const char* d = std::getenv("KWB_TASK_INCLUDE_DIR"); d && *d) return d;
+  std::error_code ec;
+  if (!task.files.dir.empty()) {
+    const auto local = task.files.dir.parent_path() / "include";
+    if (fs::exists(local / "kwb_reference.h", ec) && fs::exists(local / "kwb_tiling.h", ec))
+      return fs::absolute(local, ec);
+  }
+  return fs::path(KWB_SOURCE_DIR) / "resources" / "tasks" / "include";
+}
+
+ReferenceRunner::ReferenceRunner(fs::path cacheDir) : cacheDir_(std::move(cacheDir)) {}
+
+ReferenceBuild ReferenceRunner::build(const Task& task) const {
+  ReferenceBuild b;
+  if (!task.files.reference) {
+    b.log = "task " + task.name + " has no reference.cpp in " + task.files.dir.string();
+    return b;
+  }
+  const fs::path inc = taskIncludeDir(task);
+  const std::string src = readText(*task.files.reference);
+  const std::string key = hashHex(src + "\n--\n" + readText(inc / "kwb_reference.h"));
+  std::error_code ec;
+  fs::create_directories(cacheDir_, ec);
+  b.binary = cacheDir_ / ("reference-" + task.name + "-" + key);
+  ProcessSpec spec;
+  spec.argv = {"g++", "-std=c++17", "-O1", "-DKWB_REFERENCE_MAIN", "-I" + inc.string(),
+               fs::absolute(*task.files.reference, ec).string(), "-o", b.binary.string() + ".tmp"};
+  b.command = formatCommandLine(spec);
+  if (fs::exists(b.binary, ec)) {
+    b.ok = true;
+    b.cached = true;
+    return b;
+  }
+  spec.timeout = std::chrono::milliseconds(120000);
+  const auto r = ProcessRunner().run(spec);
+  if (!r.ok()) {
+    b.log = "building the reference of " + task.name + " failed (" + r.describeOutcome() + "):\n" + r.stderrText +
+            r.stdoutText + "\ncommand: " + b.command;
+    return b;
+  }
+  fs::rename(b.binary.string() + ".tmp", b.binary, ec);
+  b.ok = !ec;
+  if (ec) b.log = "cannot move the reference binary into the cache: " + ec.message();
+  return b;
+}
+
+ReferenceOutput ReferenceRunner::run(const ReferenceBuild& build, const PreparedCase& prepared,
+                                     const std::vector<fs::path>& inputFiles, const fs::path& caseDir) const {
+  ReferenceOutput out;
+  if (!build.ok) {
+    out.error = build.log;
+    return out;
+  }
+  std::error_code ec;
+  const fs::path dir = fs::absolute(caseDir, ec);
+  std::ostringstream m;
+  m.precision(17);
+  m << "case " << (prepared.vcase ? prepared.vcase->name : std::string("case")) << "\n";
+  for (const auto& [name, value] : prepared.attrs.items()) {
+    std::vector<double> vals;
+    std::string type = "float";
+    if (value.is_array()) {
+      type = "float_list";
+      for (const auto& v : value)
+        if (v.is_number() || v.is_boolean()) vals.push_back(v.is_boolean() ? (v.get<bool>() ? 1.0 : 0.0) : v.get<double>());
+    } else if (value.is_boolean()) {
+      type = "bool";
+      vals.push_back(value.get<bool>() ? 1.0 : 0.0);
+    } else if (value.is_number()) {
+      type = value.is_number_integer() ? "int" : "float";
+      vals.push_back(value.get<double>());
+    } else {
+      continue;  // string attributes are not passed to references
+    }
+    m << "attr " << name << " " << type << " " << vals.size();
+    for (double v : vals) m << " " << v;
+    m << "\n";
+  }
+  auto shape = [&](const TensorSpec& s) {
+    std::string t = std::to_string(s.shape.size());
+    for (auto d : s.shape) t += " " + std::to_string(d);
+    return t;
+  };
+  for (std::size_t k = 0; k < prepared.inputs.size(); ++k)
+    m << "input " << prepared.inputs[k].name << " " << dtypeName(prepared.inputs[k].dtype) << " "
+      << shape(prepared.inputs[k]) << " " << fs::absolute(inputFiles[k], ec).string() << "\n";
+  std::vector<fs::path> outFiles;
+  for (const auto& o : prepared.outputs) {
+    outFiles.push_back(dir / ("golden_" + o.name + ".f64"));
+    m << "output " << o.name << " " << dtypeName(o.dtype) << " " << shape(o) << " " << outFiles.back().string() << "\n";
+  }
+  const fs::path manifest = dir / "reference.manifest";
+  {
+    std::ofstream f(manifest);
+    f << m.str();
+  }
+  SandboxPolicy policy;
+  policy.scratchDir = dir;
+  policy.readOnlyPaths = {build.binary.parent_path()};
+  policy.wallTimeout = std::chrono::milliseconds(60000);
+  const auto r = Sandbox(policy).run({build.binary.string(), manifest.string()});
+  if (!r.ok()) {
+    out.error = "the reference program failed (" + r.process.describeOutcome() + "): " + r.stderrText() +
+                "\ncommand: " + r.commandLine();
+    return out;
+  }
+  for (std::size_t k = 0; k < outFiles.size(); ++k) {
+    std::ifstream f(outFiles[k], std::ios::binary);
+    std::vector<double> v(static_cast<std::size_t>(prepared.outputs[k].elements()));
+    if (!f.read(reinterpret_cast<char*>(v.data()), static_cast<std::streamsize>(v.size() * sizeof(double)))) {
+      out.error = "the reference did not write " + outFiles[k].string();
+      return out;
+    }
+    out.outputs.push_back(std::move(v));
+  }
+  out.ok = true;
+  return out;
+}
+
+}  // namespace kwb::verify

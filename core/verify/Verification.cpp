@@ -1,0 +1,144 @@
+#include "core/verify/Verification.h"
+
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/verify/InputGenerator.h"
+#include "core/verify/Poison.h"
+
+namespace kwb::verify {
+
+namespace {
+std::string describeHint(const ValueHint& h) {
+  std::string s(distributionName(h.distribution));
+  if (h.low || h.high) {
+    std::ostringstream os;
+    os << " [" << (h.low ? std::to_string(*h.low) : std::string("-inf")) << ", "
+       << (h.high ? std::to_string(*h.high) : std::string("inf")) << "]";
+    s += os.str();
+  }
+  return s;
+}
+}  // namespace
+
+PreparedCase prepareCase(const Task& task, const VerificationCase& c, std::uint64_t seed) {
+  PreparedCase p;
+  p.vcase = &c;
+  p.attrs = task.caseAttrs(c);
+  for (const auto& spec : task.caseTensors(c)) {
+    if (task.isInput(spec.name)) {
+      const ValueHint hint = chooseHint(c, spec.name, seed);
+      p.distributions[spec.name] = describeHint(hint);
+      const auto values = generateValues(hint, spec.dtype, spec.elements(), deriveSeed(seed, c.name, spec.name));
+      p.inputs.push_back(spec);
+      p.inputData.push_back(encodeAll(spec.dtype, values));
+    } else {
+      p.outputs.push_back(spec);
+      p.outputPoison.push_back(poisonBytes(spec.dtype, spec.elements()));
+    }
+  }
+  return p;
+}
+
+CaseCheck checkCase(const Task& task, const PreparedCase& prepared, const std::vector<std::vector<double>>& expected,
+                    const std::vector<Bytes>& outputs, const std::vector<Bytes>& inputsAfter, int blockDim) {
+  CaseCheck c;
+  c.caseName = prepared.vcase ? prepared.vcase->name : std::string();
+  c.blockDim = blockDim;
+  c.distributions = prepared.distributions;
+  c.passed = true;
+  for (std::size_t k = 0; k < prepared.outputs.size(); ++k) {
+    const auto& spec = prepared.outputs[k];
+    static const Bytes kEmpty;
+    const Bytes& actual = k < outputs.size() ? outputs[k] : kEmpty;
+    if (k >= expected.size() || static_cast<std::int64_t>(expected[k].size()) != spec.elements()) {
+      c.error = "reference produced no values for output " + spec.name;
+      c.passed = false;
+      continue;
+    }
+    auto check = checkOutput(spec, expected[k], actual, prepared.outputPoison[k], task.toleranceFor(spec.dtype),
+                             LaunchShape{blockDim});
+    c.passed = c.passed && check.passed;
+    c.outputs.push_back(std::move(check));
+  }
+  for (std::size_t k = 0; k < prepared.inputs.size(); ++k) {
+    if (k >= inputsAfter.size()) continue;
+    auto ic = checkInputUnchanged(prepared.inputs[k], prepared.inputData[k], inputsAfter[k]);
+    if (ic.changed) {
+      c.passed = false;
+      c.modifiedInputs.push_back(std::move(ic));
+    }
+  }
+  return c;
+}
+
+bool VerifyResult::passed() const {
+  if (cases.empty()) return false;
+  for (const auto& c : cases)
+    if (!c.passed) return false;
+  return true;
+}
+
+std::vector<Diagnostic> VerifyResult::diagnostics() const {
+  std::vector<Diagnostic> out;
+  for (const auto& c : cases) {
+    auto make = [&](const std::string& tensor, const std::string& msg) {
+      Diagnostic d;
+      d.source = "verifier";
+      d.severity = Severity::Error;
+      d.category = std::string(category::WrongAnswer);
+      d.message = "case " + c.caseName + ": " + msg;
+      if (!tensor.empty()) d.tensor = tensor;
+      return d;
+    };
+    if (!c.error.empty()) out.push_back(make("", c.error));
+    for (const auto& t : c.outputs) {
+      if (t.passed) continue;
+      auto d = make(t.tensor, t.summary);
+      if (t.pattern.block) d.block = *t.pattern.block;
+      d.notes.push_back("inputs: " + [&] {
+        std::string s;
+        for (const auto& [name, dist] : c.distributions) s += (s.empty() ? "" : ", ") + name + " " + dist;
+        return s;
+      }() + "; blockDim " + std::to_string(c.blockDim));
+      out.push_back(std::move(d));
+    }
+    for (const auto& ic : c.modifiedInputs) out.push_back(make(ic.tensor, ic.summary));
+  }
+  return out;
+}
+
+std::string VerifyResult::summary() const {
+  std::size_t ok = 0;
+  for (const auto& c : cases) ok += c.passed ? 1 : 0;
+  std::string s = std::to_string(ok) + "/" + std::to_string(cases.size()) + " cases pass (seed " +
+                  std::to_string(seed) + ")";
+  for (const auto& c : cases) {
+    if (c.passed) continue;
+    s += "; case " + c.caseName + ": ";
+    if (!c.error.empty()) s += c.error;
+    else if (!c.modifiedInputs.empty()) s += c.modifiedInputs.front().summary;
+    else
+      for (const auto& t : c.outputs)
+        if (!t.passed) {
+          s += t.summary;
+          break;
+        }
+    break;
+  }
+  return s;
+}
+
+void to_json(nlohmann::json& j, const CaseCheck& c) {
+  j = {{"case", c.caseName},      {"passed", c.passed},
+       {"block_dim", c.blockDim}, {"inputs", c.distributions},
+       {"outputs", c.outputs},    {"modified_inputs", c.modifiedInputs}};
+  if (!c.error.empty()) j["error"] = c.error;
+}
+
+void to_json(nlohmann::json& j, const VerifyResult& v) {
+  j = {{"seed", v.seed}, {"passed", v.passed()}, {"summary", v.summary()}, {"cases", v.cases}};
+}
+
+}  // namespace kwb::verify

@@ -1,0 +1,61 @@
+#pragma once
+// One evaluation's verification: for every case of the task, fresh inputs (from the recorded seed),
+// poisoned outputs, then the checks of the kernel's outputs against the reference and of the inputs
+// against their pre-run copies. Pure: backends do the file and process work around these functions.
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "core/model/Diagnostic.h"
+#include "core/model/Task.h"
+#include "core/verify/OutputCheck.h"
+
+namespace kwb::verify {
+
+// Inputs and poisoned outputs of one case, ready to be written as raw .bin files.
+struct PreparedCase {
+  const VerificationCase* vcase = nullptr;
+  std::vector<TensorSpec> inputs;
+  std::vector<TensorSpec> outputs;
+  std::vector<Bytes> inputData;
+  std::vector<Bytes> outputPoison;
+  std::map<std::string, std::string> distributions;  // input name -> "normal", "positive [0.01, 10]", ...
+  nlohmann::json attrs;                               // resolved attribute values
+};
+
+PreparedCase prepareCase(const Task& task, const VerificationCase& c, std::uint64_t seed);
+
+struct CaseCheck {
+  std::string caseName;
+  int blockDim = 0;
+  std::map<std::string, std::string> distributions;
+  std::vector<TensorCheck> outputs;
+  std::vector<InputCheck> modifiedInputs;  // only inputs that changed
+  std::string error;                       // set when the case could not be checked (run failed, ...)
+  bool passed = false;
+};
+
+// outputs/inputsAfter are in the prepared order; expected[k] holds the reference for outputs[k].
+CaseCheck checkCase(const Task& task, const PreparedCase& prepared, const std::vector<std::vector<double>>& expected,
+                    const std::vector<Bytes>& outputs, const std::vector<Bytes>& inputsAfter, int blockDim);
+
+struct VerifyResult {
+  std::uint64_t seed = 0;
+  std::vector<CaseCheck> cases;
+
+  bool passed() const;
+  // One `wrong-answer` diagnostic per failing output tensor and one per modified input (source
+  // "verifier", tensor set, message = the check's summary prefixed with the case name).
+  std::vector<Diagnostic> diagnostics() const;
+  // "3/3 cases pass" or "case tail_17x1023: z: ..." (first failure).
+  std::string summary() const;
+};
+
+void to_json(nlohmann::json& j, const CaseCheck& c);
+void to_json(nlohmann::json& j, const VerifyResult& v);
+
+}  // namespace kwb::verify

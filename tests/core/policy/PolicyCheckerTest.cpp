@@ -1,0 +1,115 @@
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "core/policy/PolicyChecker.h"
+
+using namespace kwb;
+
+namespace {
+const char* kGood = R"(// z = x + y
+#include "kernel_operator.h"
+#include "kwb_tiling.h"
+#include <cstdint>
+struct T { uint32_t n; };
+#if KWB_COMPILE_KERNEL
+extern "C" __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace,
+                                                 GM_ADDR tiling) {
+  T t = *reinterpret_cast<__gm__ T*>(tiling);  // no system() here, "fopen" in a string is fine
+  (void)t;
+}
+#endif
+#if KWB_COMPILE_TILING
+extern "C" int kwb_tiling(const KwbTilingInput* in, KwbTilingOutput* out) {
+  T t{static_cast<uint32_t>(in->inputs[0].elements)};
+  kwb_set_block_dim(out, 8);
+  return kwb_set_tiling(out, &t, sizeof t);
+}
+#endif
+)";
+
+PolicyOptions opts() { return PolicyOptions{"add_custom", 5, true}; }
+
+std::vector<Diagnostic> check(const std::string& src) { return checkCandidatePolicy(src, "kernel.cpp", opts()); }
+
+std::string withLine(const std::string& extra) {
+  std::string s = kGood;
+  return s + extra;
+}
+}  // namespace
+
+TEST(PolicyChecker, CleanCandidatePasses) {
+  auto d = check(kGood);
+  EXPECT_TRUE(d.empty()) << (d.empty() ? "" : d.front().format());
+}
+
+TEST(PolicyChecker, ExpertCandidatesPass) {
+  std::ifstream f(std::string(KWB_SOURCE_DIR) + "/resources/tasks/add_custom/expert_candidate.cpp");
+  ASSERT_TRUE(f);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  auto d = checkCandidatePolicy(ss.str(), "expert_candidate.cpp", opts());
+  EXPECT_TRUE(d.empty()) << (d.empty() ? "" : d.front().format());
+}
+
+TEST(PolicyChecker, ForbiddenIncludeWithLine) {
+  auto d = check(std::string("#include <fstream>\n") + kGood);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].category, "policy-violation");
+  EXPECT_EQ(d[0].line, 1);
+  EXPECT_EQ(d[0].api, "fstream");
+  EXPECT_NE(d[0].message.find("allowed set"), std::string::npos);
+}
+
+TEST(PolicyChecker, SystemCallsAndFiles) {
+  auto d = check(withLine("void f() { system(\"rm -rf ~\"); }\nvoid g() { FILE* p = fopen(\"/etc/passwd\", \"r\"); }\n"
+                          "void h() { int s = socket(2, 1, 0); }\nvoid k() { std::ofstream o; }\n"));
+  std::vector<std::string> apis;
+  for (auto& x : d) apis.push_back(x.api.value_or(""));
+  EXPECT_NE(std::find(apis.begin(), apis.end(), "system"), apis.end());
+  EXPECT_NE(std::find(apis.begin(), apis.end(), "fopen"), apis.end());
+  EXPECT_NE(std::find(apis.begin(), apis.end(), "FILE"), apis.end());
+  EXPECT_NE(std::find(apis.begin(), apis.end(), "socket"), apis.end());
+  EXPECT_NE(std::find(apis.begin(), apis.end(), "ofstream"), apis.end());
+  const int base = static_cast<int>(std::count(std::string(kGood).begin(), std::string(kGood).end(), '\n'));
+  EXPECT_EQ(d.front().line, base + 1);
+  EXPECT_NE(d.front().excerpt.find("system"), std::string::npos);
+}
+
+TEST(PolicyChecker, HarnessCodeRejected) {
+  auto d = check(withLine("int main() { uint8_t* p = (uint8_t*)AscendC::GmAlloc(64); ICPU_RUN_KF(add_custom, 1, p); }\n"));
+  std::vector<std::string> apis;
+  for (auto& x : d) apis.push_back(x.api.value_or(""));
+  EXPECT_NE(std::find(apis.begin(), apis.end(), "main"), apis.end());
+  EXPECT_NE(std::find(apis.begin(), apis.end(), "GmAlloc"), apis.end());
+  EXPECT_NE(std::find(apis.begin(), apis.end(), "ICPU_RUN_KF"), apis.end());
+}
+
+TEST(PolicyChecker, AsmPastingAndConstructors) {
+  auto d = check(withLine("#define CAT(a,b) a##b\nvoid q() { asm(\"nop\"); }\n"
+                          "__attribute__((constructor)) static void early() {}\n#define KWB_COMPILE_TILING 1\n"));
+  std::vector<std::string> apis;
+  for (auto& x : d) apis.push_back(x.api.value_or(""));
+  EXPECT_NE(std::find(apis.begin(), apis.end(), "##"), apis.end());
+  EXPECT_NE(std::find(apis.begin(), apis.end(), "asm"), apis.end());
+  EXPECT_NE(std::find(apis.begin(), apis.end(), "__attribute__"), apis.end());
+  EXPECT_NE(std::find(apis.begin(), apis.end(), "KWB_COMPILE_TILING"), apis.end());
+}
+
+TEST(PolicyChecker, CommentsStringsAndMembersAreNotFlagged) {
+  auto d = check(withLine("// system(\"x\"); fopen\n/* socket( */\nstruct Q { void open(); }; void u(Q& q) { q.open(); }\n"
+                          "const char* s = \"exec fork\";\n"));
+  EXPECT_TRUE(d.empty()) << (d.empty() ? "" : d.front().format());
+}
+
+TEST(PolicyChecker, MissingEntriesAndWrongArity) {
+  auto d = checkCandidatePolicy("#include \"kernel_operator.h\"\n", "k.cpp", opts());
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_NE(d[0].message.find("kernel entry is missing"), std::string::npos);
+  EXPECT_NE(d[1].message.find("kwb_tiling"), std::string::npos);
+  auto e = checkCandidatePolicy(kGood, "k.cpp", PolicyOptions{"add_custom", 6, true});
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_NE(e[0].message.find("takes 5 parameters; the contract wants 6"), std::string::npos);
+  EXPECT_EQ(e[0].line, 7);
+}
