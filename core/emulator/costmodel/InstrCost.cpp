@@ -1,0 +1,240 @@
+#include "core/emulator/costmodel/InstrCost.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace kwb::sim::detail {
+
+using kwb_sim::Instr;
+using kwb_sim::MemSpace;
+using kwb_sim::Pipe;
+using kwb_sim::SyncKind;
+
+namespace {
+
+constexpr double kRepeatBytes = 256;  // one vector repeat = 8 DataBlocks of 32 B (facts 1.4)
+
+ApiKind kindOf(const std::string& api) {
+  if (api == "GetValue") return ApiKind::GetValue;
+  if (api == "SetValue") return ApiKind::SetValue;
+  if (api == "SetMaskCount" || api == "SetMaskNorm" || api == "SetVectorMask" || api == "ResetMask")
+    return ApiKind::MaskSet;
+  if (api.find("Copy") != std::string::npos) return ApiKind::Copy;
+  return ApiKind::Other;
+}
+
+Path mainPathOf(Pipe p) {
+  switch (p) {
+    case Pipe::MTE2: return Path::GmToUb;
+    case Pipe::MTE3: return Path::UbToGm;
+    case Pipe::MTE1: return Path::L1ToL0A;
+    case Pipe::FIX: return Path::L0CToGm;
+    default: return Path::UbToUb;
+  }
+}
+
+bool pathBySpaces(MemSpace src, MemSpace dst, Path& out) {
+  using M = MemSpace;
+  struct Entry { M s, d; Path p; };
+  static constexpr Entry table[] = {
+      {M::GM, M::UB, Path::GmToUb},   {M::UB, M::GM, Path::UbToGm},   {M::UB, M::UB, Path::UbToUb},
+      {M::GM, M::L1, Path::GmToL1},   {M::L1, M::UB, Path::L1ToUb},   {M::UB, M::L1, Path::UbToL1},
+      {M::L1, M::GM, Path::L1ToGm},   {M::L1, M::L0A, Path::L1ToL0A}, {M::L1, M::L0B, Path::L1ToL0B},
+      {M::L0C, M::GM, Path::L0CToGm}, {M::L0C, M::L1, Path::L0CToL1}, {M::L0C, M::UB, Path::L0CToUb},
+  };
+  for (const auto& e : table)
+    if (e.s == src && e.d == dst) {
+      out = e.p;
+      return true;
+    }
+  return false;
+}
+
+bool isTransferPipe(Pipe p) { return p == Pipe::MTE1 || p == Pipe::MTE2 || p == Pipe::MTE3 || p == Pipe::FIX; }
+
+}  // namespace
+
+unsigned elementBytes(const Instr& in) {
+  unsigned b = std::max(kwb_sim::dtypeSize(in.dtype), kwb_sim::dtypeSize(in.srcDtype));
+  if (b == 0 && in.count > 0 && in.bytes > 0) b = static_cast<unsigned>(in.bytes / in.count);
+  if (b == 1 || b == 2 || b == 4 || b == 8) return b;
+  return b == 0 ? 2 : (b < 4 ? 4 : 8);
+}
+
+LaunchTables LaunchTables::build(const SocParams& soc, const kwb_sim::LaunchTrace& trace) {
+  LaunchTables t;
+  const size_t n = trace.strings.size();
+  t.vectorClass.assign(n, -1);
+  t.kind.assign(n, ApiKind::Other);
+  for (size_t i = 0; i < n; ++i) {
+    auto it = soc.vectorOpClass.find(trace.strings[i]);
+    if (it != soc.vectorOpClass.end()) t.vectorClass[i] = static_cast<std::int16_t>(it->second);
+    t.kind[i] = kindOf(trace.strings[i]);
+  }
+  // One sweep to find what the tables cannot cost exactly, so the report can say so once per API.
+  std::vector<std::uint8_t> noted(n, 0);
+  bool missingPath[kPathCount] = {};
+  const InstrCoster coster(soc, t);
+  for (const auto& b : trace.blocks) {
+    for (const Instr& in : b.instrs) {
+      if (in.sync != SyncKind::None) continue;
+      const size_t api = in.api < n ? in.api : 0;
+      if (in.pipe == Pipe::V && api < n && t.vectorClass[api] < 0 && t.kind[api] != ApiKind::Copy && !noted[api]) {
+        noted[api] = 1;
+        t.notes.push_back("vector API '" + trace.strings[api] + "' is not in the " + soc.name +
+                          " op table; costed as class '" +
+                          soc.vectorClasses[static_cast<size_t>(soc.defaultVectorClass)].name + "'");
+      }
+      if (isTransferPipe(in.pipe) || (in.pipe == Pipe::V && api < n && t.vectorClass[api] < 0 &&
+                                      t.kind[api] == ApiKind::Copy)) {
+        Path p;
+        if (pathBySpaces(in.srcSpace, in.dstSpace, p) && !soc.paths[static_cast<size_t>(p)].present &&
+            !missingPath[static_cast<int>(p)]) {
+          missingPath[static_cast<int>(p)] = true;
+          t.notes.push_back("transfer path " + std::string(pathKey(p)) + " is not in the " + soc.name +
+                            " tables; costed as " + std::string(pathKey(coster.pathOf(in))));
+        }
+      }
+    }
+  }
+  return t;
+}
+
+void DCache::reset(std::uint64_t bytes, std::uint64_t line) {
+  line_ = line == 0 ? 64 : line;
+  const std::uint64_t lines = std::max<std::uint64_t>(1, bytes / line_);
+  tags_.assign(static_cast<size_t>(lines), ~std::uint64_t{0});
+}
+
+bool DCache::access(std::uint64_t addr) {
+  if (tags_.empty()) reset(32 * 1024, 64);
+  const std::uint64_t tag = addr / line_;
+  std::uint64_t& slot = tags_[static_cast<size_t>(tag % tags_.size())];
+  const bool hit = slot == tag;
+  slot = tag;
+  return hit;
+}
+
+Path InstrCoster::pathOf(const Instr& in) const {
+  Path p;
+  if (pathBySpaces(in.srcSpace, in.dstSpace, p) && soc_.paths[static_cast<size_t>(p)].present) return p;
+  p = mainPathOf(in.pipe);
+  if (soc_.paths[static_cast<size_t>(p)].present) return p;
+  // A coupled SoC has no FIX/L1 paths of its own; the GM read path is always present.
+  return in.pipe == Pipe::FIX || in.pipe == Pipe::MTE3 ? Path::UbToGm : Path::GmToUb;
+}
+
+double InstrCoster::alignFactor(const Instr& in) const {
+  std::uint64_t a = in.gmAddr;
+  if (in.burstCount > 1) a |= in.gmStride;
+  const std::uint64_t align = a == 0 ? ~std::uint64_t{0} : (a & (~a + 1));
+  for (const AlignTier& t : soc_.alignTiers)
+    if (align >= t.minAlign) return t.factor;
+  return soc_.alignTiers.empty() ? 1.0 : soc_.alignTiers.back().factor;
+}
+
+double InstrCoster::issueCycles(const Instr& in) const {
+  double c = 0;
+  switch (in.sync) {
+    case SyncKind::None: c = in.pipe == Pipe::S ? 0 : soc_.apiIssueCycles; break;
+    case SyncKind::EnQue:
+    case SyncKind::DeQue:
+    case SyncKind::AllocTensor:
+    case SyncKind::FreeTensor: c = soc_.queueOpCycles; break;
+    case SyncKind::SetFlag:
+    case SyncKind::WaitFlag:
+    case SyncKind::Barrier: c = soc_.syncIssueCycles; break;
+  }
+  return c * std::max<std::uint32_t>(1, in.times);
+}
+
+WorkCost InstrCoster::work(const Instr& in, double gmShare) const {
+  switch (in.pipe) {
+    case Pipe::V: {
+      const size_t api = in.api;
+      if (api < tables_.vectorClass.size() && tables_.vectorClass[api] < 0 && tables_.kind[api] == ApiKind::Copy)
+        return transfer(in, gmShare);
+      return vectorOp(in);
+    }
+    case Pipe::M: return cube(in);
+    case Pipe::MTE1:
+    case Pipe::MTE2:
+    case Pipe::MTE3:
+    case Pipe::FIX: return transfer(in, gmShare);
+    default: return {};
+  }
+}
+
+WorkCost InstrCoster::vectorOp(const Instr& in) const {
+  const size_t api = in.api;
+  const int cls = api < tables_.vectorClass.size() && tables_.vectorClass[api] >= 0 ? tables_.vectorClass[api]
+                                                                                     : soc_.defaultVectorClass;
+  const unsigned size = elementBytes(in);
+  const double perRepeat = kRepeatBytes / size;
+  const double reps = in.repeat > 0 ? in.repeat : std::ceil(static_cast<double>(in.count) * size / kRepeatBytes);
+  // A partial mask still occupies the whole repeat; the count guards against a repeat figure computed
+  // with the narrower type of a Cast.
+  const double elements = std::max(reps * perRepeat, static_cast<double>(in.count));
+  const double times = std::max<std::uint32_t>(1, in.times);
+  WorkCost w;
+  w.pureCycles = elements / soc_.vectorElementsPerCycle(cls, size) * times;
+  w.cycles = soc_.vectorHeadCycles * times + w.pureCycles;
+  return w;
+}
+
+WorkCost InstrCoster::transfer(const Instr& in, double gmShare) const {
+  const TransferPath& tp = soc_.paths[static_cast<size_t>(pathOf(in))];
+  const double times = std::max<std::uint32_t>(1, in.times);
+  double bytes = static_cast<double>(in.bytes);
+  double bw = tp.bytesPerCycle;
+  WorkCost w;
+  if (tp.sharesGm) {
+    // GM moves whole bursts (facts 1.3): each DataCopy block is rounded up to the burst granule, and an
+    // address below the best alignment loses bandwidth.
+    const double bursts = in.burstCount > 0 ? in.burstCount : 1;
+    const double len = in.burstLen > 0 ? in.burstLen : std::ceil(bytes / bursts);
+    const double g = soc_.burstGranuleBytes;
+    bytes = std::max(bytes, bursts * std::ceil(len / g) * g);
+    if (gmShare > 0) bw = std::min(bw, gmShare);
+    bw *= alignFactor(in);
+    w.gm = true;
+  }
+  w.pureCycles = bytes / bw * times;
+  w.cycles = tp.startCycles * times + w.pureCycles;
+  w.latencyCycles = tp.latencyCycles;
+  return w;
+}
+
+WorkCost InstrCoster::cube(const Instr& in) const {
+  // Mmad records carry the multiply-accumulate count (m*n*k, padded to the cube shape) in `count`.
+  const unsigned size = kwb_sim::dtypeSize(in.srcDtype != kwb_sim::DType::None ? in.srcDtype : in.dtype);
+  const double times = std::max<std::uint32_t>(1, in.times);
+  WorkCost w;
+  w.pureCycles = static_cast<double>(in.count) / soc_.cubeMacsPerCycleFor(size) * times;
+  w.cycles = soc_.cubeHeadCycles * times + w.pureCycles;
+  return w;
+}
+
+double InstrCoster::scalar(const Instr& in, DCache& dcache) const {
+  const double times = std::max<std::uint32_t>(1, in.times);
+  const ApiKind k = in.api < tables_.kind.size() ? tables_.kind[in.api] : ApiKind::Other;
+  switch (k) {
+    case ApiKind::GetValue:
+      if (in.srcSpace == MemSpace::GM) {
+        // Folded records repeat the same access: only the first can miss.
+        const bool hit = dcache.access(in.gmAddr);
+        return (hit ? soc_.gmGetValueHitCycles : soc_.gmGetValueMissCycles) + (times - 1) * soc_.gmGetValueHitCycles;
+      }
+      return soc_.ubGetValueCycles * times;
+    case ApiKind::SetValue:
+      if (in.dstSpace == MemSpace::GM) {
+        dcache.access(in.gmAddr);
+        return soc_.gmSetValueCycles * times;
+      }
+      return soc_.ubSetValueCycles * times;
+    case ApiKind::MaskSet: return soc_.maskSetCycles * times;
+    default: return soc_.scalarDefaultCycles * times;
+  }
+}
+
+}  // namespace kwb::sim::detail
