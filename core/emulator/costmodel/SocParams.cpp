@@ -337,8 +337,13 @@ SocParams loadSocParams(const std::filesystem::path& file) {
 }
 
 std::filesystem::path defaultSocDir() {
-  if (const char* env = std::getenv("KWB_SOC_DIR"); env && *env) return env;
-#ifdef KWB_SOURCE_DIR
+  // Same variable the emulator runtime honours, so one setting moves both.
+  if (const char* env = std::getenv("KWB_SIM_SOC_DIR"); env && *env) return env;
+#if defined(KWB_SIM_SOC_DIR)
+  return std::filesystem::path(KWB_SIM_SOC_DIR);
+#elif defined(KWB_SIM_DEFAULT_SOC_DIR)
+  return std::filesystem::path(KWB_SIM_DEFAULT_SOC_DIR);
+#elif defined(KWB_SOURCE_DIR)
   return std::filesystem::path(KWB_SOURCE_DIR) / "resources" / "soc";
 #else
   return {};
@@ -356,7 +361,7 @@ std::vector<std::string> availableSocs(const std::filesystem::path& dir) {
 }
 
 SocParams loadSocByName(std::string_view soc, const std::filesystem::path& dir) {
-  if (dir.empty()) throw SocParamsError("SoC \"" + std::string(soc) + "\": no SoC parameter directory (set KWB_SOC_DIR)");
+  if (dir.empty()) throw SocParamsError("SoC \"" + std::string(soc) + "\": no SoC parameter directory (set KWB_SIM_SOC_DIR)");
   const auto file = dir / (std::string(soc) + ".json");
   std::error_code ec;
   if (!std::filesystem::is_regular_file(file, ec)) {

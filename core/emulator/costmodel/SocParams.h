@@ -147,8 +147,8 @@ SocParams parseSocParams(std::string_view jsonText, std::string_view origin);
 // Reads and parses a SoC file.
 SocParams loadSocParams(const std::filesystem::path& file);
 
-// Directory holding the built-in SoC files: $KWB_SOC_DIR if set, else <source>/resources/soc when the
-// library knows its source tree (kwb_core), else empty.
+// Directory holding the built-in SoC files: $KWB_SIM_SOC_DIR if set, else the build's resources/soc
+// (KWB_SIM_SOC_DIR / KWB_SOURCE_DIR compile definitions of kwb_core), else empty.
 std::filesystem::path defaultSocDir();
 
 // Loads <dir>/<soc>.json; error names the SoC and the files that exist when it is not found.
