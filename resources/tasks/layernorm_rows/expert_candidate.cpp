@@ -7,7 +7,7 @@
 struct LayernormRowsTilingData {
   uint32_t rows;          // product of all dims but the last
   uint32_t cols;          // last dim
-  uint32_t colsAligned;   // cols rounded up to 8 floats (32 bytes)
+  uint32_t colsAligned;   // cols rounded up to 64 floats: ReduceSum/ReduceMax read whole 256-byte repeats
   uint32_t rowsPerBlock;  // rows per block; the last block takes the remainder
   float eps;  // attribute eps
 };
@@ -126,7 +126,7 @@ extern "C" int kwb_tiling(const KwbTilingInput* in, KwbTilingOutput* out) {
   if (x.dimNum < 1) return KWB_TILING_FAILED;
   const uint64_t cols = static_cast<uint64_t>(x.dims[x.dimNum - 1]);
   const uint64_t rows = static_cast<uint64_t>(x.elements) / cols;
-  const uint64_t colsAligned = (cols + 7) / 8 * 8;
+  const uint64_t colsAligned = (cols + 63) / 64 * 64;  // whole 256-byte repeats for the reductions
   // UB: 2 input rows + 2 output rows + scratch + work + 2 parameter vectors.
   const uint64_t need = colsAligned * 4 * (6 + 2) + 256;
   if (need + 16384 > in->ubSize) return KWB_TILING_FAILED;  // rows this long need a column split
