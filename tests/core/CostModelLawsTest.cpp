@@ -295,3 +295,17 @@ TEST(CostModelLaws, ProfileHasTheReportKeys) {
   EXPECT_EQ(p.lines[0].api, "DataCopy");
   EXPECT_EQ(p.lines[0].file, "add_custom.cpp");
 }
+
+TEST(CostModelLaws, FoldedGmScalarReadsMissOncePerDCacheLine) {
+  // A scalar loop reading 64 consecutive floats from GM, folded by the runtime into one record.
+  TraceBuilder tb;
+  tb.scalar(0, "GetValue", MemSpace::GM, 0, 0x100000000ull, false, 20, 64);
+  tb.scalar(0, "GetValue", MemSpace::GM, 0, 0x100000000ull, false, 21, 64);  // same lines again: all hits
+  const SocParams& s = soc910b1();
+  const Profile p = simulate(s, tb.trace());
+  const double first = p.timings[0].end - p.timings[0].start;
+  const double second = p.timings[1].end - p.timings[1].start;
+  const double lines = 64.0 * 4 / static_cast<double>(s.dcacheLineBytes);
+  EXPECT_DOUBLE_EQ(first, lines * s.gmGetValueMissCycles + (64 - lines) * s.gmGetValueHitCycles);
+  EXPECT_DOUBLE_EQ(second, 64 * s.gmGetValueHitCycles);
+}

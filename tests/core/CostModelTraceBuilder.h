@@ -145,6 +145,7 @@ class TraceBuilder {
     Instr in = base(api, line, Pipe::S);
     in.dtype = DType::F32;
     in.count = 1;
+    in.bytes = 4;
     in.times = times;
     if (write) {
       in.dstSpace = space;

@@ -133,11 +133,11 @@ BlockRun BlockTimeline::run(const kwb_sim::BlockTrace& block, double gmShare, In
             double ready = 0;
             if (write)
               ready = in.dstSpace == MemSpace::GM
-                          ? conflictReady(MemSpace::GM, in.gmAddr, kwb_sim::dtypeSize(in.dtype), true)
+                          ? conflictReady(MemSpace::GM, in.gmAddr, scalarGmExtent(in), true)
                           : conflictReady(in.dstSpace == MemSpace::None ? MemSpace::UB : in.dstSpace, in.dstOff,
                                           in.dstLen, true);
             else if (in.srcSpace == MemSpace::GM)
-              ready = conflictReady(MemSpace::GM, in.gmAddr, kwb_sim::dtypeSize(in.dtype), false);
+              ready = conflictReady(MemSpace::GM, in.gmAddr, scalarGmExtent(in), false);
             else if (in.src0Len > 0)
               ready = conflictReady(in.srcSpace == MemSpace::None ? MemSpace::UB : in.srcSpace, in.src0Off,
                                     in.src0Len, false);

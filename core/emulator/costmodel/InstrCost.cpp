@@ -215,20 +215,35 @@ WorkCost InstrCoster::cube(const Instr& in) const {
   return w;
 }
 
+std::uint64_t scalarGmExtent(const Instr& in) {
+  const std::uint64_t stride = in.bytes > 0 ? in.bytes : std::max(1u, kwb_sim::dtypeSize(in.dtype));
+  return stride * std::max<std::uint32_t>(1, in.times);
+}
+
+std::uint64_t InstrCoster::touchLines(const Instr& in, DCache& dcache) const {
+  const std::uint64_t line = std::max<std::uint64_t>(1, soc_.dcacheLineBytes);
+  const std::uint64_t first = in.gmAddr / line, last = (in.gmAddr + scalarGmExtent(in) - 1) / line;
+  std::uint64_t misses = 0;
+  for (std::uint64_t l = first; l <= last; ++l)
+    if (!dcache.access(l * line)) ++misses;
+  return std::min<std::uint64_t>(misses, std::max<std::uint32_t>(1, in.times));
+}
+
 double InstrCoster::scalar(const Instr& in, DCache& dcache) const {
   const double times = std::max<std::uint32_t>(1, in.times);
   const ApiKind k = in.api < tables_.kind.size() ? tables_.kind[in.api] : ApiKind::Other;
   switch (k) {
     case ApiKind::GetValue:
       if (in.srcSpace == MemSpace::GM) {
-        // Folded records repeat the same access: only the first can miss.
-        const bool hit = dcache.access(in.gmAddr);
-        return (hit ? soc_.gmGetValueHitCycles : soc_.gmGetValueMissCycles) + (times - 1) * soc_.gmGetValueHitCycles;
+        // A folded record walks ascending contiguous elements (trace.h): only the first access to
+        // each DCache line can miss.
+        const std::uint64_t misses = touchLines(in, dcache);
+        return misses * soc_.gmGetValueMissCycles + (times - static_cast<double>(misses)) * soc_.gmGetValueHitCycles;
       }
       return soc_.ubGetValueCycles * times;
     case ApiKind::SetValue:
       if (in.dstSpace == MemSpace::GM) {
-        dcache.access(in.gmAddr);
+        touchLines(in, dcache);
         return soc_.gmSetValueCycles * times;
       }
       return soc_.ubSetValueCycles * times;

@@ -58,11 +58,14 @@ class InstrCoster {
   WorkCost vectorOp(const kwb_sim::Instr& in) const;
   WorkCost transfer(const kwb_sim::Instr& in, double gmShare) const;
   WorkCost cube(const kwb_sim::Instr& in) const;
+  std::uint64_t touchLines(const kwb_sim::Instr& in, DCache& dcache) const;  // returns the misses
 
   const SocParams& soc_;
   const LaunchTables& tables_;
 };
 
 unsigned elementBytes(const kwb_sim::Instr& in);  // the wider of dst/src element sizes (>= 1)
+// GM bytes a scalar GetValue/SetValue record covers: `times` contiguous elements (trace.h).
+std::uint64_t scalarGmExtent(const kwb_sim::Instr& in);
 
 }  // namespace kwb::sim::detail
