@@ -25,7 +25,7 @@ class StreamState {
   void emitReasoning(std::string_view delta);
 
   std::string text, reasoning, finishReason, model, requestId;
-  LlmUsage usage;
+  TokenUsage usage;
   bool done = false;   // the end marker ([DONE] / message_stop) arrived
   LlmError error;      // an error reported inside the stream or an unparseable event
   bool errorRetryable = false;

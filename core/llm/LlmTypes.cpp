@@ -75,7 +75,7 @@ nlohmann::json toJson(const LlmRequest& r) {
   return j;
 }
 
-nlohmann::json toJson(const LlmUsage& u) {
+nlohmann::json toJson(const TokenUsage& u) {
   return {{"prompt_tokens", u.promptTokens}, {"completion_tokens", u.completionTokens}, {"reported", u.reported}};
 }
 
@@ -123,9 +123,9 @@ LlmRequest llmRequestFromJson(const nlohmann::json& j) {
   return r;
 }
 
-LlmUsage llmUsageFromJson(const nlohmann::json& j) {
+TokenUsage tokenUsageFromJson(const nlohmann::json& j) {
   requireObject(j, "usage");
-  LlmUsage u;
+  TokenUsage u;
   u.promptTokens = field<std::int64_t>(j, "prompt_tokens", "usage", 0);
   u.completionTokens = field<std::int64_t>(j, "completion_tokens", "usage", 0);
   u.reported = field<bool>(j, "reported", "usage", j.contains("prompt_tokens") || j.contains("completion_tokens"));
@@ -138,7 +138,7 @@ LlmResponse llmResponseFromJson(const nlohmann::json& j) {
   r.text = field<std::string>(j, "text", "response", "");
   r.reasoning = field<std::string>(j, "reasoning", "response", "");
   r.finishReason = field<std::string>(j, "finish_reason", "response", "");
-  if (auto it = j.find("usage"); it != j.end() && !it->is_null()) r.usage = llmUsageFromJson(*it);
+  if (auto it = j.find("usage"); it != j.end() && !it->is_null()) r.usage = tokenUsageFromJson(*it);
   r.model = field<std::string>(j, "model", "response", "");
   r.provider = field<std::string>(j, "provider", "response", "");
   r.latency = std::chrono::milliseconds(field<std::int64_t>(j, "latency_ms", "response", 0));

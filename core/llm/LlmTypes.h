@@ -33,7 +33,7 @@ struct LlmRequest {
   std::optional<int> maxTokens;        // nullopt = the client's configured limit
 };
 
-struct LlmUsage {
+struct TokenUsage {
   std::int64_t promptTokens = 0;
   std::int64_t completionTokens = 0;
   bool reported = false;               // false when the provider sent no usage (counts are then 0)
@@ -68,7 +68,7 @@ struct LlmResponse {
   std::string text;            // everything the model wrote (partial when error is Truncated/Timeout/Cancelled)
   std::string reasoning;       // reasoning/thinking deltas when the provider sends them separately
   std::string finishReason;    // provider's own word: "stop", "length", "end_turn", "max_tokens", ...
-  LlmUsage usage;
+  TokenUsage usage;
   std::string model;           // as reported by the provider (falls back to the requested model)
   std::string provider;        // "openai", "anthropic", "replay"
   std::chrono::milliseconds latency{0};           // whole call, retries and waits included
@@ -96,13 +96,13 @@ struct StreamObserver {
 
 nlohmann::json toJson(const LlmMessage& m);
 nlohmann::json toJson(const LlmRequest& r);
-nlohmann::json toJson(const LlmUsage& u);
+nlohmann::json toJson(const TokenUsage& u);
 nlohmann::json toJson(const LlmError& e);
 nlohmann::json toJson(const LlmResponse& r);
 
 // Readers throw std::invalid_argument naming the offending field.
 LlmRequest llmRequestFromJson(const nlohmann::json& j);
-LlmUsage llmUsageFromJson(const nlohmann::json& j);
+TokenUsage tokenUsageFromJson(const nlohmann::json& j);
 LlmResponse llmResponseFromJson(const nlohmann::json& j);
 
 // Stable digest of what a request asks (system prompt + messages, not model or sampling settings), so

@@ -22,7 +22,7 @@ ReplayEntry entryFromJson(const nlohmann::json& j, const std::string& where) {
     e.finishReason = j.value("finish_reason", "stop");
     e.model = j.value("model", "");
     e.delay = std::chrono::milliseconds(j.value("delay_ms", 0));
-    if (auto it = j.find("usage"); it != j.end() && !it->is_null()) e.usage = llmUsageFromJson(*it);
+    if (auto it = j.find("usage"); it != j.end() && !it->is_null()) e.usage = tokenUsageFromJson(*it);
   } catch (const nlohmann::json::exception& ex) {
     throw std::invalid_argument(where + ": " + ex.what());
   } catch (const std::invalid_argument& ex) {

@@ -27,7 +27,7 @@ struct ReplayEntry {
   std::optional<std::string> requestDigest;
   std::string text;
   std::string reasoning;
-  LlmUsage usage;
+  TokenUsage usage;
   std::string finishReason = "stop";
   std::string model;
   std::chrono::milliseconds delay{0};  // before the first chunk (simulated latency)
