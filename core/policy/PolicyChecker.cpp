@@ -213,8 +213,19 @@ std::vector<Diagnostic> checkCandidatePolicy(const std::string& source, const st
     }
   }
 
-  // Token scan (comments and literals blanked).
-  const std::string code = blankCommentsAndLiterals(source, false);
+  // Token scan (comments and literals blanked; #include lines were checked above).
+  std::string code = blankCommentsAndLiterals(source, false);
+  for (std::size_t p = 0; p < code.size();) {
+    std::size_t e = code.find('\n', p);
+    if (e == std::string::npos) e = code.size();
+    const std::size_t h = code.find_first_not_of(" \t", p);
+    if (h < e && code[h] == '#') {
+      const std::size_t k = code.find_first_not_of(" \t", h + 1);
+      if (k < e && code.compare(k, 7, "include") == 0)
+        for (std::size_t q = h; q < e; ++q) code[q] = ' ';
+    }
+    p = e + 1;
+  }
   const auto& banned = bannedIdentifiers();
   std::set<std::string> seenCallOnlyLines;
   for (std::size_t i = 0; i < code.size();) {

@@ -1,0 +1,62 @@
+#pragma once
+// Evaluates one candidate for one task on one backend: policy checks, prepare, compile, then for every
+// verification case fresh inputs (from the recorded seed), poisoned outputs, a sandboxed run, the
+// reference, and the verifier. Produces the verdict `kwb eval` prints and the agent reads.
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "core/model/CompileResult.h"
+#include "core/model/Diagnostic.h"
+#include "core/model/RunResult.h"
+#include "core/model/Task.h"
+#include "core/model/Verdict.h"
+#include "core/toolchain/Backend.h"
+#include "core/verify/Verification.h"
+
+namespace kwb {
+
+struct EvalRequest {
+  std::string candidateSource;
+  std::string candidateName = "kernel.cpp";   // for diagnostics
+  std::optional<std::uint64_t> seed;           // absent: a fresh one (recorded in the report)
+  std::filesystem::path workDir;               // artifacts go here (cases/<name>/...)
+  std::filesystem::path cacheDir;              // build cache shared across evaluations
+  std::function<void(const std::string&)> progress;  // one line per step, optional
+};
+
+struct CaseRunSummary {
+  std::string caseName;
+  RunResult run;
+  TilingResult tiling;
+  std::string dir;
+};
+
+struct EvalReport {
+  Verdict verdict = Verdict::Rejected;
+  std::string backend;
+  std::string soc;
+  RanOn ranOn = RanOn::Emulator;
+  std::uint64_t seed = 0;
+  std::vector<Diagnostic> diagnostics;  // policy, compiler, runtime, verifier: everything, in order
+  std::optional<CompileResult> compile;
+  std::vector<CaseRunSummary> runs;
+  verify::VerifyResult verify;
+  nlohmann::json profile;               // first case's profile, null when none
+  std::map<std::string, std::string> artifacts;
+  std::string summary;                  // one line
+  double durationMs = 0.0;
+};
+
+EvalReport evaluate(const Task& task, Backend& backend, const EvalRequest& request);
+
+void to_json(nlohmann::json& j, const EvalReport& r);
+
+}  // namespace kwb

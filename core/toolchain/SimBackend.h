@@ -1,0 +1,33 @@
+#pragma once
+// `ascend-sim`: the candidate plus the generated CPU-mode harness, built with the emulator's
+// SimBuilder (`kwb sim build`) and cached by content hash (an unchanged candidate is not recompiled;
+// the emulator's precompiled header makes misses fast), run inside the sandbox with KWB_SIM_REPORT set.
+// The report's diagnostics and profile come back with the run. ran_on is always "emulator".
+
+#include "core/toolchain/Backend.h"
+
+namespace kwb {
+
+class SimBackend : public Backend {
+ public:
+  explicit SimBackend(BackendOptions options);
+  std::string name() const override { return "ascend-sim"; }
+  RanOn ranOn() const override { return RanOn::Emulator; }
+  std::vector<Diagnostic> prepare(const Task& task, const std::string& candidateSource,
+                                  const std::filesystem::path& workDir) override;
+  CompileResult compile() override;
+  CaseRunResult run(const verify::PreparedCase& prepared, const CaseFiles& files) override;
+  std::map<std::string, std::string> artifacts() const override;
+
+ private:
+  BackendOptions options_;
+  const Task* task_ = nullptr;
+  SocInfo soc_;
+  std::filesystem::path workDir_;
+  std::filesystem::path kernelFile_;
+  std::filesystem::path harnessFile_;
+  std::filesystem::path binary_;
+  std::string buildKey_;
+};
+
+}  // namespace kwb

@@ -1,0 +1,36 @@
+#include "core/toolchain/SocInfo.h"
+
+#include <cstdlib>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+namespace kwb {
+
+std::filesystem::path socDir() {
+  if (const char* d = std::getenv("KWB_SOC_DIR"); d && *d) return d;
+  return std::filesystem::path(KWB_SOURCE_DIR) / "resources" / "soc";
+}
+
+std::optional<SocInfo> loadSocInfo(const std::string& soc, std::string& error) {
+  const auto file = socDir() / (soc + ".json");
+  std::ifstream in(file);
+  if (!in) {
+    error = "unknown SoC \"" + soc + "\": no " + file.string();
+    return std::nullopt;
+  }
+  try {
+    const auto j = nlohmann::json::parse(in);
+    SocInfo s;
+    s.name = soc;
+    s.coreNumAiv = j.at("cores").at("aiv").at("value").get<std::uint32_t>();
+    s.coreNumAic = j.at("cores").at("aic").at("value").get<std::uint32_t>();
+    s.ubSize = j.at("memory").at("ub_bytes").at("value").get<std::uint64_t>();
+    return s;
+  } catch (const std::exception& e) {
+    error = file.string() + ": " + e.what();
+    return std::nullopt;
+  }
+}
+
+}  // namespace kwb

@@ -1,0 +1,152 @@
+// End-to-end evaluations on the emulator backend: the broken-candidate fixtures get the right verdict
+// and a report an agent can act on; an unchanged candidate is not recompiled.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "core/model/Task.h"
+#include "core/toolchain/Evaluator.h"
+#include "core/toolchain/SimBackend.h"
+
+using namespace kwb;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string readText(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+fs::path tasksDir() { return fs::path(KWB_SOURCE_DIR) / "resources" / "tasks"; }
+
+// add_custom with only the cases the fixtures need (keeps the test fast).
+Task addTask(std::initializer_list<const char*> cases) {
+  Task t = loadTaskDir(tasksDir() / "add_custom");
+  std::vector<VerificationCase> keep;
+  for (const auto& c : t.cases)
+    for (const char* n : cases)
+      if (c.name == n) keep.push_back(c);
+  t.cases = keep;
+  return t;
+}
+
+EvalReport evalSource(const Task& task, const std::string& source, const std::string& label,
+                      std::chrono::milliseconds timeout = std::chrono::milliseconds(60000)) {
+  BackendOptions o;
+  o.soc = "Ascend910B1";
+  o.cacheDir = fs::path(KWB_TEST_BIN_DIR) / "eval-cache";
+  o.caseTimeout = timeout;
+  SimBackend backend(o);
+  EvalRequest r;
+  r.candidateSource = source;
+  r.candidateName = label;
+  r.seed = 1234;
+  r.workDir = fs::path(KWB_TEST_BIN_DIR) / "eval-work" / label;
+  r.cacheDir = o.cacheDir;
+  return evaluate(task, backend, r);
+}
+
+EvalReport evalFixture(const Task& task, const std::string& file,
+                       std::chrono::milliseconds timeout = std::chrono::milliseconds(60000)) {
+  return evalSource(task, readText(fs::path(KWB_FIXTURES_DIR) / "candidates" / file), file, timeout);
+}
+
+const verify::TensorCheck* firstFailing(const EvalReport& r) {
+  for (const auto& c : r.verify.cases)
+    for (const auto& t : c.outputs)
+      if (!t.passed) return &t;
+  return nullptr;
+}
+
+std::string dump(const EvalReport& r) { return nlohmann::json(r).dump(2).substr(0, 6000); }
+
+}  // namespace
+
+TEST(BackendSim, ExpertAddPassesAndBuildIsCached) {
+  const Task t = addTask({"sample_8x2048", "tail_16397", "below_one_block_15"});
+  const std::string src = readText(tasksDir() / "add_custom" / "expert_candidate.cpp");
+  const EvalReport a = evalSource(t, src, "expert_add");
+  ASSERT_EQ(a.verdict, Verdict::Pass) << dump(a);
+  EXPECT_EQ(a.ranOn, RanOn::Emulator);
+  EXPECT_EQ(a.verify.cases.size(), 3u);
+  EXPECT_GT(a.verify.cases[1].blockDim, 1) << "tail_16397 must run on several blocks";
+  const EvalReport b = evalSource(t, src, "expert_add");
+  ASSERT_TRUE(b.compile.has_value());
+  EXPECT_TRUE(b.compile->cached) << "an unchanged candidate must not be recompiled";
+  EXPECT_EQ(b.verdict, Verdict::Pass);
+}
+
+TEST(BackendSim, WrongTailIsCaughtAsTailPattern) {
+  const Task t = addTask({"sample_8x2048", "tail_16397"});
+  const EvalReport r = evalFixture(t, "wrong_tail.cpp");
+  ASSERT_EQ(r.verdict, Verdict::WrongAnswer) << dump(r);
+  const auto* f = firstFailing(r);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->pattern.kind, verify::PatternKind::TailOnly) << f->summary;
+  EXPECT_EQ(f->unwritten, 13);
+  EXPECT_NE(f->summary.find("never written"), std::string::npos);
+  EXPECT_TRUE(r.verify.cases[0].passed);
+}
+
+TEST(BackendSim, OneBlockWrongNamesTheBlock) {
+  const Task t = addTask({"sample_8x2048"});
+  const EvalReport r = evalFixture(t, "one_block_wrong.cpp");
+  ASSERT_EQ(r.verdict, Verdict::WrongAnswer) << dump(r);
+  const auto* f = firstFailing(r);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->pattern.kind, verify::PatternKind::BlockOnly) << f->summary;
+  EXPECT_EQ(f->pattern.block, 1);
+  bool diagHasBlock = false;
+  for (const auto& d : r.diagnostics)
+    if (d.category == "wrong-answer" && d.block == 1) diagHasBlock = true;
+  EXPECT_TRUE(diagHasBlock);
+}
+
+TEST(BackendSim, ZerosAreRejected) {
+  const Task t = addTask({"sample_8x2048"});
+  const EvalReport r = evalFixture(t, "zeros.cpp");
+  ASSERT_EQ(r.verdict, Verdict::WrongAnswer) << dump(r);
+  const auto* f = firstFailing(r);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->pattern.kind, verify::PatternKind::ConstantOutput) << f->summary;
+}
+
+TEST(BackendSim, ModifiedInputsAreReported) {
+  const Task t = addTask({"sample_8x2048"});
+  const EvalReport r = evalFixture(t, "modifies_inputs.cpp");
+  ASSERT_EQ(r.verdict, Verdict::WrongAnswer) << dump(r);
+  ASSERT_FALSE(r.verify.cases.empty());
+  ASSERT_FALSE(r.verify.cases[0].modifiedInputs.empty());
+  EXPECT_EQ(r.verify.cases[0].modifiedInputs[0].tensor, "x");
+  EXPECT_NE(r.verify.summary().find("modified"), std::string::npos);
+}
+
+TEST(BackendSim, PolicyBreachIsRejectedBeforeCompiling) {
+  const Task t = addTask({"sample_8x2048"});
+  const EvalReport r = evalFixture(t, "policy_breach.cpp");
+  ASSERT_EQ(r.verdict, Verdict::Rejected) << dump(r);
+  EXPECT_FALSE(r.compile.has_value());
+  ASSERT_GE(r.diagnostics.size(), 2u);
+  for (const auto& d : r.diagnostics) {
+    EXPECT_EQ(d.category, "policy-violation");
+    EXPECT_GT(d.line, 0);
+  }
+}
+
+TEST(BackendSim, HostileForkIsRejected) {
+  const Task t = addTask({"sample_8x2048"});
+  const EvalReport r = evalFixture(t, "hostile_fork.cpp");
+  ASSERT_EQ(r.verdict, Verdict::Rejected) << dump(r);
+  EXPECT_EQ(r.diagnostics.front().api, "fork");
+}
+
+TEST(BackendSim, HostileSpinTimesOut) {
+  const Task t = addTask({"below_one_block_15"});
+  const EvalReport r = evalFixture(t, "hostile_spin.cpp", std::chrono::milliseconds(5000));
+  ASSERT_EQ(r.verdict, Verdict::Timeout) << dump(r);
+  EXPECT_LT(r.durationMs, 120000.0);
+}
