@@ -181,7 +181,8 @@ Pattern classifyMismatches(const std::vector<bool>& wrong, const Shape& shape, c
     p.detail += zeroNote;
     return p;
   }
-  if (blockDim > 1 && b0 == b1) {
+  if (blockDim > 1 && b0 == b1 && count * 10 >= ranges[static_cast<std::size_t>(b0)].second -
+                                                   ranges[static_cast<std::size_t>(b0)].first) {
     const auto [s, e] = ranges[static_cast<std::size_t>(b0)];
     p.kind = PatternKind::BlockOnly;
     p.block = b0;
@@ -196,8 +197,17 @@ Pattern classifyMismatches(const std::vector<bool>& wrong, const Shape& shape, c
   if (shape.size() >= 2 && shape.back() > 1) {
     const std::int64_t cols = shape.back();
     std::int64_t minCol = cols;
-    for (auto i : idx) minCol = std::min(minCol, i % cols);
-    if (minCol > 0) {
+    std::vector<bool> rowHit(static_cast<std::size_t>(n / cols + 1), false);
+    std::int64_t rowsHit = 0;
+    for (auto i : idx) {
+      minCol = std::min(minCol, i % cols);
+      if (!rowHit[static_cast<std::size_t>(i / cols)]) {
+        rowHit[static_cast<std::size_t>(i / cols)] = true;
+        ++rowsHit;
+      }
+    }
+    // Dense in the trailing columns of the rows it touches (a few stray elements are not a pattern).
+    if (minCol > 0 && count * 2 >= rowsHit * (cols - minCol)) {
       p.kind = PatternKind::RowTailOnly;
       p.firstIndex = minCol;
       p.detail = "only columns " + std::to_string(minCol) + ".." + std::to_string(cols - 1) +
