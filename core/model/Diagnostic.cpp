@@ -4,6 +4,8 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "core/model/JsonReader.h"
+
 namespace kwb {
 
 std::string_view toString(Severity s) {
@@ -64,6 +66,27 @@ void to_json(nlohmann::json& j, const Diagnostic& d) {
   if (d.pipe) j["pipe"] = *d.pipe;
   if (!d.notes.empty()) j["notes"] = d.notes;
   if (!d.excerpt.empty()) j["excerpt"] = d.excerpt;
+}
+
+void read(const JsonReader& r, Diagnostic& d) {
+  d = Diagnostic{};
+  d.source = r.getString("source", "");
+  if (auto sev = r.find("severity")) {
+    auto parsed = parseSeverity(sev->asString());
+    if (!parsed) sev->expected("one of note, warning, error, fatal");
+    d.severity = *parsed;
+  }
+  d.category = r.getString("category", "");
+  d.file = r.getString("file", "");
+  d.line = static_cast<int>(r.find("line") ? r.at("line").asInt(0, 1'000'000'000) : 0);
+  d.column = static_cast<int>(r.find("column") ? r.at("column").asInt(0, 1'000'000'000) : 0);
+  d.message = r.getString("message");
+  d.api = r.optString("api");
+  d.tensor = r.optString("tensor");
+  if (auto b = r.find("block")) d.block = static_cast<int>(b->asInt(0, 1'000'000));
+  d.pipe = r.optString("pipe");
+  d.notes = r.getStringList("notes");
+  d.excerpt = r.getString("excerpt", "");
 }
 
 void from_json(const nlohmann::json& j, Diagnostic& d) {

@@ -63,6 +63,10 @@ struct Diagnostic {
   bool operator==(const Diagnostic&) const = default;
 };
 
+class JsonReader;
+// Located reading for session and report files: errors are LoadErrors naming the JSON pointer.
+void read(const JsonReader& r, Diagnostic& d);
+
 void to_json(nlohmann::json& j, const Diagnostic& d);
 void from_json(const nlohmann::json& j, Diagnostic& d);
 
