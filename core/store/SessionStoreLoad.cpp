@@ -1,0 +1,189 @@
+// Opening a session directory: read the session.json header and index, read every iteration folder,
+// and reconcile the two (see SessionStore.h for why the folders are the truth).
+
+#include <algorithm>
+#include <charconv>
+
+#include "core/model/Hash.h"
+#include "core/model/JsonReader.h"
+#include "core/store/SessionStoreImpl.h"
+
+namespace kwb {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::optional<int> parseFolderName(const std::string& name) {
+  if (name.size() < 4 || name.size() > 7) return std::nullopt;
+  int id = 0;
+  auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), id);
+  if (ec != std::errc{} || end != name.data() + name.size() || id < 1 || id > kMaxIterationId) return std::nullopt;
+  if (SessionStore::iterationFolderName(id) != name) return std::nullopt;
+  return id;
+}
+
+// Ids listed in the index. The index is advisory (folders win), so a malformed entry is skipped.
+std::set<int> indexIds(const nlohmann::json& doc) {
+  std::set<int> ids;
+  auto it = doc.find("iterations");
+  if (it == doc.end() || !it->is_array()) return ids;
+  for (const auto& entry : *it)
+    if (entry.is_object() && entry.contains("id") && entry["id"].is_number_integer()) {
+      const auto id = entry["id"].get<std::int64_t>();
+      if (id >= 1 && id <= kMaxIterationId) ids.insert(static_cast<int>(id));
+    }
+  return ids;
+}
+
+}  // namespace
+
+void SessionStore::Impl::addProblem(StoreProblem::Severity s, const fs::path& p, std::string message) {
+  problems.push_back(StoreProblem{s, p, std::move(message)});
+}
+
+void SessionStore::Impl::load() {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec))
+    throw StoreError(dir, fs::exists(dir, ec) ? "not a session directory (not a directory)" : "no such session directory");
+  const bool hasIterations = fs::is_directory(iterationsDir(), ec);
+
+  std::set<int> listed;
+  if (!fs::exists(indexPath(), ec)) {
+    if (!hasIterations) throw StoreError(dir, "not a session directory: it has no session.json");
+    headerDamaged = true;
+    addProblem(StoreProblem::Severity::Error, indexPath(), "missing; the task, settings and constraints are lost");
+  } else {
+    try {
+      const nlohmann::json doc = readJsonFile(indexPath());
+      readSessionHeader(JsonReader(doc, indexPath().string()), session);
+      listed = indexIds(doc);
+    } catch (const SchemaVersionError&) {
+      throw;
+    } catch (const LoadError& e) {
+      headerDamaged = true;
+      session = Session{};
+      addProblem(StoreProblem::Severity::Error, indexPath(), e.what());
+    }
+  }
+
+  std::set<int> folders;
+  if (hasIterations) {
+    for (const auto& entry : fs::directory_iterator(iterationsDir(), ec)) {
+      const auto id = parseFolderName(entry.path().filename().string());
+      if (!id || !entry.is_directory(ec)) continue;
+      folders.insert(*id);
+      maxKnownId = std::max(maxKnownId, *id);
+    }
+    if (ec) addProblem(StoreProblem::Severity::Error, iterationsDir(), "cannot list: " + ec.message());
+  }
+
+  for (int id : folders) {
+    const fs::path file = folder(id) / SessionStore::kIterationFile;
+    if (!fs::exists(file, ec)) {
+      if (listed.count(id))
+        addProblem(StoreProblem::Severity::Error, file, "missing, though session.json lists iteration " + std::to_string(id));
+      else
+        addProblem(StoreProblem::Severity::Warning, folder(id),
+                   "iteration " + std::to_string(id) + " was never committed (its writer stopped first); ignored");
+      continue;
+    }
+    try {
+      nlohmann::json doc = readJsonFile(file);
+      std::map<std::string, std::string> hashes;
+      // Swap each candidate file reference for the file's content, checking it against the
+      // recorded size and hash so that a damaged or hand-edited source is not taken as the truth.
+      if (doc.is_object() && doc.contains("candidate") && doc["candidate"].is_object() &&
+          doc["candidate"].contains("files") && doc["candidate"]["files"].is_object()) {
+        for (auto& [name, ref] : doc["candidate"]["files"].items()) {
+          const std::string where = "/candidate/files/" + escapePointerToken(name);
+          JsonReader r(ref, file.string(), where);
+          r.allowOnly({"path", "bytes", "hash"});
+          const std::string rel = r.getString("path");
+          if (!isValidCandidateFileName(name) || rel != std::string(SessionStore::kSourcesDir) + "/" + name)
+            r.at("path").expected("\"src/" + name + "\"");
+          const auto bytes = r.at("bytes").asInt(0, INT64_MAX);
+          const std::string hash = r.getString("hash");
+          const fs::path src = folder(id) / rel;
+          std::string content;
+          try {
+            content = readWholeFile(src);
+          } catch (const StoreError&) {
+            throw LoadError(src.string(), "", "missing; iteration.json references it");
+          }
+          if (static_cast<std::int64_t>(content.size()) != bytes || hashHex(content) != hash)
+            throw LoadError(src.string(), "",
+                            "content differs from what iteration.json recorded (" + std::to_string(bytes) +
+                                " bytes, hash " + hash + "); the file was damaged or edited");
+          hashes[name] = hash;
+          ref = std::move(content);
+        }
+      }
+      Iteration it;
+      read(JsonReader(doc, file.string()), it);
+      if (it.id != id)
+        throw LoadError(file.string(), "/id", "expected " + std::to_string(id) + " (the folder's number) but found " +
+                                                  std::to_string(it.id));
+      sourceHashes[id] = std::move(hashes);
+      session.iterations.push_back(std::move(it));
+    } catch (const SchemaVersionError&) {
+      throw;
+    } catch (const LoadError& e) {
+      // The damaged file may be a source rather than iteration.json itself.
+      const fs::path where = e.file().rfind(file.string(), 0) == 0 ? file : fs::path(e.file());
+      addProblem(StoreProblem::Severity::Error, where,
+                 std::string(e.what()) + " (iteration " + std::to_string(id) + " is not loaded)");
+    } catch (const StoreError& e) {
+      addProblem(StoreProblem::Severity::Error, file,
+                 std::string(e.what()) + " (iteration " + std::to_string(id) + " is not loaded)");
+    }
+  }
+
+  for (int id : listed) {
+    maxKnownId = std::max(maxKnownId, id);
+    if (!folders.count(id))
+      addProblem(StoreProblem::Severity::Error, folder(id),
+                 "missing, though session.json lists iteration " + std::to_string(id));
+  }
+
+  std::sort(session.iterations.begin(), session.iterations.end(),
+            [](const Iteration& a, const Iteration& b) { return a.id < b.id; });
+  for (const auto& it : session.iterations) {
+    if (it.parentId && !session.findIteration(*it.parentId))
+      addProblem(StoreProblem::Severity::Warning, folder(it.id),
+                 "parent iteration " + std::to_string(*it.parentId) + " is not readable; iteration " +
+                     std::to_string(it.id) + " is shown as a root");
+  }
+  if (session.acceptedIteration && !session.findIteration(*session.acceptedIteration)) {
+    addProblem(StoreProblem::Severity::Error, indexPath(),
+               "accepted iteration " + std::to_string(*session.acceptedIteration) + " is not readable");
+    session.acceptedIteration.reset();
+  }
+
+  const bool anyError = std::any_of(problems.begin(), problems.end(),
+                                    [](const StoreProblem& p) { return p.severity == StoreProblem::Severity::Error; });
+  if (options.strict && anyError) {
+    std::string message = "session is damaged:";
+    for (const auto& p : problems)
+      if (p.severity == StoreProblem::Severity::Error) message += "\n  " + p.describe();
+    throw StoreError(dir, message);
+  }
+  if (options.mode == OpenMode::ReadWrite && headerDamaged)
+    throw StoreError(indexPath(), "cannot open the session for writing: " + problems.front().message +
+                                      "; open it read-only to recover its iterations");
+}
+
+void SessionStore::Impl::removeTempFiles() {
+  // Collected first, removed after: deleting while a directory iterator is open is unspecified.
+  std::error_code ec;
+  std::vector<fs::path> leftovers;
+  for (const auto& entry : fs::directory_iterator(dir, ec))
+    if (isTempFileName(entry.path().filename().string()) && entry.is_regular_file(ec)) leftovers.push_back(entry.path());
+  if (fs::is_directory(iterationsDir(), ec))
+    for (const auto& entry : fs::recursive_directory_iterator(iterationsDir(), ec))
+      if (isTempFileName(entry.path().filename().string()) && entry.is_regular_file(ec))
+        leftovers.push_back(entry.path());
+  for (const auto& p : leftovers) fs::remove(p, ec);
+}
+
+}  // namespace kwb
