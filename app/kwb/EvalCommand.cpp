@@ -4,6 +4,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <unistd.h>
 
 #include "app/kwb/Cli.h"
 #include "core/model/JsonReader.h"
@@ -25,11 +26,12 @@ struct EvalArgs {
   bool json = false;
 };
 
+// Builds and reference binaries are shared across evaluations. The sandboxed programs (which may run
+// as an unprivileged user) must be able to reach them, so the default lives in the temp folder, not
+// under a private $HOME.
 fs::path defaultCacheDir() {
   if (const char* c = std::getenv("KWB_EVAL_CACHE_DIR"); c && *c) return c;
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return fs::path(x) / "kwb" / "eval";
-  if (const char* h = std::getenv("HOME"); h && *h) return fs::path(h) / ".cache" / "kwb" / "eval";
-  return fs::temp_directory_path() / "kwb-eval-cache";
+  return fs::temp_directory_path() / ("kwb-eval-cache-" + std::to_string(::getuid()));
 }
 
 void printText(const EvalReport& r) {

@@ -62,8 +62,7 @@ int runSuite(const SuiteArgs& a) {
   }
   const fs::path cache = [] {
     if (const char* c = std::getenv("KWB_EVAL_CACHE_DIR"); c && *c) return fs::path(c);
-    if (const char* h = std::getenv("HOME"); h && *h) return fs::path(h) / ".cache" / "kwb" / "eval";
-    return fs::temp_directory_path() / "kwb-eval-cache";
+    return fs::temp_directory_path() / ("kwb-eval-cache-" + std::to_string(::getuid()));
   }();
   const fs::path root = fs::temp_directory_path() / ("kwb-suite-" + std::to_string(::getpid()));
   nlohmann::json results = nlohmann::json::array();

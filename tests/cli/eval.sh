@@ -6,6 +6,7 @@ TASK="$SRC/tests/fixtures/tasks/tiny_add"
 EXPERT="$SRC/resources/tasks/add_custom/expert_candidate.cpp"
 FIX="$SRC/tests/fixtures/candidates"
 WORK=$(mktemp -d); trap 'rm -rf "$WORK"' EXIT
+chmod 755 "$WORK"  # sandboxed programs may run as another user and must reach the work folder
 export KWB_EVAL_CACHE_DIR="$WORK/cache"
 fail() { echo "FAIL: $*"; exit 1; }
 
