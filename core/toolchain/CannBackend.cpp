@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/diag/CompilerDiagnosticParser.h"
+#include "core/diag/MsprofParser.h"
 #include "core/diag/RuntimeErrorParser.h"
 #include "core/process/ProcessRunner.h"
 #include "core/sandbox/Sandbox.h"
@@ -19,6 +20,12 @@ namespace {
 void writeText(const fs::path& p, const std::string& text) {
   std::ofstream out(p, std::ios::binary | std::ios::trunc);
   out << text;
+}
+std::string readText(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
 }
 verify::Bytes readBytes(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -188,10 +195,31 @@ CaseRunResult CannBackend::run(const verify::PreparedCase& prepared, const CaseF
                                                      r.stderrText().substr(0, 2000) + "\ncommand: " + r.commandLine(),
                                                  category::RuntimeCrash));
   std::error_code ec;
-  if (fs::exists(profDir, ec))
+  if (fs::exists(profDir, ec)) {
     out.profile = {{"tool", mode_ == "sim" ? "msprof op simulator" : "msprof op"},
                    {"ran_on", ranOnName(ranOn())},
                    {"output_dir", profDir.string()}};
+    // OPPROF_*/OpBasicInfo.csv and PipeUtilization.csv (facts 4.1), parsed with MsprofParser.
+    for (const auto& e : fs::recursive_directory_iterator(profDir, ec)) {
+      const std::string fname = e.path().filename().string();
+      try {
+        if (fname == "OpBasicInfo.csv") {
+          const auto rows = parseOpBasicInfo(readText(e.path()), e.path().string());
+          if (!rows.empty()) {
+            out.profile["task_duration_us"] = rows.front().taskDurationUs;
+            out.profile["block_dim"] = rows.front().blockDim;
+            out.profile["op_name"] = rows.front().opName;
+          }
+        } else if (fname == "PipeUtilization.csv") {
+          const auto rows = parsePipeUtilization(readText(e.path()), e.path().string());
+          if (auto b = busiestPipe(rows))
+            out.profile["busiest_pipe"] = {{"core", b->core}, {"pipe", b->pipe}, {"mean_ratio", b->meanRatio}};
+        }
+      } catch (const std::exception& ex) {
+        out.profile["parse_error"] = ex.what();
+      }
+    }
+  }
   for (const auto& f : files.outputs) out.outputs.push_back(readBytes(f));
   for (const auto& f : files.inputsAfter) out.inputsAfter.push_back(readBytes(f));
   return out;

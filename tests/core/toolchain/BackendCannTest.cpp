@@ -76,6 +76,11 @@ TEST(BackendCann, StandinSimulatorModeAndGeneratedProject) {
   EXPECT_TRUE(parsed) << nlohmann::json(r.diagnostics).dump(2);
   ASSERT_FALSE(r.runs.empty());
   EXPECT_EQ(r.runs[0].run.ranOn, RanOn::CannSim);
+  // msprof op simulator's CSVs are parsed (MsprofParser).
+  ASSERT_TRUE(r.profile.is_object()) << r.profile.dump();
+  EXPECT_EQ(r.profile.value("tool", ""), "msprof op simulator");
+  EXPECT_DOUBLE_EQ(r.profile.value("task_duration_us", 0.0), 12.34);
+  EXPECT_EQ(r.profile["busiest_pipe"].value("pipe", ""), "mte2");
 }
 
 TEST(BackendCann, CompileErrorsPointAtTheCandidateLine) {
