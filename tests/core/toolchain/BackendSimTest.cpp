@@ -144,6 +144,19 @@ TEST(BackendSim, HostileForkIsRejected) {
   EXPECT_EQ(r.diagnostics.front().api, "fork");
 }
 
+TEST(BackendSim, UnalignedDataCopyIsARuntimeErrorAtTheLine) {
+  const Task t = addTask({"below_one_block_15"});
+  const EvalReport r = evalFixture(t, "unaligned_datacopy.cpp");
+  ASSERT_EQ(r.verdict, Verdict::RuntimeError) << dump(r);
+  const std::string src = readText(fs::path(KWB_FIXTURES_DIR) / "candidates" / "unaligned_datacopy.cpp");
+  int line = 1;
+  for (std::size_t i = 0; i < src.find("DataCopy(l, xGm[off], n);"); ++i) line += src[i] == '\n';
+  bool found = false;
+  for (const auto& d : r.diagnostics)
+    if (d.category == "misaligned-copy" && d.line == line && d.file == "kernel.cpp") found = true;
+  EXPECT_TRUE(found) << dump(r);
+}
+
 TEST(BackendSim, HostileSpinTimesOut) {
   const Task t = addTask({"below_one_block_15"});
   const EvalReport r = evalFixture(t, "hostile_spin.cpp", std::chrono::milliseconds(5000));
