@@ -1,8 +1,10 @@
 // Chrome trace (Perfetto, chrome://tracing, MindStudio Insight) of a costed launch. Written by hand
 // rather than through a JSON DOM: a 48-block launch has tens of thousands of slices.
 
-#include <cstdio>
+#include <charconv>
 #include <ostream>
+#include <string_view>
+#include <type_traits>
 #include <string>
 #include <vector>
 
@@ -49,22 +51,54 @@ const char* flowName(SyncKind to) {
   }
 }
 
+struct Num {
+  explicit Num(double x) : v(x) {}
+  double v;
+};
+
+// Buffers the document and formats numbers with to_chars: the trace of a 48-block launch has ~65k
+// slices, and ostream/printf formatting would dominate the cost model's share of the run.
 class Writer {
  public:
-  explicit Writer(std::ostream& out) : out_(out) {}
+  explicit Writer(std::ostream& out) : out_(out) { buf_.reserve(kFlush + 4096); }
+  ~Writer() { flush(); }
   void sep() {
-    out_ << (first_ ? "\n" : ",\n");
+    buf_ += first_ ? "\n" : ",\n";
     first_ = false;
+    if (buf_.size() >= kFlush) flush();
   }
-  std::ostream& os() { return out_; }
-  static std::string num(double v) {
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "%.4f", v);
-    return buf;
+  Writer& operator<<(std::string_view s) {
+    buf_ += s;
+    return *this;
+  }
+  Writer& operator<<(char c) {
+    buf_ += c;
+    return *this;
+  }
+  template <class Int, class = std::enable_if_t<std::is_integral_v<Int>>>
+  Writer& operator<<(Int v) {
+    char b[32];
+    auto r = std::to_chars(b, b + sizeof b, v);
+    buf_.append(b, r.ptr);
+    return *this;
+  }
+  // Fixed 4 decimals (0.1 ns when the value is in microseconds).
+  Writer& num(double v) {
+    char b[64];
+    auto r = std::to_chars(b, b + sizeof b, v, std::chars_format::fixed, 4);
+    buf_.append(b, r.ptr);
+    return *this;
+  }
+  Writer& operator<<(Num n) { return num(n.v); }
+  void flush() {
+    out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
+    buf_.clear();
   }
 
  private:
+  static constexpr size_t kFlush = 1 << 20;
   std::ostream& out_;
+  std::string buf_;
   bool first_ = true;
 };
 
@@ -90,24 +124,24 @@ void writeChromeTrace(const Profile& p, const kwb_sim::LaunchTrace& trace, std::
   const char* coreKind = p.coupled ? "AI Core" : (p.kernelKind == "vector" ? "AIV" : "AIC");
 
   Writer w(out);
-  out << "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"model\":"
+  w << "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"model\":"
       << nlohmann::json("kwb emulator cost model estimate (" + p.soc + " tables), not a device measurement").dump()
       << ",\"soc\":" << nlohmann::json(p.soc).dump() << ",\"kernel\":" << nlohmann::json(p.kernel).dump()
-      << ",\"clock_mhz\":" << Writer::num(mhz) << "},\"traceEvents\":[";
+      << ",\"clock_mhz\":" << Num(mhz) << "},\"traceEvents\":[";
   for (size_t c = 0; c < coreSeen.size(); ++c) {
     if (!coreSeen[c]) continue;
     w.sep();
-    out << "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":" << c << ",\"args\":{\"name\":\"core " << c << " ("
+    w << "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":" << c << ",\"args\":{\"name\":\"core " << c << " ("
         << coreKind << ")\"}}";
     w.sep();
-    out << "{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":" << c << ",\"args\":{\"sort_index\":" << c << "}}";
+    w << "{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":" << c << ",\"args\":{\"sort_index\":" << c << "}}";
     for (int i = 0; i < kPipes; ++i) {
       if (!lane[i]) continue;
       w.sep();
-      out << "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":" << c << ",\"tid\":" << i << ",\"args\":{\"name\":\""
+      w << "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":" << c << ",\"tid\":" << i << ",\"args\":{\"name\":\""
           << laneName(i) << "\"}}";
       w.sep();
-      out << "{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":" << c << ",\"tid\":" << i
+      w << "{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":" << c << ",\"tid\":" << i
           << ",\"args\":{\"sort_index\":" << i << "}}";
     }
   }
@@ -125,18 +159,18 @@ void writeChromeTrace(const Profile& p, const kwb_sim::LaunchTrace& trace, std::
       const auto& in = instrs[k];
       const double cycles = t[k].end - t[k].start;
       w.sep();
-      out << "{\"name\":\"" << name(in.api) << "\",\"cat\":\""
+      w << "{\"name\":\"" << name(in.api) << "\",\"cat\":\""
           << (in.sync == SyncKind::None ? kwb_sim::pipeName(static_cast<Pipe>(laneOf(in))) : "sync")
-          << "\",\"ph\":\"X\",\"ts\":" << Writer::num((bp.startCycle + t[k].start) / mhz)
-          << ",\"dur\":" << Writer::num(spanOf(in, t[k]) / mhz) << ",\"pid\":" << bp.core << ",\"tid\":" << laneOf(in)
+          << "\",\"ph\":\"X\",\"ts\":" << Num((bp.startCycle + t[k].start) / mhz)
+          << ",\"dur\":" << Num(spanOf(in, t[k]) / mhz) << ",\"pid\":" << bp.core << ",\"tid\":" << laneOf(in)
           << ",\"args\":{\"block\":" << bp.block << ",\"code\":\"" << name(in.file) << ':' << in.line
-          << "\",\"line\":" << in.line << ",\"cycles\":" << Writer::num(cycles);
-      if (in.bytes) out << ",\"bytes\":" << in.bytes;
-      if (in.count) out << ",\"count\":" << in.count;
-      if (in.dtype != kwb_sim::DType::None) out << ",\"dtype\":\"" << kwb_sim::dtypeName(in.dtype) << '"';
-      if (in.times > 1) out << ",\"times\":" << in.times;
-      if (in.sync != SyncKind::None && in.syncId >= 0) out << ",\"id\":" << in.syncId;
-      out << "}}";
+          << "\",\"line\":" << in.line << ",\"cycles\":" << Num(cycles);
+      if (in.bytes) w << ",\"bytes\":" << in.bytes;
+      if (in.count) w << ",\"count\":" << in.count;
+      if (in.dtype != kwb_sim::DType::None) w << ",\"dtype\":\"" << kwb_sim::dtypeName(in.dtype) << '"';
+      if (in.times > 1) w << ",\"times\":" << in.times;
+      if (in.sync != SyncKind::None && in.syncId >= 0) w << ",\"id\":" << in.syncId;
+      w << "}}";
     }
   }
 
@@ -150,15 +184,15 @@ void writeChromeTrace(const Profile& p, const kwb_sim::LaunchTrace& trace, std::
     const auto& to = instrs[f.to];
     ++flowId;
     w.sep();
-    out << "{\"name\":\"" << flowName(to.sync) << "\",\"cat\":\"sync\",\"ph\":\"s\",\"id\":" << flowId
-        << ",\"ts\":" << Writer::num((bp.startCycle + t[f.from].start) / mhz) << ",\"pid\":" << bp.core
+    w << "{\"name\":\"" << flowName(to.sync) << "\",\"cat\":\"sync\",\"ph\":\"s\",\"id\":" << flowId
+        << ",\"ts\":" << Num((bp.startCycle + t[f.from].start) / mhz) << ",\"pid\":" << bp.core
         << ",\"tid\":" << laneOf(instrs[f.from]) << '}';
     w.sep();
-    out << "{\"name\":\"" << flowName(to.sync) << "\",\"cat\":\"sync\",\"ph\":\"f\",\"bp\":\"e\",\"id\":" << flowId
-        << ",\"ts\":" << Writer::num((bp.startCycle + t[f.to].start + 0.99 * spanOf(to, t[f.to])) / mhz)
+    w << "{\"name\":\"" << flowName(to.sync) << "\",\"cat\":\"sync\",\"ph\":\"f\",\"bp\":\"e\",\"id\":" << flowId
+        << ",\"ts\":" << Num((bp.startCycle + t[f.to].start + 0.99 * spanOf(to, t[f.to])) / mhz)
         << ",\"pid\":" << bp.core << ",\"tid\":" << laneOf(to) << '}';
   }
-  out << "\n]}\n";
+  w << "\n]}\n";
 }
 
 }  // namespace kwb::sim

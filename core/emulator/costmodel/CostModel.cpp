@@ -14,7 +14,7 @@ using kwb_sim::SyncKind;
 
 namespace {
 
-constexpr int kMaxSharingPasses = 6;
+constexpr int kMaxSharingPasses = 8;
 constexpr int kGmPipes = 3;  // MTE2, MTE3, FIX can each have one GM transfer in flight per core
 
 struct Schedule {
@@ -168,7 +168,7 @@ Profile simulate(const SocParams& soc, const kwb_sim::LaunchTrace& trace, const 
   const auto feasible = [&](const Pass& ps) { return ps.bytes == 0 || ps.rate() <= agg * (1 + 1e-9); };
 
   // Shared GM bandwidth: the transfers in flight split the chip's aggregate bandwidth. How many are in
-  // flight depends on how long each takes, so search the per-transfer cap: the largest cap (within 2%)
+  // flight depends on how long each takes, so search the per-transfer cap: the largest cap (within 0.5%)
   // at which the launch as a whole moves bytes no faster than the aggregate allows. The first guess is
   // aggregate / (time-averaged transfers in flight); the next ones scale the cap by target/achieved rate
   // (the rate of a saturated launch is proportional to the cap) and fall back to bisection.
@@ -187,14 +187,14 @@ Profile simulate(const SocParams& soc, const kwb_sim::LaunchTrace& trace, const 
         lo = share;
         std::swap(best, cur);
         haveBest = true;
-        if (rate >= agg * 0.98) break;
+        if (rate >= agg * 0.995) break;
       } else {
         hi = share;
       }
-      if (lo > 0 && hi > 0 && hi / lo < 1.02) break;
-      double next = share * agg * 0.995 / std::max(rate, 1e-9);  // aim just under the limit
+      if (lo > 0 && hi > 0 && hi / lo < 1.005) break;
+      double next = share * agg * 0.998 / std::max(rate, 1e-9);  // aim just under the limit
       if ((lo > 0 && next <= lo) || (hi > 0 && next >= hi)) next = lo > 0 && hi > 0 ? (lo + hi) / 2 : next;
-      if (hi > 0 && next >= hi) next = hi * 0.98;
+      if (hi > 0 && next >= hi) next = hi * 0.995;
       share = next;
     }
   }
