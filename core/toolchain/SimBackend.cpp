@@ -56,8 +56,28 @@ std::vector<Diagnostic> SimBackend::prepare(const Task& task, const std::string&
   const std::string harness = generateCpuHarness(task);
   writeText(harnessFile_, harness);
   const fs::path inc = verify::taskIncludeDir(task);
+  // The emulator itself is part of the key: a rebuilt runtime library (new checks, fixes) must not be
+  // hidden behind binaries linked against the old one.
+  std::string emulatorStamp;
+#ifdef KWB_SIM_RUNTIME_LIB
+  {
+    std::error_code sec;
+    const fs::path lib = KWB_SIM_RUNTIME_LIB;
+    emulatorStamp = std::to_string(fs::file_size(lib, sec)) + ":" +
+                    std::to_string(fs::last_write_time(lib, sec).time_since_epoch().count());
+  }
+#endif
+#ifdef KWB_SIM_INCLUDE_DIR
+  {
+    std::error_code sec;
+    for (const auto& e : fs::recursive_directory_iterator(KWB_SIM_INCLUDE_DIR, sec))
+      if (e.is_regular_file(sec))
+        emulatorStamp += "|" + e.path().string() + ":" + std::to_string(e.file_size(sec)) + ":" +
+                         std::to_string(e.last_write_time(sec).time_since_epoch().count());
+  }
+#endif
   buildKey_ = hashHex(candidateSource + "\n--harness--\n" + harness + "\n--soc--\n" + options_.soc + "\n--tiling--\n" +
-                      readText(inc / "kwb_tiling.h"));
+                      readText(inc / "kwb_tiling.h") + "\n--emulator--\n" + emulatorStamp);
   return out;
 }
 
