@@ -85,7 +85,8 @@ void SessionStore::Impl::load() {
         addProblem(StoreProblem::Severity::Error, file, "missing, though session.json lists iteration " + std::to_string(id));
       else
         addProblem(StoreProblem::Severity::Warning, folder(id),
-                   "iteration " + std::to_string(id) + " was never committed (its writer stopped first); ignored");
+                   "iteration " + std::to_string(id) +
+                       " has no iteration.json: it is being written, or its writer stopped before committing it; ignored");
       continue;
     }
     try {
