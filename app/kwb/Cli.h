@@ -26,6 +26,9 @@ void addTaskCommand(CLI::App& app, Context& ctx);
 void addEvalCommand(CLI::App& app, Context& ctx);
 void addSuiteCommand(CLI::App& app, Context& ctx);
 void addSimCommand(CLI::App& app, Context& ctx);
+void addRunCommand(CLI::App& app, Context& ctx);
+void addSessionCommand(CLI::App& app, Context& ctx);
+void addLessonCommand(CLI::App& app, Context& ctx);
 
 // Prints one JSON document (pretty) on stdout.
 void printJson(const nlohmann::json& doc);

@@ -13,6 +13,9 @@ int main(int argc, char** argv) {
   kwb::cli::addEvalCommand(app, ctx);
   kwb::cli::addSuiteCommand(app, ctx);
   kwb::cli::addSimCommand(app, ctx);
+  kwb::cli::addRunCommand(app, ctx);
+  kwb::cli::addSessionCommand(app, ctx);
+  kwb::cli::addLessonCommand(app, ctx);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

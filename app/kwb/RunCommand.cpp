@@ -1,0 +1,206 @@
+// kwb run: the agent loop, headless. One progress line per step on stderr; --json prints the final
+// session summary on stdout. Exit: 0 a passing candidate exists, 1 none, 2 bad input, 3 internal error
+// (including an LLM endpoint that could not be used).
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <iostream>
+#include <mutex>
+
+#include "app/kwb/Cli.h"
+#include "core/agent/AgentLoop.h"
+#include "core/agent/SessionSummary.h"
+#include "core/llm/LlmClient.h"
+#include "core/model/Task.h"
+
+namespace kwb::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct RunArgs {
+  std::string task;
+  std::string backend = "ascend-sim";
+  std::string provider;
+  std::string baseUrl;
+  std::string model;
+  std::string apiKeyEnv;
+  std::string replay;
+  int maxIterations = 0;
+  int candidates = 1;
+  double targetSpeedup = 0;
+  int patience = 0;
+  std::string session;
+  std::string exportDir;
+  std::string seed;
+  bool json = false;
+};
+
+// Prints one line per step; runs on the loop's threads, so it only formats and writes.
+class ProgressPrinter : public AgentObserver {
+ public:
+  void onAgentEvent(const AgentEvent& e) override {
+    std::string line;
+    if (auto* s = std::get_if<agent_event::StateChanged>(&e)) {
+      if (s->state == AgentState::Generating || s->state == AgentState::Compiling || s->state == AgentState::Running ||
+          s->state == AgentState::Verifying || s->state == AgentState::Profiling || s->state == AgentState::Paused ||
+          s->state == AgentState::Finished || s->state == AgentState::Stopped) {
+        line = std::string(agentStateName(s->state));
+        if (s->iterationId) line = "#" + std::to_string(*s->iterationId) + " " + line;
+        if (!s->detail.empty()) line += " (" + s->detail + ")";
+      }
+    } else if (auto* f = std::get_if<agent_event::IterationFinished>(&e)) {
+      line = "#" + std::to_string(f->iteration.id) + " " + iterationHeadline(f->iteration);
+    } else if (auto* a = std::get_if<agent_event::Accepted>(&e)) {
+      line = "#" + std::to_string(a->iterationId) + " accepted, exported to " + a->exportDir;
+    } else if (auto* err = std::get_if<agent_event::Error>(&e)) {
+      line = "error: " + err->message;
+    }
+    if (line.empty()) return;
+    std::lock_guard lock(mutex_);
+    std::cerr << "kwb run: " << line << "\n";
+  }
+
+ private:
+  std::mutex mutex_;
+};
+
+std::string defaultSessionDir(const std::string& taskName) {
+  char stamp[32];
+  std::time_t t = std::time(nullptr);
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&t));
+  return (fs::path("sessions") / (taskName + "-" + stamp)).string();
+}
+
+int runAgent(const RunArgs& a) {
+  auto bad = [&](const std::string& msg) {
+    if (a.json) printJson({{"error", msg}});
+    else std::cerr << "kwb run: " << msg << "\n";
+    return BadInput;
+  };
+  Task task;
+  try {
+    task = loadTaskDir(a.task);
+  } catch (const std::exception& e) {
+    return bad(e.what());
+  }
+  LlmEndpointConfig cfg = llmEndpointFromEnvironment();
+  if (!a.provider.empty()) cfg.provider = a.provider;
+  if (!a.replay.empty()) {
+    cfg.provider = a.provider.empty() ? "replay" : cfg.provider;
+    cfg.replayFile = a.replay;
+  }
+  if (!a.baseUrl.empty()) cfg.baseUrl = a.baseUrl;
+  if (!a.model.empty()) cfg.model = a.model;
+  if (!a.apiKeyEnv.empty()) cfg.apiKeyEnv = a.apiKeyEnv;
+  if (cfg.provider.empty())
+    return bad("no LLM configured: pass --provider openai|anthropic|replay (with --base-url/--model or --replay), "
+               "or set KWB_LLM_PROVIDER and KWB_LLM_BASE_URL");
+  if (cfg.provider == "replay" && cfg.replayFile.empty()) return bad("--provider replay needs --replay FILE");
+  std::shared_ptr<LlmClient> llm;
+  try {
+    llm = makeLlmClient(cfg);
+  } catch (const std::exception& e) {
+    return bad(e.what());
+  }
+  std::shared_ptr<CandidateEvaluator> evaluator;
+  try {
+    evaluator = std::make_shared<BackendEvaluator>(a.backend, task.soc);
+  } catch (const std::exception& e) {
+    return bad(e.what());
+  }
+
+  const fs::path sessionDir = a.session.empty() ? fs::path(defaultSessionDir(task.name)) : fs::path(a.session);
+  std::error_code ec;
+  const bool resume = fs::exists(sessionDir / SessionStore::kIndexFile, ec);
+  std::optional<SessionStore> store;
+  try {
+    if (resume) {
+      store.emplace(SessionStore::open(sessionDir));
+    } else {
+      SessionSettings settings;
+      settings.backend = a.backend;
+      settings.provider = cfg.provider;
+      settings.model = cfg.model;
+      settings.baseUrl = redactUrl(cfg.baseUrl);
+      store.emplace(SessionStore::create(sessionDir, makeSession(task, fs::absolute(a.task).string(), settings)));
+    }
+    SessionSettings settings = store->session().settings;
+    if (a.maxIterations > 0) settings.limits.maxIterations = a.maxIterations;
+    settings.limits.candidatesPerRound = std::max(1, a.candidates);
+    if (a.targetSpeedup > 0) settings.limits.targetSpeedup = a.targetSpeedup;
+    if (a.patience > 0) settings.limits.patience = a.patience;
+    store->setSettings(settings);
+  } catch (const std::exception& e) {
+    return bad("session " + sessionDir.string() + ": " + e.what());
+  }
+  std::cerr << "kwb run: " << (resume ? "resuming" : "new") << " session " << sessionDir.string() << " (" << llm->describe()
+            << ", backend " << a.backend << ")\n";
+
+  AgentLoopOptions options;
+  if (!a.seed.empty()) {
+    try {
+      options.seed = std::stoull(a.seed, nullptr, 0);
+    } catch (const std::exception&) {
+      return bad("--seed must be a non-negative integer");
+    }
+  }
+  ProgressPrinter printer;
+  AgentLoop loop(std::move(*store), llm, evaluator, options);
+  loop.addObserver(&printer);
+  loop.start();
+  loop.waitUntilDone();
+  const std::string reason = loop.finishReason();
+  std::optional<std::string> exported;
+  const auto best = loop.bestIteration();
+  if (best && !a.exportDir.empty()) {
+    try {
+      exported = loop.accept(*best, a.exportDir).string();
+    } catch (const std::exception& e) {
+      std::cerr << "kwb run: export failed: " << e.what() << "\n";
+    }
+  }
+  loop.removeObserver(&printer);
+  const Session s = loop.snapshot();
+  const bool internal = !best && (reason.rfind("internal error", 0) == 0 || reason.rfind("the workbench could not", 0) == 0);
+  if (a.json) {
+    nlohmann::json j = sessionSummaryJson(s);
+    j["session_dir"] = fs::absolute(sessionDir).string();
+    j["finish_reason"] = reason;
+    j["exported"] = exported ? nlohmann::json(*exported) : nlohmann::json(nullptr);
+    printJson(j);
+  } else {
+    std::cout << renderIterationTree(s);
+    std::cout << "finished: " << reason << "\n";
+    if (best) std::cout << "best: iteration " << *best << "\n";
+    if (exported) std::cout << "exported: " << *exported << "\n";
+  }
+  if (best) return Success;
+  return internal ? InternalError : Failed;
+}
+
+}  // namespace
+
+void addRunCommand(CLI::App& app, Context& ctx) {
+  auto* cmd = app.add_subcommand("run", "Run the agent loop headless: generate, evaluate and repair/optimise a kernel");
+  auto a = std::make_shared<RunArgs>();
+  cmd->add_option("--task", a->task, "Task folder (task.json, reference.cpp, README.md)")->required();
+  cmd->add_option("--backend", a->backend, "ascend-sim (emulator) or ascend-cann")->check(CLI::IsMember({"ascend-sim", "ascend-cann"}));
+  cmd->add_option("--provider", a->provider, "openai, anthropic or replay (default: KWB_LLM_PROVIDER)")
+      ->check(CLI::IsMember({"openai", "anthropic", "replay"}));
+  cmd->add_option("--base-url", a->baseUrl, "LLM endpoint base URL");
+  cmd->add_option("--model", a->model, "Model name");
+  cmd->add_option("--api-key-env", a->apiKeyEnv, "Name of the environment variable holding the API key");
+  cmd->add_option("--replay", a->replay, "Recorded replies to play back (provider replay)");
+  cmd->add_option("--max-iterations", a->maxIterations, "Iteration budget of the session")->check(CLI::PositiveNumber);
+  cmd->add_option("--candidates", a->candidates, "Candidates per round (best-of-N)")->check(CLI::Range(1, 16));
+  cmd->add_option("--target-speedup", a->targetSpeedup, "Stop optimising at this speedup over the baseline");
+  cmd->add_option("--patience", a->patience, "Stop after this many rounds without improvement");
+  cmd->add_option("--session", a->session, "Session folder (created, or resumed when it holds a session)");
+  cmd->add_option("--export", a->exportDir, "Accept the best passing iteration and export a CANN project here");
+  cmd->add_option("--seed", a->seed, "Fixed verification seed (default: fresh per evaluation)");
+  cmd->add_flag("--json", a->json, "Print the final session summary as JSON");
+  cmd->callback([&ctx, a] { ctx.action = [a] { return runAgent(*a); }; });
+}
+
+}  // namespace kwb::cli

@@ -1,0 +1,154 @@
+#include "core/agent/CandidateEvaluator.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "core/toolchain/Evaluator.h"
+
+namespace kwb {
+
+std::pair<std::string, std::string> primaryCandidateFile(const Candidate& c) {
+  if (const std::string* k = c.file("kernel.cpp")) return {"kernel.cpp", *k};
+  if (c.files.empty()) return {"kernel.cpp", std::string()};
+  return *c.files.begin();
+}
+
+std::optional<ProfileReport> profileFromJson(const nlohmann::json& j) {
+  if (!j.is_object()) return std::nullopt;
+  ProfileReport p;
+  p.soc = j.value("soc", std::string());
+  p.source = j.value("source", std::string("emulator-model"));
+  if (auto it = j.find("total_cycles"); it != j.end() && it->is_number()) p.totalCycles = it->get<std::int64_t>();
+  if (auto it = j.find("total_us"); it != j.end() && it->is_number()) p.totalUs = it->get<double>();
+  if (auto it = j.find("pipes"); it != j.end() && it->is_object()) {
+    for (const auto& [name, v] : it->items()) {
+      PipeStat s;
+      if (v.is_object()) {
+        s.busyCycles = v.value("busy_cycles", std::int64_t{0});
+        s.ratio = v.value("ratio", 0.0);
+      }
+      p.pipes[name] = s;
+    }
+  }
+  p.bound = j.value("bound", std::string());
+  if (auto it = j.find("floor_us"); it != j.end() && it->is_number()) p.floorUs = it->get<double>();
+  p.gmBytes = j.value("gm_read_bytes", std::int64_t{0}) + j.value("gm_write_bytes", std::int64_t{0});
+  if (p.gmBytes == 0)
+    p.gmBytes = j.value("gm_to_ub_bytes", std::int64_t{0}) + j.value("ub_to_gm_bytes", std::int64_t{0});
+  if (auto it = j.find("achieved_gbps"); it != j.end() && it->is_number()) p.achievedGbps = it->get<double>();
+  nlohmann::json extra = nlohmann::json::object();
+  for (const char* key : {"block_dim", "cores", "cores_used", "waves", "floor", "floor_ratio", "lines", "model", "kernel"})
+    if (auto it = j.find(key); it != j.end()) extra[key] = *it;
+  p.extra = std::move(extra);
+  return p;
+}
+
+EvaluationOutcome outcomeFromReport(const EvalReport& r) {
+  EvaluationOutcome o;
+  o.verdict = r.verdict;
+  o.summary = r.summary;
+  o.seed = r.seed;
+  o.compile = r.compile;
+  if (!r.runs.empty()) {
+    const CaseRunSummary* pick = &r.runs.back();
+    for (const auto& c : r.runs)
+      if (c.run.status != RunStatus::Ok) {
+        pick = &c;
+        break;
+      }
+    RunResult run = pick->run;
+    // Diagnostics of every case, each once, so a warning of an earlier case is not lost.
+    for (const auto& c : r.runs) {
+      if (&c == pick) continue;
+      for (const auto& d : c.run.diagnostics)
+        if (std::find(run.diagnostics.begin(), run.diagnostics.end(), d) == run.diagnostics.end())
+          run.diagnostics.push_back(d);
+    }
+    o.run = std::move(run);
+  }
+  if (!r.verify.cases.empty()) {
+    VerifyReport v;
+    v.verdict = r.verify.passed() ? Verdict::Pass : Verdict::WrongAnswer;
+    v.seed = r.verify.seed;
+    v.diagnostics = r.verify.diagnostics();
+    v.summary = r.verify.summary();
+    for (const auto& c : r.verify.cases) {
+      if (!c.modifiedInputs.empty()) v.inputsUnchanged = false;
+      if (!c.error.empty() && c.outputs.empty()) {
+        CaseResult cr;
+        cr.caseName = c.caseName;
+        cr.message = c.error;
+        v.cases.push_back(cr);
+      }
+      for (const auto& t : c.outputs) {
+        CaseResult cr;
+        cr.caseName = c.caseName;
+        cr.tensor = t.tensor;
+        cr.passed = t.passed;
+        cr.elements = t.elements;
+        cr.mismatches = t.mismatches;
+        cr.nonFinite = t.nonFinite;
+        cr.unwritten = t.unwritten;
+        cr.maxAbsError = t.maxAbsError;
+        cr.maxRelError = t.maxRelError;
+        for (const auto& m : t.firstMismatches) cr.firstMismatches.push_back({m.index, m.expected, m.actual});
+        if (t.pattern.kind != verify::PatternKind::None)
+          cr.pattern = std::string(verify::patternName(t.pattern.kind)) +
+                       (t.pattern.detail.empty() ? "" : ": " + t.pattern.detail);
+        cr.message = t.summary;
+        v.cases.push_back(std::move(cr));
+      }
+    }
+    o.verify = std::move(v);
+  }
+  o.profile = profileFromJson(r.profile);
+  // Whatever the parts above do not hold (policy, preparation) stays on the iteration itself.
+  auto held = [&](const Diagnostic& d) {
+    auto in = [&](const std::vector<Diagnostic>& v) { return std::find(v.begin(), v.end(), d) != v.end(); };
+    if (o.compile && in(o.compile->diagnostics)) return true;
+    if (o.run && in(o.run->diagnostics)) return true;
+    if (o.verify && in(o.verify->diagnostics)) return true;
+    for (const auto& c : r.runs)
+      for (const auto& rd : c.run.diagnostics)
+        if (rd.message == d.message && rd.category == d.category && rd.line == d.line) return true;
+    return false;
+  };
+  for (const auto& d : r.diagnostics)
+    if (!held(d)) o.diagnostics.push_back(d);
+  o.report = r;
+  return o;
+}
+
+BackendEvaluator::BackendEvaluator(std::string backend, std::string soc) : backend_(std::move(backend)), soc_(std::move(soc)) {
+  if (backend_ != "ascend-sim" && backend_ != "ascend-cann")
+    throw std::invalid_argument("unknown backend \"" + backend_ + "\" (ascend-sim or ascend-cann)");
+}
+
+EvaluationOutcome BackendEvaluator::evaluate(const Task& task, const Candidate& candidate, const EvaluationContext& ctx) {
+  BackendOptions bo;
+  bo.soc = soc_.empty() ? task.soc : soc_;
+  bo.cacheDir = ctx.cacheDir;
+  std::string error;
+  auto backend = makeBackend(backend_, bo, error);
+  if (!backend) throw std::runtime_error("backend " + backend_ + ": " + error);
+  auto [name, source] = primaryCandidateFile(candidate);
+  EvalRequest req;
+  req.candidateSource = source;
+  req.candidateName = name;
+  req.seed = ctx.seed;
+  req.workDir = ctx.workDir;
+  req.cacheDir = ctx.cacheDir;
+  bool running = false;
+  req.progress = [&](const std::string& line) {
+    if (!ctx.onPhase) return;
+    if (line.rfind("compile", 0) == 0) ctx.onPhase(EvalPhase::Compiling);
+    else if (line.rfind("case", 0) == 0 && !running) {
+      running = true;
+      ctx.onPhase(EvalPhase::Running);
+    }
+  };
+  const EvalReport report = kwb::evaluate(task, *backend, req);
+  return outcomeFromReport(report);
+}
+
+}  // namespace kwb

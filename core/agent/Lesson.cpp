@@ -1,0 +1,148 @@
+#include "core/agent/Lesson.h"
+
+#include <algorithm>
+#include <fstream>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "core/agent/AgentLoop.h"
+#include "core/agent/KnowledgePack.h"
+#include "core/llm/ReplayClient.h"
+#include "core/model/Task.h"
+#include "core/store/SessionStore.h"
+
+namespace kwb {
+
+namespace fs = std::filesystem;
+
+fs::path lessonsDir() { return workbenchDataRoot() / "resources" / "lessons"; }
+
+std::vector<std::string> listLessons(const fs::path& dir) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.is_directory() && fs::exists(e.path() / "lesson.json")) out.push_back(e.path().filename().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+Lesson loadLesson(const std::string& nameOrPath) {
+  fs::path file = nameOrPath;
+  std::error_code ec;
+  if (fs::is_directory(file, ec)) file /= "lesson.json";
+  else if (!fs::exists(file, ec)) file = lessonsDir() / nameOrPath / "lesson.json";
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(readTextFile(file));
+  } catch (const std::exception& e) {
+    throw std::runtime_error(file.string() + ": " + e.what());
+  }
+  auto field = [&](const nlohmann::json& o, const char* key, const std::string& where) -> std::string {
+    if (!o.contains(key) || !o[key].is_string()) throw std::runtime_error(file.string() + ": " + where + key + " must be a string");
+    return o[key].get<std::string>();
+  };
+  if (j.value("format", std::string()) != "kwb-lesson") throw std::runtime_error(file.string() + ": format must be \"kwb-lesson\"");
+  Lesson l;
+  l.dir = file.parent_path();
+  l.name = field(j, "name", "/");
+  l.title = field(j, "title", "/");
+  l.task = field(j, "task", "/");
+  l.summary = j.value("summary", std::string());
+  if (!j.contains("steps") || !j["steps"].is_array() || j["steps"].empty())
+    throw std::runtime_error(file.string() + ": /steps must be a non-empty array");
+  for (std::size_t k = 0; k < j["steps"].size(); ++k) {
+    const auto& s = j["steps"][k];
+    const std::string where = "/steps/" + std::to_string(k) + "/";
+    LessonStep step;
+    step.title = field(s, "title", where);
+    step.explanation = field(s, "explanation", where);
+    step.reply = field(s, "reply", where);
+    if (auto e = s.find("expect"); e != s.end() && e->is_object()) {
+      if (e->contains("verdict")) step.expect.verdict = (*e)["verdict"].get<std::string>();
+      step.expect.fails = e->value("fails", false);
+      step.expect.categories = e->value("categories", std::vector<std::string>{});
+      step.expect.fasterThanPrevious = e->value("faster_than_previous", false);
+    }
+    l.steps.push_back(std::move(step));
+  }
+  return l;
+}
+
+fs::path lessonTaskDir(const Lesson& l) {
+  const fs::path rel = l.dir / l.task;
+  std::error_code ec;
+  if (fs::exists(rel / "task.json", ec)) return rel;
+  return workbenchDataRoot() / "resources" / "tasks" / l.task;
+}
+
+LessonResult playLesson(const Lesson& lesson, const fs::path& sessionDir, std::shared_ptr<CandidateEvaluator> evaluator,
+                        AgentObserver* observer, std::optional<std::uint64_t> seed) {
+  const fs::path taskDir = lessonTaskDir(lesson);
+  Task task = loadTaskDir(taskDir);
+  SessionSettings settings;
+  settings.backend = evaluator->backendName();
+  settings.provider = "replay";
+  settings.model = "lesson:" + lesson.name;
+  settings.limits.maxIterations = static_cast<int>(lesson.steps.size());
+  settings.limits.patience = static_cast<int>(lesson.steps.size());
+  SessionStore store = SessionStore::create(sessionDir, makeSession(task, fs::absolute(taskDir).string(), settings));
+
+  std::vector<ReplayEntry> entries;
+  for (const auto& s : lesson.steps) {
+    ReplayEntry e;
+    e.text = s.reply;
+    e.model = "lesson:" + lesson.name;
+    entries.push_back(std::move(e));
+  }
+  ReplayOptions ro;
+  ro.source = (lesson.dir / "lesson.json").string();
+  auto llm = std::make_shared<ReplayClient>(std::move(entries), ro);
+
+  AgentLoopOptions options;
+  options.seed = seed;
+  AgentLoop loop(std::move(store), llm, std::move(evaluator), options);
+  if (observer) loop.addObserver(observer);
+  loop.start();
+  loop.waitUntilDone();
+  if (observer) loop.removeObserver(observer);
+
+  LessonResult r;
+  r.session = loop.snapshot();
+  r.finishReason = loop.finishReason();
+  std::optional<double> previousUs;
+  for (std::size_t k = 0; k < lesson.steps.size(); ++k) {
+    LessonStepResult sr;
+    const LessonExpectation& ex = lesson.steps[k].expect;
+    const Iteration* it = k < r.session.iterations.size() ? &r.session.iterations[k] : nullptr;
+    if (!it) {
+      sr.problems.push_back("step " + std::to_string(k + 1) + " produced no iteration (" + r.finishReason + ")");
+      r.steps.push_back(sr);
+      continue;
+    }
+    sr.iterationId = it->id;
+    sr.verdict = it->verdict ? std::string(verdictName(*it->verdict)) : std::string();
+    if (it->profile && it->profile->totalUs > 0) sr.timeUs = it->profile->totalUs;
+    const std::string label = "step " + std::to_string(k + 1) + " (iteration " + std::to_string(it->id) + ")";
+    if (ex.verdict && sr.verdict != *ex.verdict)
+      sr.problems.push_back(label + ": verdict " + (sr.verdict.empty() ? "none" : sr.verdict) + ", expected " + *ex.verdict);
+    if (ex.fails && it->verdict == Verdict::Pass) sr.problems.push_back(label + ": passed, but the lesson shows it failing");
+    std::vector<Diagnostic> all = it->diagnostics;
+    if (it->compile) all.insert(all.end(), it->compile->diagnostics.begin(), it->compile->diagnostics.end());
+    if (it->run) all.insert(all.end(), it->run->diagnostics.begin(), it->run->diagnostics.end());
+    if (it->verify) all.insert(all.end(), it->verify->diagnostics.begin(), it->verify->diagnostics.end());
+    for (const auto& c : ex.categories)
+      if (std::none_of(all.begin(), all.end(), [&](const Diagnostic& d) { return d.category == c; }))
+        sr.problems.push_back(label + ": no " + c + " diagnostic");
+    if (ex.fasterThanPrevious && (!sr.timeUs || !previousUs || *sr.timeUs >= *previousUs))
+      sr.problems.push_back(label + ": not faster than the previous step");
+    previousUs = sr.timeUs;
+    r.steps.push_back(std::move(sr));
+  }
+  const bool lastPasses = !r.session.iterations.empty() && r.session.iterations.size() >= lesson.steps.size() &&
+                          r.session.iterations[lesson.steps.size() - 1].verdict == Verdict::Pass;
+  r.passed = lastPasses && std::all_of(r.steps.begin(), r.steps.end(), [](const LessonStepResult& s) { return s.problems.empty(); });
+  return r;
+}
+
+}  // namespace kwb

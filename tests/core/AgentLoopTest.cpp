@@ -1,0 +1,391 @@
+// The agent loop's control and steering (pause, step, hint, edit, pin, rollback, accept, resume,
+// best-of-N) with a replayed model and a scripted evaluator, so every test is fast and deterministic.
+// The real emulator is exercised by AgentEndToEndTest and LessonReplayTest.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <regex>
+#include <sstream>
+
+#include "core/agent/AgentLoop.h"
+#include "core/agent/KnowledgePack.h"
+#include "core/llm/ReplayClient.h"
+#include "core/model/Task.h"
+#include "core/store/SessionStore.h"
+
+namespace kwb {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+// Verdicts come from a marker in the candidate: "// FAKE verdict=pass us=40" or
+// "// FAKE verdict=compile_error line=7 category=compile-error". Records what it evaluated.
+class ScriptedEvaluator : public CandidateEvaluator {
+ public:
+  EvaluationOutcome evaluate(const Task&, const Candidate& c, const EvaluationContext& ctx) override {
+    const std::string src = primaryCandidateFile(c).second;
+    {
+      std::lock_guard lock(mutex);
+      evaluated.push_back(src);
+    }
+    if (ctx.onPhase) ctx.onPhase(EvalPhase::Compiling);
+    std::smatch m;
+    EvaluationOutcome o;
+    std::string verdict = "pass";
+    if (std::regex_search(src, m, std::regex("verdict=([a-z_]+)"))) verdict = m[1];
+    o.verdict = *parseVerdict(verdict);
+    CompileResult cr;
+    cr.ok = o.verdict != Verdict::CompileError;
+    cr.durationMs = 5;
+    if (!cr.ok) {
+      Diagnostic d;
+      d.source = "compiler";
+      d.category = "compile-error";
+      d.file = "kernel.cpp";
+      if (std::regex_search(src, m, std::regex("line=([0-9]+)"))) d.line = std::stoi(m[1]);
+      d.message = "use of undeclared identifier 'xLocall'";
+      cr.diagnostics.push_back(d);
+      o.compile = cr;
+      return o;
+    }
+    o.compile = cr;
+    if (ctx.onPhase) ctx.onPhase(EvalPhase::Running);
+    RunResult rr;
+    rr.status = o.verdict == Verdict::RuntimeError ? RunStatus::Error : RunStatus::Ok;
+    if (std::regex_search(src, m, std::regex("category=([a-z-]+)"))) {
+      Diagnostic d;
+      d.source = "emulator";
+      d.category = m[1];
+      d.file = "kernel.cpp";
+      d.line = std::regex_search(src, m, std::regex("line=([0-9]+)")) ? std::stoi(m[1]) : 1;
+      d.message = "scripted finding";
+      rr.diagnostics.push_back(d);
+    }
+    o.run = rr;
+    if (std::regex_search(src, m, std::regex("us=([0-9.]+)"))) {
+      ProfileReport p;
+      p.totalUs = std::stod(m[1]);
+      p.bound = "mte2";
+      o.profile = p;
+    }
+    o.report = nlohmann::json{{"verdict", verdict}, {"runs", nlohmann::json::array({{{"case", "c"}, {"block_dim", 8}}})}};
+    return o;
+  }
+  std::string backendName() const override { return "scripted"; }
+
+  std::mutex mutex;
+  std::vector<std::string> evaluated;
+};
+
+// Records every event; a state wait helper for tests.
+class Recorder : public AgentObserver {
+ public:
+  void onAgentEvent(const AgentEvent& e) override {
+    std::lock_guard lock(mutex);
+    events.push_back(e);
+  }
+  template <class T>
+  int count() {
+    std::lock_guard lock(mutex);
+    int n = 0;
+    for (const auto& e : events) n += std::holds_alternative<T>(e) ? 1 : 0;
+    return n;
+  }
+  std::mutex mutex;
+  std::vector<AgentEvent> events;
+};
+
+std::string reply(const std::string& marker) {
+  return "Here is the kernel.\n\n```cpp kernel.cpp\n#include \"kwb_tiling.h\"\n// FAKE " + marker +
+         "\nconstexpr int32_t BUFFER_NUM = 2;\nextern \"C\" __global__ __aicore__ void add_custom(GM_ADDR x) {}\n```\n";
+}
+
+struct Fixture {
+  fs::path dir;
+  Task task;
+  std::shared_ptr<ScriptedEvaluator> evaluator = std::make_shared<ScriptedEvaluator>();
+  std::shared_ptr<ReplayClient> llm;
+  Recorder recorder;
+
+  Fixture(const std::string& name, std::vector<std::string> replies, SessionLimits limits = {}) {
+    dir = fs::temp_directory_path() / ("kwb-agentloop-" + name + "-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    task = loadTaskDir(workbenchDataRoot() / "resources" / "tasks" / "add_custom");
+    std::vector<ReplayEntry> entries;
+    for (auto& r : replies) {
+      ReplayEntry e;
+      e.text = r;
+      entries.push_back(e);
+    }
+    llm = std::make_shared<ReplayClient>(std::move(entries));
+    SessionSettings s;
+    s.provider = "replay";
+    s.limits = limits;
+    SessionStore::create(dir / "session", makeSession(task, (workbenchDataRoot() / "resources" / "tasks" / "add_custom").string(), s), Durability::NoSync);
+  }
+  ~Fixture() { fs::remove_all(dir); }
+
+  std::unique_ptr<AgentLoop> loop(AgentLoopOptions o = {}) {
+    o.workRoot = dir / "work";
+    auto l = std::make_unique<AgentLoop>(SessionStore::open(dir / "session", {OpenMode::ReadWrite, false, Durability::NoSync}),
+                                         llm, evaluator, o);
+    l->addObserver(&recorder);
+    return l;
+  }
+};
+
+SessionLimits maxIt(int n) {
+  SessionLimits l;
+  l.maxIterations = n;
+  return l;
+}
+
+TEST(AgentLoop, RepairsThenStopsAtTheIterationBudget) {
+  Fixture f("repair", {reply("verdict=compile_error line=4"), reply("verdict=pass us=40")}, maxIt(2));
+  auto loop = f.loop();
+  loop->start();
+  ASSERT_TRUE(loop->waitUntilDone(60s));
+  const Session s = loop->snapshot();
+  ASSERT_EQ(s.iterations.size(), 2u);
+  EXPECT_EQ(s.iterations[0].verdict, Verdict::CompileError);
+  EXPECT_EQ(s.iterations[1].verdict, Verdict::Pass);
+  EXPECT_EQ(s.iterations[1].parentId, 1);
+  EXPECT_EQ(s.iterations[1].origin, Origin::Replay);
+  EXPECT_EQ(loop->bestIteration(), 2);
+  EXPECT_NE(loop->finishReason().find("iteration budget (2)"), std::string::npos);
+  EXPECT_EQ(loop->state(), AgentState::Finished);
+  // The repair prompt carried the first candidate's diagnostic and source line.
+  const std::string prompt2 = SessionStore::open(f.dir / "session", {OpenMode::ReadOnly}).readArtifact(2, "prompt.md");
+  EXPECT_NE(prompt2.find("[compile-error] kernel.cpp:4"), std::string::npos);
+  EXPECT_NE(prompt2.find(">>   4 | // FAKE verdict=compile_error"), std::string::npos) << prompt2;
+  EXPECT_GE(f.recorder.count<agent_event::IterationFinished>(), 2);
+  EXPECT_GE(f.recorder.count<agent_event::TokenStreamed>(), 2);
+}
+
+TEST(AgentLoop, PauseTakesEffectAtAStepBoundaryAndStepRunsOneStep) {
+  Fixture f("pause", {reply("verdict=wrong_answer category=wrong-answer"), reply("verdict=pass us=40")}, maxIt(2));
+  auto loop = f.loop();
+  loop->step();  // before start: starts paused with one step granted
+  ASSERT_TRUE(loop->waitForState(AgentState::Paused, 30s));
+  // One step: the round started and generated; it now waits before compiling.
+  Session s = loop->snapshot();
+  ASSERT_EQ(s.iterations.size(), 1u);
+  EXPECT_EQ(s.iterations[0].state, IterationState::Compiling);
+  EXPECT_TRUE(f.evaluator->evaluated.empty());
+  std::this_thread::sleep_for(100ms);
+  EXPECT_EQ(loop->state(), AgentState::Paused);  // nothing moves while paused
+  EXPECT_TRUE(f.evaluator->evaluated.empty());
+  loop->step();  // compile, then pause again before the run
+  ASSERT_TRUE(loop->waitForState(AgentState::Paused, 30s));
+  s = loop->snapshot();
+  EXPECT_EQ(s.iterations[0].state, IterationState::Compiling);
+  EXPECT_EQ(f.evaluator->evaluated.size(), 1u);
+  loop->resume();
+  ASSERT_TRUE(loop->waitUntilDone(60s));
+  s = loop->snapshot();
+  ASSERT_EQ(s.iterations.size(), 2u);
+  EXPECT_EQ(s.iterations[1].verdict, Verdict::Pass);
+}
+
+TEST(AgentLoop, StopIsFinalAndMarksTheIterationInFlight) {
+  Fixture f("stop", {reply("verdict=pass us=40")}, maxIt(3));
+  auto loop = f.loop();
+  loop->step();
+  ASSERT_TRUE(loop->waitForState(AgentState::Paused, 30s));
+  loop->stop();
+  ASSERT_TRUE(loop->waitUntilDone(30s));
+  EXPECT_EQ(loop->state(), AgentState::Stopped);
+  EXPECT_EQ(loop->finishReason(), "stopped");
+  const Session s = loop->snapshot();
+  ASSERT_EQ(s.iterations.size(), 1u);
+  EXPECT_EQ(s.iterations[0].state, IterationState::Stopped);
+  EXPECT_TRUE(f.evaluator->evaluated.empty());
+  loop->start();  // a stopped loop stays stopped
+  EXPECT_TRUE(loop->waitUntilDone(1s));
+  EXPECT_EQ(loop->snapshot().iterations.size(), 1u);
+}
+
+TEST(AgentLoop, QueuedHintGoesIntoTheNextPromptOnly) {
+  Fixture f("hint", {reply("verdict=wrong_answer"), reply("verdict=wrong_answer"), reply("verdict=pass us=3")}, maxIt(3));
+  auto loop = f.loop();
+  loop->queueHint("Use DataCopyPad for the tail tile.");
+  loop->start();
+  ASSERT_TRUE(loop->waitUntilDone(60s));
+  auto store = SessionStore::open(f.dir / "session", {OpenMode::ReadOnly});
+  EXPECT_NE(store.readArtifact(1, "prompt.md").find("## Hint from the engineer"), std::string::npos);
+  EXPECT_NE(store.readArtifact(1, "prompt.md").find("Use DataCopyPad for the tail tile."), std::string::npos);
+  EXPECT_EQ(store.readArtifact(2, "prompt.md").find("Use DataCopyPad for the tail tile."), std::string::npos);
+  EXPECT_EQ(store.session().iterations[0].hint, "Use DataCopyPad for the tail tile.");
+}
+
+TEST(AgentLoop, HumanEditIsEvaluatedLikeAnyOtherAndBecomesTheBase) {
+  Fixture f("edit", {reply("verdict=wrong_answer"), reply("verdict=pass us=20")}, maxIt(3));
+  auto loop = f.loop();
+  loop->step();
+  ASSERT_TRUE(loop->waitForState(AgentState::Paused, 30s));
+  Candidate edit;
+  edit.files["kernel.cpp"] = "// FAKE verdict=pass us=50\n// engineer's version\n";
+  loop->submitEdit(edit, std::nullopt);  // evaluated while paused
+  for (int k = 0; k < 300 && loop->snapshot().iterations.size() < 2; ++k) std::this_thread::sleep_for(20ms);
+  for (int k = 0; k < 300; ++k) {
+    const Session s = loop->snapshot();
+    if (s.iterations.size() >= 2 && s.iterations[1].state == IterationState::Done) break;
+    std::this_thread::sleep_for(20ms);
+  }
+  Session s = loop->snapshot();
+  ASSERT_GE(s.iterations.size(), 2u);
+  EXPECT_EQ(s.iterations[1].origin, Origin::Human);
+  EXPECT_EQ(s.iterations[1].candidate.origin, Origin::Human);
+  EXPECT_EQ(s.iterations[1].verdict, Verdict::Pass);
+  EXPECT_EQ(loop->state(), AgentState::Paused);
+  loop->resume();
+  ASSERT_TRUE(loop->waitUntilDone(60s));
+  s = loop->snapshot();
+  ASSERT_EQ(s.iterations.size(), 3u);
+  // The round after the edit optimises the engineer's passing kernel.
+  EXPECT_EQ(s.iterations[2].parentId, 2);
+  auto store = SessionStore::open(f.dir / "session", {OpenMode::ReadOnly});
+  EXPECT_NE(store.readArtifact(3, "prompt.md").find("engineer's version"), std::string::npos);
+  EXPECT_NE(store.readArtifact(3, "prompt.md").find("# optimize: add_custom"), std::string::npos);
+}
+
+TEST(AgentLoop, PinnedLockedRegionViolationIsRejectedWithoutRunning) {
+  const std::string good = reply("verdict=pass us=40");
+  std::string changed = good;
+  changed.replace(changed.find("BUFFER_NUM = 2"), 14, "BUFFER_NUM = 1");
+  Fixture f("pin", {changed, good}, maxIt(2));
+  auto loop = f.loop();
+  // Lock the BUFFER_NUM line of a candidate the engineer knows, and fix the parameter too.
+  const std::string kernel = good.substr(good.find("#include"), good.rfind("```") - good.find("#include"));
+  const int lockId = loop->pinConstraint(Constraint::lockRegion("kernel.cpp", kernel, 3, 3));
+  loop->pinConstraint(Constraint::rule("Keep two buffers."));
+  EXPECT_EQ(f.recorder.count<agent_event::ConstraintsChanged>(), 2);
+  loop->start();
+  ASSERT_TRUE(loop->waitUntilDone(60s));
+  const Session s = loop->snapshot();
+  ASSERT_EQ(s.iterations.size(), 2u);
+  EXPECT_EQ(s.iterations[0].verdict, Verdict::Rejected);
+  ASSERT_FALSE(s.iterations[0].diagnostics.empty());
+  EXPECT_EQ(s.iterations[0].diagnostics[0].category, "policy-violation");
+  EXPECT_FALSE(s.iterations[0].compile.has_value());
+  EXPECT_EQ(s.iterations[1].verdict, Verdict::Pass);
+  ASSERT_EQ(f.evaluator->evaluated.size(), 1u);  // the violating candidate never reached the evaluator
+  auto store = SessionStore::open(f.dir / "session", {OpenMode::ReadOnly});
+  const std::string p2 = store.readArtifact(2, "prompt.md");
+  EXPECT_NE(p2.find("[policy-violation]"), std::string::npos);
+  EXPECT_NE(p2.find("Rule: Keep two buffers."), std::string::npos) << p2;
+  EXPECT_TRUE(loop->unpinConstraint(lockId));
+  EXPECT_FALSE(loop->unpinConstraint(lockId));
+  EXPECT_EQ(loop->snapshot().constraints.size(), 1u);
+}
+
+TEST(AgentLoop, RollbackStartsANewBranchAndKeepsTheOldOne) {
+  Fixture f("rollback",
+            {reply("verdict=pass us=40"), reply("verdict=pass us=30"), reply("verdict=pass us=20"), reply("verdict=pass us=35")},
+            maxIt(4));
+  auto loop = f.loop();
+  // First a chain 1 -> 2 -> 3 (each faster), then a rollback to 1.
+  loop->step();
+  ASSERT_TRUE(loop->waitForState(AgentState::Paused, 30s));
+  loop->resume();
+  for (int k = 0; k < 500 && loop->snapshot().iterations.size() < 3; ++k) std::this_thread::sleep_for(10ms);
+  loop->pause();
+  ASSERT_TRUE(loop->waitForState(AgentState::Paused, 30s));
+  Session s = loop->snapshot();
+  ASSERT_GE(s.iterations.size(), 3u);
+  EXPECT_THROW(loop->rollbackTo(99), std::invalid_argument);
+  loop->rollbackTo(1);
+  loop->resume();
+  ASSERT_TRUE(loop->waitUntilDone(60s));
+  s = loop->snapshot();
+  ASSERT_EQ(s.iterations.size(), 4u);
+  EXPECT_EQ(s.iterations[3].parentId, 1);  // the new branch
+  EXPECT_EQ(s.childrenOf(1).size(), 2u);   // both branches kept
+  EXPECT_EQ(s.iterations[2].parentId, 2);
+}
+
+TEST(AgentLoop, AcceptExportsACannKernelLaunchProject) {
+  Fixture f("accept", {reply("verdict=compile_error line=2"), reply("verdict=pass us=40")}, maxIt(2));
+  auto loop = f.loop();
+  loop->start();
+  ASSERT_TRUE(loop->waitUntilDone(60s));
+  EXPECT_THROW(loop->accept(1, f.dir / "export-bad"), std::invalid_argument);  // did not pass
+  const fs::path out = loop->accept(2, f.dir / "export");
+  EXPECT_EQ(loop->snapshot().acceptedIteration, 2);
+  EXPECT_EQ(f.recorder.count<agent_event::Accepted>(), 1);
+  for (const char* file : {"CMakeLists.txt", "add_custom.cpp", "tiling_host.cpp", "main.cpp", "kwb_tiling.h", "data_utils.h",
+                           "run.sh", "cmake/cpu_lib.cmake", "scripts/gen_data.py", "scripts/verify_result.py",
+                           "reference/reference.cpp", "reference/kwb_reference.h", "README.md"})
+    EXPECT_TRUE(fs::exists(out / file)) << file;
+  std::ifstream cm(out / "CMakeLists.txt");
+  std::stringstream ss;
+  ss << cm.rdbuf();
+  EXPECT_NE(ss.str().find("ascendc_library(ascendc_kernels_${RUN_MODE} SHARED ${KERNEL_FILES})"), std::string::npos);
+  EXPECT_NE(ss.str().find("RUN_MODE"), std::string::npos);
+  std::ifstream kf(out / "add_custom.cpp");
+  std::stringstream ks;
+  ks << kf.rdbuf();
+  EXPECT_EQ(ks.str(), loop->snapshot().iterations[1].candidate.files.at("kernel.cpp"));  // byte for byte
+  std::ifstream rs(out / "run.sh");
+  std::stringstream rss;
+  rss << rs.rdbuf();
+  EXPECT_NE(rss.str().find("-r | --run-mode"), std::string::npos);
+  EXPECT_NE(rss.str().find("-v | --soc-version"), std::string::npos);
+  EXPECT_THROW(loop->accept(2, f.dir / "export"), std::invalid_argument);  // not empty
+}
+
+TEST(AgentLoop, KilledSessionResumesFromDisk) {
+  Fixture f("resume", {reply("verdict=pass us=40")}, maxIt(3));
+  {
+    // A process that died after generating iteration 1 (candidate saved, state compiling) and while
+    // generating iteration 2 (no candidate yet).
+    auto store = SessionStore::open(f.dir / "session", {OpenMode::ReadWrite, false, Durability::NoSync});
+    Iteration one;
+    one.id = 1;
+    one.state = IterationState::Compiling;
+    one.candidate.files["kernel.cpp"] = "// FAKE verdict=wrong_answer category=wrong-answer line=1\n";
+    one.createdAt = "2026-01-01T00:00:00Z";
+    store.saveIteration(one);
+    Iteration two;
+    two.id = 2;
+    two.parentId = 1;
+    two.state = IterationState::Generating;
+    two.createdAt = "2026-01-01T00:00:01Z";
+    store.saveIteration(two);
+  }
+  auto loop = f.loop();
+  EXPECT_EQ(loop->snapshot().iterations[1].state, IterationState::Stopped);
+  loop->start();
+  ASSERT_TRUE(loop->waitUntilDone(60s));
+  const Session s = loop->snapshot();
+  ASSERT_EQ(s.iterations.size(), 3u);
+  EXPECT_EQ(s.iterations[0].verdict, Verdict::WrongAnswer);  // the interrupted step was redone
+  EXPECT_EQ(s.iterations[2].parentId, 1);                       // and the loop continued from it
+  EXPECT_EQ(s.iterations[2].verdict, Verdict::Pass);
+}
+
+TEST(AgentLoop, BestOfNEvaluatesEveryCandidateAndKeepsTheFastest) {
+  SessionLimits l = maxIt(4);
+  l.candidatesPerRound = 2;
+  Fixture f("bestofn", {reply("verdict=pass us=40"), reply("verdict=pass us=60"), reply("verdict=pass us=50"),
+                        reply("verdict=pass us=10")},
+            l);
+  auto loop = f.loop();
+  loop->start();
+  ASSERT_TRUE(loop->waitUntilDone(60s));
+  const Session s = loop->snapshot();
+  ASSERT_EQ(s.iterations.size(), 4u);
+  EXPECT_EQ(f.evaluator->evaluated.size(), 4u);
+  // Round 2 builds on the faster candidate of round 1 (40 us, whichever id it got).
+  const Iteration& r2a = s.iterations[2];
+  ASSERT_TRUE(r2a.parentId);
+  EXPECT_EQ(s.findIteration(*r2a.parentId)->profile->totalUs, 40.0);
+  EXPECT_EQ(s.findIteration(*loop->bestIteration())->profile->totalUs, 10.0);
+}
+
+}  // namespace
+}  // namespace kwb
