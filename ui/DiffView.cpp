@@ -29,6 +29,8 @@ QsciScintilla* makeReadOnlyEditor(QWidget* parent) {
   lexer->setDefaultFont(mono);
   lexer->setFont(mono);
   e->setLexer(lexer);
+  // Candidates guard kernel code with #if KWB_COMPILE_KERNEL: do not grey it out as inactive.
+  e->SendScintilla(QsciScintillaBase::SCI_SETPROPERTY, "lexer.cpp.track.preprocessor", "0");
   e->setReadOnly(true);
   // Margin 0 shows each side's own line numbers as text: padding rows have none.
   e->setMarginType(0, QsciScintilla::TextMargin);

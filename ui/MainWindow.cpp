@@ -1,29 +1,231 @@
 #include "ui/MainWindow.h"
 
+#include <QAction>
 #include <QDir>
+#include <QDockWidget>
 #include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QInputDialog>
 #include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QStyle>
+#include <QTabWidget>
 #include <QTextStream>
+#include <QToolBar>
+#include <QTreeView>
+#include <QVBoxLayout>
 
+#include "core/profile/PipelineTrace.h"
+#include "core/store/SessionStore.h"
+#include "ui/ConstraintsPanel.h"
+#include "ui/ConversationPanel.h"
+#include "ui/DiagnosticsPanel.h"
+#include "ui/DiffView.h"
 #include "ui/KernelEditor.h"
 #include "ui/LatencyChart.h"
+#include "ui/PipeUtilizationChart.h"
+#include "ui/PipelineTraceView.h"
+#include "ui/TimelineModel.h"
 
 namespace kwb::ui {
+namespace {
+
+std::vector<Diagnostic> allDiagnostics(const Iteration& it) {
+  std::vector<Diagnostic> out = it.diagnostics;
+  if (it.compile) out.insert(out.end(), it.compile->diagnostics.begin(), it.compile->diagnostics.end());
+  if (it.run) out.insert(out.end(), it.run->diagnostics.begin(), it.run->diagnostics.end());
+  if (it.verify) out.insert(out.end(), it.verify->diagnostics.begin(), it.verify->diagnostics.end());
+  return out;
+}
+
+QString readText(const std::filesystem::path& p) {
+  QFile f(QString::fromStdString(p.string()));
+  if (!f.open(QIODevice::ReadOnly | QIODevice::Text)) return {};
+  return QString::fromUtf8(f.readAll());
+}
+
+}  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   setWindowTitle(tr("Kernel Workbench"));
-  auto* split = new QSplitter(Qt::Horizontal, this);
-  editor_ = new KernelEditor(split);
-  latency_ = new LatencyChart(split);
-  split->addWidget(editor_);
-  split->addWidget(latency_);
-  split->setStretchFactor(0, 3);
-  split->setStretchFactor(1, 2);
-  setCentralWidget(split);
-  statusBar()->showMessage(tr("Backend: built-in Ascend C emulator (no NPU)"));
-  resize(1280, 800);
+  auto* central = new QWidget(this);
+  auto* cl = new QVBoxLayout(central);
+  cl->setContentsMargins(0, 0, 0, 0);
+  cl->setSpacing(0);
+  editorHeader_ = new QLabel(central);
+  editorHeader_->setContentsMargins(8, 4, 8, 4);
+  editor_ = new KernelEditor(central);
+  cl->addWidget(editorHeader_);
+  cl->addWidget(editor_, 1);
+  setCentralWidget(central);
+
+  timeline_ = new TimelineModel(this);
+  latency_ = new LatencyChart(this);
+  pipes_ = new PipeUtilizationChart(this);
+  trace_ = new PipelineTraceView(this);
+  diff_ = new DiffView(this);
+  diagnostics_ = new DiagnosticsPanel(this);
+  conversation_ = new ConversationPanel(this);
+  constraints_ = new ConstraintsPanel(this);
+  buildActions();
+  buildDocks();
+
+  stateLabel_ = new QLabel(tr("idle"), this);
+  iterationLabel_ = new QLabel(this);
+  tokensLabel_ = new QLabel(this);
+  backendLabel_ = new QLabel(tr("backend: built-in Ascend C emulator (no NPU)"), this);
+  statusBar()->addPermanentWidget(stateLabel_);
+  statusBar()->addPermanentWidget(iterationLabel_);
+  statusBar()->addPermanentWidget(tokensLabel_);
+  statusBar()->addPermanentWidget(backendLabel_);
+
+  connect(diagnostics_, &DiagnosticsPanel::jumpRequested, this,
+          [this](const QString&, int line, int column) { editor_->jumpToLine(line, column); });
+  connect(trace_, &PipelineTraceView::sourceActivated, this, [this](const QString& src) {
+    const int colon = src.lastIndexOf(QLatin1Char(':'));
+    bool ok = false;
+    const int line = src.mid(colon + 1).toInt(&ok);
+    if (ok) editor_->jumpToLine(line);
+  });
+  connect(constraints_, &ConstraintsPanel::addRuleRequested, this, &MainWindow::addRuleRequested);
+  connect(constraints_, &ConstraintsPanel::fixParameterRequested, this, &MainWindow::fixParameterRequested);
+  connect(constraints_, &ConstraintsPanel::removeRequested, this, &MainWindow::unpinRequested);
+  connect(constraints_, &ConstraintsPanel::lockSelectionRequested, this, &MainWindow::lockSelection);
+  connect(editor_, &QsciScintilla::modificationChanged, this, [this](bool modified) {
+    if (auto* a = action(QStringLiteral("runEdit"))) a->setEnabled(modified && agentAvailable_);
+  });
+  setAgentAvailable(false, tr("No LLM provider configured: open Settings, or open a lesson to replay one"));
+  constraints_->setConstraints({});
+  resize(1500, 920);
+}
+
+MainWindow::~MainWindow() = default;
+
+QAction* MainWindow::action(const QString& name) const {
+  auto it = actions_.find(name);
+  return it == actions_.end() ? nullptr : it->second;
+}
+
+void MainWindow::buildActions() {
+  auto make = [this](const QString& key, const QString& text, const QKeySequence& seq, QStyle::StandardPixmap icon) {
+    auto* a = new QAction(style()->standardIcon(icon), text, this);
+    a->setShortcut(seq);
+    a->setToolTip(QStringLiteral("%1 (%2)").arg(text, seq.toString(QKeySequence::NativeText)));
+    actions_[key] = a;
+    return a;
+  };
+  auto* tb = addToolBar(tr("Agent"));
+  tb->setObjectName(QStringLiteral("agentToolbar"));
+  tb->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+  auto* open = make(QStringLiteral("open"), tr("Open session…"), QKeySequence::Open, QStyle::SP_DirOpenIcon);
+  auto* newSession = make(QStringLiteral("new"), tr("New session…"), QKeySequence::New, QStyle::SP_FileIcon);
+  auto* start = make(QStringLiteral("start"), tr("Start"), QKeySequence(Qt::Key_F5), QStyle::SP_MediaPlay);
+  auto* pause = make(QStringLiteral("pause"), tr("Pause"), QKeySequence(Qt::Key_F6), QStyle::SP_MediaPause);
+  auto* step = make(QStringLiteral("step"), tr("Step"), QKeySequence(Qt::Key_F10), QStyle::SP_MediaSeekForward);
+  auto* stop = make(QStringLiteral("stop"), tr("Stop"), QKeySequence(Qt::SHIFT | Qt::Key_F5), QStyle::SP_MediaStop);
+  auto* hint = make(QStringLiteral("hint"), tr("Hint…"), QKeySequence(Qt::CTRL | Qt::Key_H), QStyle::SP_MessageBoxQuestion);
+  auto* runEdit = make(QStringLiteral("runEdit"), tr("Run this edit"), QKeySequence(Qt::CTRL | Qt::Key_Return),
+                       QStyle::SP_DialogApplyButton);
+  auto* rollback = make(QStringLiteral("rollback"), tr("Roll back to here"), QKeySequence(Qt::CTRL | Qt::Key_B),
+                        QStyle::SP_ArrowBack);
+  auto* accept = make(QStringLiteral("accept"), tr("Accept…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A),
+                      QStyle::SP_DialogSaveButton);
+  for (QAction* a : {newSession, open}) tb->addAction(a);
+  tb->addSeparator();
+  for (QAction* a : {start, pause, step, stop}) tb->addAction(a);
+  tb->addSeparator();
+  for (QAction* a : {hint, runEdit, rollback, accept}) tb->addAction(a);
+
+  auto* file = menuBar()->addMenu(tr("&Session"));
+  file->addAction(newSession);
+  file->addAction(open);
+  file->addSeparator();
+  file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+  auto* agent = menuBar()->addMenu(tr("&Agent"));
+  for (QAction* a : {start, pause, step, stop, hint, runEdit, rollback, accept}) agent->addAction(a);
+
+  connect(newSession, &QAction::triggered, this, &MainWindow::newSessionRequested);
+  connect(open, &QAction::triggered, this, [this] {
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open session folder"));
+    if (!dir.isEmpty()) openSessionDir(dir);
+  });
+  connect(start, &QAction::triggered, this, &MainWindow::startRequested);
+  connect(pause, &QAction::triggered, this, &MainWindow::pauseRequested);
+  connect(step, &QAction::triggered, this, &MainWindow::stepRequested);
+  connect(stop, &QAction::triggered, this, &MainWindow::stopRequested);
+  connect(hint, &QAction::triggered, this, &MainWindow::askHint);
+  connect(runEdit, &QAction::triggered, this, [this] {
+    const QString name = shownFile_.isEmpty() ? QStringLiteral("kernel.cpp") : QFileInfo(shownFile_).fileName();
+    emit runEditRequested(name, editor_->text(), selected_);
+  });
+  connect(rollback, &QAction::triggered, this, [this] {
+    if (selected_) emit rollbackRequested(*selected_);
+  });
+  connect(accept, &QAction::triggered, this, &MainWindow::askAccept);
+}
+
+void MainWindow::buildDocks() {
+  setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
+  timelineView_ = new QTreeView(this);
+  timelineView_->setModel(timeline_);
+  timelineView_->setUniformRowHeights(true);
+  timelineView_->setAlternatingRowColors(true);
+  timelineView_->setRootIsDecorated(true);
+  timelineView_->header()->setStretchLastSection(false);
+  timelineView_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  connect(timelineView_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+          [this](const QModelIndex& cur) {
+            if (const Iteration* it = timeline_->iteration(cur)) selectIteration(it->id);
+          });
+  auto* left = new QDockWidget(tr("Iterations"), this);
+  left->setObjectName(QStringLiteral("timelineDock"));
+  left->setWidget(timelineView_);
+  addDockWidget(Qt::LeftDockWidgetArea, left);
+
+  bottomTabs_ = new QTabWidget(this);
+  bottomTabs_->addTab(diagnostics_, tr("Diagnostics"));
+  bottomTabs_->addTab(conversation_, tr("Conversation"));
+  auto* bottom = new QDockWidget(tr("Feedback"), this);
+  bottom->setObjectName(QStringLiteral("feedbackDock"));
+  bottom->setWidget(bottomTabs_);
+  addDockWidget(Qt::BottomDockWidgetArea, bottom);
+
+  rightTabs_ = new QTabWidget(this);
+  auto* profile = new QSplitter(Qt::Vertical, this);
+  profile->addWidget(latency_);
+  profile->addWidget(pipes_);
+  rightTabs_->addTab(profile, tr("Profile"));
+  auto* traceBox = new QWidget(this);
+  auto* tl = new QVBoxLayout(traceBox);
+  tl->setContentsMargins(0, 0, 0, 0);
+  auto* traceBar = new QHBoxLayout;
+  auto* hintLabel = new QLabel(tr("Ctrl+wheel or +/− zoom · drag to pan · double-click jumps to source"), traceBox);
+  auto* exportBtn = new QPushButton(tr("Open in Perfetto…"), traceBox);
+  exportBtn->setToolTip(tr("Save the trace as a Chrome trace JSON for ui.perfetto.dev, chrome://tracing or MindStudio Insight"));
+  traceBar->addWidget(hintLabel, 1);
+  traceBar->addWidget(exportBtn);
+  tl->addLayout(traceBar);
+  traceScroll_ = new QScrollArea(traceBox);
+  traceScroll_->setWidget(trace_);
+  traceScroll_->setWidgetResizable(true);
+  tl->addWidget(traceScroll_, 1);
+  connect(exportBtn, &QPushButton::clicked, this, &MainWindow::exportTrace);
+  rightTabs_->addTab(traceBox, tr("Pipeline trace"));
+  rightTabs_->addTab(diff_, tr("Diff"));
+  rightTabs_->addTab(constraints_, tr("Constraints"));
+  auto* right = new QDockWidget(tr("Analysis"), this);
+  right->setObjectName(QStringLiteral("analysisDock"));
+  right->setWidget(rightTabs_);
+  addDockWidget(Qt::RightDockWidgetArea, right);
+  resizeDocks({left, right}, {360, 560}, Qt::Horizontal);
+  resizeDocks({bottom}, {220}, Qt::Vertical);
 }
 
 bool MainWindow::openTask(const QString& dir) {
@@ -32,7 +234,6 @@ bool MainWindow::openTask(const QString& dir) {
     statusBar()->showMessage(tr("Task folder %1 does not exist").arg(dir));
     return false;
   }
-  // The expert candidate is what a task ships as its known-good kernel; fall back to the README.
   for (const QString& name : {QStringLiteral("expert_candidate.cpp"), QStringLiteral("kernel.cpp"),
                               QStringLiteral("README.md")}) {
     QFile f(taskDir.filePath(name));
@@ -43,13 +244,225 @@ bool MainWindow::openTask(const QString& dir) {
     }
     editor_->setSource(QTextStream(&f).readAll());
     shownFile_ = f.fileName();
+    editorHeader_->setText(tr("<b>%1</b> · expert candidate · %2").arg(taskDir.dirName(), name));
     setWindowTitle(tr("Kernel Workbench — %1").arg(taskDir.dirName()));
-    statusBar()->showMessage(
-        tr("Task %1 · backend: built-in Ascend C emulator (no NPU) · %2").arg(taskDir.dirName(), name));
+    statusBar()->showMessage(tr("Task %1: start a session to let the agent work on it").arg(taskDir.dirName()));
     return true;
   }
   statusBar()->showMessage(tr("Task folder %1 has no candidate source or README").arg(dir));
   return false;
+}
+
+bool MainWindow::openSessionDir(const QString& dir) {
+  try {
+    std::vector<StoreProblem> problems;
+    Session s = SessionStore::load(dir.toStdString(), &problems);
+    showSession(s, std::filesystem::path(dir.toStdString()));
+    if (!problems.empty())
+      statusBar()->showMessage(tr("Opened with %n problem(s): %1", nullptr, int(problems.size()))
+                                   .arg(QString::fromStdString(problems.front().describe())));
+    return true;
+  } catch (const std::exception& e) {
+    statusBar()->showMessage(tr("Cannot open session %1: %2").arg(dir, QString::fromUtf8(e.what())));
+    return false;
+  }
+}
+
+void MainWindow::showSession(const Session& session, std::optional<std::filesystem::path> sessionDir) {
+  session_ = session;
+  sessionDir_ = std::move(sessionDir);
+  timeline_->setSession(session_);
+  timelineView_->expandAll();
+  constraints_->setConstraints(session_.constraints);
+  setWindowTitle(tr("Kernel Workbench — %1").arg(QString::fromStdString(session_.task.name)));
+  backendLabel_->setText(session_.settings.backend == "ascend-cann"
+                             ? tr("backend: CANN toolkit")
+                             : tr("backend: built-in Ascend C emulator (no NPU)"));
+  refreshLatency();
+  if (!session_.iterations.empty())
+    selectIteration(session_.acceptedIteration.value_or(session_.iterations.back().id));
+}
+
+void MainWindow::refreshLatency() {
+  std::vector<std::optional<double>> lat;
+  for (const auto& it : session_.iterations)
+    lat.push_back(it.profile && it.profile->totalUs > 0 ? std::optional<double>(it.profile->totalUs) : std::nullopt);
+  latency_->setLatencies(lat, session_.task.baseline ? std::optional<double>(session_.task.baseline->latencyUs)
+                                                     : std::nullopt);
+  std::int64_t tokens = 0;
+  for (const auto& it : session_.iterations)
+    if (it.usage) tokens += it.usage->promptTokens + it.usage->completionTokens;
+  tokensLabel_->setText(tr("%1 tokens").arg(tokens));
+}
+
+void MainWindow::selectIteration(int id) {
+  const Iteration* it = session_.findIteration(id);
+  if (!it) return;
+  selected_ = id;
+  const QModelIndex idx = timeline_->indexOfIteration(id);
+  if (idx.isValid() && timelineView_->currentIndex().siblingAtColumn(0) != idx) timelineView_->setCurrentIndex(idx);
+  const std::string fileName = it->candidate.files.empty() ? std::string() : it->candidate.files.begin()->first;
+  editor_->setSource(it->candidate.files.empty() ? QString() : QString::fromStdString(it->candidate.files.begin()->second));
+  shownFile_ = QString::fromStdString(fileName);
+  std::vector<std::pair<int, int>> locks;
+  for (const auto& c : session_.constraints)
+    if (c.kind == ConstraintKind::LockedRegion && (c.file.empty() || c.file == fileName)) {
+      const std::string src = it->candidate.files.empty() ? std::string() : it->candidate.files.begin()->second;
+      if (auto at = findLockedRegion(c, src)) locks.emplace_back(*at, *at + (c.endLine - c.startLine));
+    }
+  editor_->setLockedRanges(locks);
+  const auto diags = allDiagnostics(*it);
+  editor_->setDiagnostics(diags, shownFile_);
+  diagnostics_->setDiagnostics(diags);
+  editorHeader_->setText(tr("<b>Iteration %1</b> · %2 · origin %3%4")
+                             .arg(id)
+                             .arg(shownFile_, QString::fromUtf8(originName(it->candidate.origin).data()),
+                                  it->verdict ? tr(" · %1").arg(QString::fromUtf8(verdictName(*it->verdict).data()))
+                                              : QString()));
+  iterationLabel_->setText(tr("iteration %1 of %2").arg(id).arg(session_.iterations.size()));
+  if (it->profile)
+    pipes_->setProfile(*it->profile);
+  else
+    pipes_->clearProfile();
+  if (it->parentId) {
+    if (const Iteration* parent = session_.findIteration(*it->parentId))
+      diff_->setIterations(*parent, *it,
+                           session_.task.baseline ? std::optional<double>(session_.task.baseline->latencyUs) : std::nullopt);
+  } else {
+    diff_->clear();
+  }
+  showIterationArtifacts(*it);
+}
+
+void MainWindow::showIterationArtifacts(const Iteration& it) {
+  trace_->clearTrace();
+  conversation_->clearConversation(it.candidate.origin == Origin::Human ? tr("Edited by hand: no conversation")
+                                                                        : tr("No transcript stored for this iteration"));
+  if (!sessionDir_) return;
+  const auto dir = *sessionDir_ / "iterations" / SessionStore::iterationFolderName(it.id);
+  std::error_code ec;
+  std::filesystem::path tracePath;
+  if (it.profile) {
+    for (const auto& [label, rel] : it.profile->artifacts)
+      if (label.find("trace") != std::string::npos) tracePath = dir / rel;
+  }
+  if (tracePath.empty() && std::filesystem::exists(dir / "trace.json", ec)) tracePath = dir / "trace.json";
+  if (!tracePath.empty() && std::filesystem::exists(tracePath, ec)) {
+    try {
+      trace_->setTrace(readChromeTraceFile(tracePath));
+    } catch (const std::exception& e) {
+      statusBar()->showMessage(tr("Cannot read the pipeline trace: %1").arg(QString::fromUtf8(e.what())));
+    }
+  }
+  auto first = [&](std::initializer_list<const char*> names) {
+    for (const char* n : names)
+      if (std::filesystem::exists(dir / n, ec)) return readText(dir / n);
+    return QString();
+  };
+  const QString prompt = first({"prompt.md", "prompt.txt"});
+  const QString reply = first({"reply.md", "reply.txt", "response.md", "response.txt"});
+  const QString feedback = first({"feedback.md", "feedback.txt"});
+  if (!prompt.isEmpty() || !reply.isEmpty())
+    conversation_->setConversation(it.usage ? QString::fromStdString(it.usage->provider + " " + it.usage->model).trimmed()
+                                            : QString::fromUtf8(originName(it.candidate.origin).data()),
+                                   prompt, reply, feedback);
+}
+
+void MainWindow::updateIteration(const Iteration& iteration) {
+  session_.upsertIteration(iteration);
+  timeline_->upsertIteration(iteration);
+  refreshLatency();
+  if (!selected_ || *selected_ == iteration.id || isFinal(iteration.state)) selectIteration(iteration.id);
+}
+
+void MainWindow::appendStreamedText(int iterationId, const QString& delta) {
+  if (selected_ != iterationId) {
+    selected_ = iterationId;
+    editor_->setSource({});
+    editorHeader_->setText(tr("<b>Iteration %1</b> · the agent is writing…").arg(iterationId));
+  }
+  editor_->appendStreamed(delta);
+}
+
+void MainWindow::setAgentStatus(const QString& state, const QString& detail) {
+  stateLabel_->setText(state);
+  if (!detail.isEmpty()) statusBar()->showMessage(detail, 8000);
+}
+
+void MainWindow::setConstraints(const std::vector<Constraint>& constraints) {
+  session_.constraints = constraints;
+  std::map<int, int> rejections;
+  for (const auto& it : session_.iterations)
+    for (const auto& d : it.diagnostics)
+      if (d.category == "policy-violation")
+        for (const auto& c : constraints)
+          if (d.message.find("constraint " + std::to_string(c.id)) != std::string::npos) ++rejections[c.id];
+  constraints_->setConstraints(constraints, rejections);
+  if (selected_) selectIteration(*selected_);
+}
+
+void MainWindow::setAccepted(std::optional<int> iterationId) {
+  session_.acceptedIteration = iterationId;
+  timeline_->setAccepted(iterationId);
+}
+
+void MainWindow::setAgentAvailable(bool available, const QString& reason) {
+  agentAvailable_ = available;
+  for (const char* key : {"start", "pause", "step", "stop", "hint", "rollback", "accept"}) {
+    QAction* a = action(QString::fromLatin1(key));
+    a->setEnabled(available);
+    a->setStatusTip(available ? QString() : reason);
+    a->setToolTip(available ? a->text() : QStringLiteral("%1 — %2").arg(a->text(), reason));
+  }
+  action(QStringLiteral("runEdit"))->setEnabled(available && editor_->isModified());
+  if (!available) stateLabel_->setText(tr("agent not connected"));
+}
+
+void MainWindow::exportTrace() {
+  if (trace_->trace().processes.empty()) {
+    statusBar()->showMessage(tr("This iteration has no pipeline trace to export"), 5000);
+    return;
+  }
+  std::filesystem::path source;
+  if (sessionDir_ && selected_) {
+    const auto dir = *sessionDir_ / "iterations" / SessionStore::iterationFolderName(*selected_);
+    if (const Iteration* it = session_.findIteration(*selected_); it && it->profile)
+      for (const auto& [label, rel] : it->profile->artifacts)
+        if (label.find("trace") != std::string::npos) source = dir / rel;
+  }
+  const QString target = QFileDialog::getSaveFileName(this, tr("Save Chrome trace"), QStringLiteral("trace.json"),
+                                                      tr("Chrome trace (*.json)"));
+  if (target.isEmpty()) return;
+  std::error_code ec;
+  std::filesystem::copy_file(source, target.toStdString(), std::filesystem::copy_options::overwrite_existing, ec);
+  statusBar()->showMessage(ec ? tr("Could not save %1: %2").arg(target, QString::fromStdString(ec.message()))
+                              : tr("Saved %1 — open it at ui.perfetto.dev (Open trace file) or chrome://tracing").arg(target),
+                           10000);
+}
+
+void MainWindow::askHint() {
+  bool ok = false;
+  const QString hint = QInputDialog::getMultiLineText(this, tr("Hint for the agent"),
+                                                      tr("The next prompt will include this hint:"), {}, &ok);
+  if (ok && !hint.trimmed().isEmpty()) emit hintRequested(hint.trimmed());
+}
+
+void MainWindow::askAccept() {
+  if (!selected_) return;
+  const QString dir = QFileDialog::getExistingDirectory(this, tr("Export iteration %1 as a CANN project into").arg(*selected_));
+  if (!dir.isEmpty()) emit acceptRequested(*selected_, dir);
+}
+
+void MainWindow::lockSelection() {
+  int l1, c1, l2, c2;
+  editor_->getSelection(&l1, &c1, &l2, &c2);
+  if (l1 < 0) {
+    statusBar()->showMessage(tr("Select the kernel lines to lock first"), 5000);
+    return;
+  }
+  if (c2 == 0 && l2 > l1) --l2;  // a selection ending at column 0 does not include that line
+  emit lockLinesRequested(shownFile_.isEmpty() ? QStringLiteral("kernel.cpp") : QFileInfo(shownFile_).fileName(),
+                          l1 + 1, l2 + 1);
 }
 
 }  // namespace kwb::ui

@@ -1,30 +1,126 @@
 #pragma once
-// The workbench main window. For now: the kernel editor showing a task's expert candidate and the
-// latency chart; the timeline, diagnostics, diff and steering panels attach here as they land.
+// The workbench main window: the kernel editor in the middle, the iteration timeline on the left,
+// diagnostics and the conversation below, profile / trace / diff / constraints on the right, steering
+// controls in the toolbar. It shows a Session; the agent connection (AgentBridge) drives it live
+// through the update slots and listens to the request signals.
 
 #include <QMainWindow>
+#include <filesystem>
+#include <optional>
+
+#include "core/model/Session.h"
+
+class QTreeView;
+class QTabWidget;
+class QLabel;
+class QAction;
+class QScrollArea;
 
 namespace kwb::ui {
 
 class KernelEditor;
 class LatencyChart;
+class PipeUtilizationChart;
+class PipelineTraceView;
+class DiffView;
+class DiagnosticsPanel;
+class ConversationPanel;
+class ConstraintsPanel;
+class TimelineModel;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
  public:
   explicit MainWindow(QWidget* parent = nullptr);
-  // Shows the task in `dir` (task.json + candidate sources). Returns false and shows why in the
-  // status bar when the folder cannot be read.
-  bool openTask(const QString& dir);
+  ~MainWindow() override;
 
+  // Shows a task's expert candidate with no session yet. Returns false (reason in the status bar)
+  // when the folder cannot be read.
+  bool openTask(const QString& dir);
+  // Shows a session; `sessionDir` locates artifacts (traces, transcripts) on disk.
+  void showSession(const Session& session, std::optional<std::filesystem::path> sessionDir = {});
+  // Loads a session directory read-only; false with the reason in the status bar on failure.
+  bool openSessionDir(const QString& dir);
+
+  void selectIteration(int id);
+  std::optional<int> selectedIteration() const { return selected_; }
+  const Session& session() const { return session_; }
+
+  // Live updates (GUI thread only; the bridge queues them here).
+  void updateIteration(const Iteration& iteration);
+  void appendStreamedText(int iterationId, const QString& delta);
+  void setAgentStatus(const QString& state, const QString& detail);
+  void setConstraints(const std::vector<Constraint>& constraints);
+  void setAccepted(std::optional<int> iterationId);
+  // Enables Start/Pause/Step/Stop/Hint/Accept/Roll back; when unavailable, `reason` is shown on them.
+  void setAgentAvailable(bool available, const QString& reason);
+
+  // Panels, for tests and screenshots.
   KernelEditor* editor() const { return editor_; }
   LatencyChart* latencyChart() const { return latency_; }
+  PipeUtilizationChart* pipeChart() const { return pipes_; }
+  PipelineTraceView* traceView() const { return trace_; }
+  DiffView* diffView() const { return diff_; }
+  DiagnosticsPanel* diagnosticsPanel() const { return diagnostics_; }
+  ConversationPanel* conversationPanel() const { return conversation_; }
+  ConstraintsPanel* constraintsPanel() const { return constraints_; }
+  TimelineModel* timelineModel() const { return timeline_; }
+  QTreeView* timelineView() const { return timelineView_; }
+  QTabWidget* rightTabs() const { return rightTabs_; }
+  QTabWidget* bottomTabs() const { return bottomTabs_; }
   QString shownFile() const { return shownFile_; }
+  QAction* action(const QString& name) const;
+
+ signals:
+  void startRequested();
+  void pauseRequested();
+  void stepRequested();
+  void stopRequested();
+  void hintRequested(const QString& hint);
+  void runEditRequested(const QString& fileName, const QString& source, std::optional<int> parentId);
+  void rollbackRequested(int iterationId);
+  void acceptRequested(int iterationId, const QString& exportDir);
+  void addRuleRequested(const QString& rule);
+  void lockLinesRequested(const QString& fileName, int startLine, int endLine);
+  void fixParameterRequested(const QString& name, const QString& value);
+  void unpinRequested(int constraintId);
+  void newSessionRequested();
 
  private:
-  KernelEditor* editor_;
-  LatencyChart* latency_;
+  void buildActions();
+  void buildDocks();
+  void refreshLatency();
+  void showIterationArtifacts(const Iteration& it);
+  void exportTrace();
+  void askHint();
+  void askAccept();
+  void lockSelection();
+
+  Session session_;
+  std::optional<std::filesystem::path> sessionDir_;
+  std::optional<int> selected_;
   QString shownFile_;
+  bool agentAvailable_ = false;
+
+  KernelEditor* editor_;
+  QLabel* editorHeader_;
+  LatencyChart* latency_;
+  PipeUtilizationChart* pipes_;
+  PipelineTraceView* trace_;
+  QScrollArea* traceScroll_;
+  DiffView* diff_;
+  DiagnosticsPanel* diagnostics_;
+  ConversationPanel* conversation_;
+  ConstraintsPanel* constraints_;
+  TimelineModel* timeline_;
+  QTreeView* timelineView_;
+  QTabWidget* rightTabs_;
+  QTabWidget* bottomTabs_;
+  QLabel* stateLabel_;
+  QLabel* iterationLabel_;
+  QLabel* tokensLabel_;
+  QLabel* backendLabel_;
+  std::map<QString, QAction*> actions_;
 };
 
 }  // namespace kwb::ui

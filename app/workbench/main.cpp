@@ -1,8 +1,11 @@
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QDir>
+#include <QSettings>
+#include <QStandardPaths>
 
 #include "ui/MainWindow.h"
+#include "ui/ProviderSettings.h"
+#include "ui/WorkbenchApp.h"
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
@@ -14,13 +17,24 @@ int main(int argc, char** argv) {
   parser.setApplicationDescription(QStringLiteral("Develop Ascend C kernels with an LLM agent"));
   parser.addHelpOption();
   parser.addVersionOption();
+  const QString resources = QStringLiteral(KWB_SOURCE_DIR "/resources");
   QCommandLineOption taskOpt(QStringLiteral("task"), QStringLiteral("Task folder to open"), QStringLiteral("DIR"),
-                             QStringLiteral(KWB_SOURCE_DIR "/resources/tasks/add_custom"));
+                             resources + QStringLiteral("/tasks/add_custom"));
+  QCommandLineOption sessionOpt(QStringLiteral("session"), QStringLiteral("Open a session folder (read-only view)"),
+                                QStringLiteral("DIR"));
   parser.addOption(taskOpt);
+  parser.addOption(sessionOpt);
   parser.process(app);
 
-  kwb::ui::MainWindow window;
-  window.openTask(parser.value(taskOpt));
-  window.show();
+  kwb::ui::WorkbenchApp workbench(resources);
+  if (parser.isSet(sessionOpt)) {
+    workbench.window()->openSessionDir(parser.value(sessionOpt));
+  } else {
+    QSettings settings;
+    workbench.startOnTask(parser.value(taskOpt), kwb::ui::loadProviderSettings(settings),
+                          QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
+                              QStringLiteral("/sessions"));
+  }
+  workbench.window()->show();
   return QApplication::exec();
 }

@@ -1,0 +1,143 @@
+// Drives the whole workbench: the GUI, the agent loop on its thread, the local LLM test server speaking
+// the OpenAI wire format, and the real emulator backend. Start → repair → Pause → an edit → a pin →
+// Roll back → Accept, checking what the panels show at each step.
+#include <QAction>
+#include <QDir>
+#include <QTemporaryDir>
+#include <QTreeView>
+#include <QtTest>
+#include <fstream>
+#include <sstream>
+
+#include "core/agent/AgentLoop.h"
+#include "tests/support/LlmTestServer.h"
+#include "ui/AgentBridge.h"
+#include "ui/ConstraintsPanel.h"
+#include "ui/DiagnosticsModel.h"
+#include "ui/DiagnosticsPanel.h"
+#include "ui/KernelEditor.h"
+#include "ui/MainWindow.h"
+#include "ui/TimelineModel.h"
+#include "ui/WorkbenchApp.h"
+
+using namespace kwb;
+
+namespace {
+
+std::string readFile(const std::string& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+bool waitFor(const std::function<bool()>& pred, int ms) {
+  QElapsedTimer t;
+  t.start();
+  while (!pred()) {
+    if (t.elapsed() > ms) return false;
+    QTest::qWait(50);
+  }
+  return true;
+}
+
+}  // namespace
+
+class WorkbenchEndToEndTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void steerASessionThroughEveryControl() {
+    const std::string taskDir = KWB_SOURCE_DIR "/resources/tasks/add_custom";
+    const std::string good = readFile(taskDir + "/expert_candidate.cpp");
+    QVERIFY(!good.empty());
+    std::string broken = good;
+    const auto pos = broken.find("GetBlockIdx()");
+    QVERIFY(pos != std::string::npos);
+    broken.replace(pos, 13, "GetBlockIdxx()");
+
+    testsupport::ScriptedReply first, second;
+    first.text = "Here is a first kernel.\n```cpp kernel.cpp\n" + broken + "```\n";
+    second.text = "Fixed the typo.\n```cpp kernel.cpp\n" + good + "```\n";
+    testsupport::LlmTestServer server({first, second, second, second});
+
+    QTemporaryDir sessions;
+    LlmEndpointConfig provider;
+    provider.provider = "openai";
+    provider.baseUrl = server.baseUrl() + "/v1";
+    provider.model = "test-model";
+    provider.apiKeyEnv = "KWB_E2E_NO_KEY";
+    provider.maxRetries = 0;
+
+    ui::WorkbenchApp app(QStringLiteral(KWB_SOURCE_DIR "/resources"));
+    QVERIFY2(app.startOnTask(QString::fromStdString(taskDir), provider, sessions.path()),
+             qPrintable(app.lastError()));
+    ui::MainWindow* w = app.window();
+    w->show();
+    QVERIFY(QTest::qWaitForWindowExposed(w));
+    QVERIFY(w->action(QStringLiteral("start"))->isEnabled());
+    AgentLoop& loop = app.bridge()->loop();
+
+    // Start: the agent repairs the compile error and passes.
+    w->action(QStringLiteral("start"))->trigger();
+    QVERIFY2(waitFor([&] {
+               auto s = loop.snapshot();
+               for (const auto& it : s.iterations)
+                 if (it.verdict == Verdict::Pass) return true;
+               return false;
+             }, 240000),
+             "no passing iteration");
+    w->action(QStringLiteral("pause"))->trigger();
+    QVERIFY(waitFor([&] { return loop.state() == AgentState::Paused || loop.state() == AgentState::Finished; }, 120000));
+    QVERIFY(waitFor([&] { return w->timelineModel()->iterationCount() >= 2; }, 5000));
+
+    // The second request carried the first candidate's compiler diagnostic.
+    QVERIFY(server.requests().size() >= 2);
+    QVERIFY2(server.requests()[1].allText().find("GetBlockIdxx") != std::string::npos,
+             "repair prompt lacks the compiler diagnostic");
+
+    // Selecting iteration 1 shows its compile error in the diagnostics panel and in the editor.
+    w->selectIteration(1);
+    QVERIFY(w->diagnosticsPanel()->model()->rowCount() >= 1);
+    QCOMPARE(w->diagnosticsPanel()->model()->index(0, ui::DiagnosticsModel::CategoryColumn).data().toString(),
+             QStringLiteral("compile-error"));
+    QVERIFY(w->editor()->shownDiagnosticCount() >= 1);
+    QVERIFY(w->grab().save(QStringLiteral(KWB_TEST_OUT_DIR "/e2e_repair.png")));
+
+    // An edit by hand becomes a human iteration.
+    w->selectIteration(2);
+    const int before = int(loop.snapshot().iterations.size());
+    w->editor()->setText(QString::fromStdString(good + "\n// tuned by hand\n"));
+    QVERIFY(w->action(QStringLiteral("runEdit"))->isEnabled());
+    w->action(QStringLiteral("runEdit"))->trigger();
+    QVERIFY(waitFor([&] {
+      auto s = loop.snapshot();
+      return int(s.iterations.size()) > before && s.iterations.back().candidate.origin == Origin::Human &&
+             s.iterations.back().verdict.has_value();
+    }, 240000));
+
+    // A pinned rule shows in the constraints panel.
+    emit w->addRuleRequested(QStringLiteral("Keep BUFFER_NUM = 2"));
+    QVERIFY(waitFor([&] { return w->constraintsPanel()->count() == 1; }, 5000));
+
+    // Roll back to iteration 1: the next agent iteration branches from it.
+    emit w->rollbackRequested(1);
+    w->action(QStringLiteral("step"))->trigger();
+    QVERIFY(waitFor([&] {
+      auto s = loop.snapshot();
+      return s.childrenOf(1).size() >= 2;
+    }, 240000));
+
+    // Accept iteration 2: a CANN project is exported and the timeline marks it.
+    QTemporaryDir exportRoot;
+    const QString exportDir = exportRoot.path() + QStringLiteral("/add_custom_project");
+    emit w->acceptRequested(2, exportDir);
+    QVERIFY(waitFor([&] { return w->timelineModel()->indexOfIteration(2).data(ui::TimelineModel::IsAcceptedRole).toBool(); },
+                    10000));
+    QVERIFY(QFile::exists(exportDir + QStringLiteral("/CMakeLists.txt")));
+    w->action(QStringLiteral("stop"))->trigger();
+    QVERIFY(w->grab().save(QStringLiteral(KWB_TEST_OUT_DIR "/e2e_accepted.png")));
+  }
+};
+
+QTEST_MAIN(WorkbenchEndToEndTest)
+#include "WorkbenchEndToEndTest.moc"
