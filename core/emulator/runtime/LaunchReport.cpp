@@ -389,7 +389,11 @@ void finishLaunch(LaunchResult& res) {
   // Cost model.
   std::string cmError;
   kwb::sim::Profile prof;
-  nlohmann::json profile = runCostModel(lt, res.autoSync, cmError, &prof);
+  // KWB_SIM_COST_MODEL=off skips the model (the benchmark measures its overhead this way).
+  const char* cmSwitch = std::getenv("KWB_SIM_COST_MODEL");
+  const bool costModelOn = !(cmSwitch && std::string(cmSwitch) == "off");
+  nlohmann::json profile = costModelOn ? runCostModel(lt, res.autoSync, cmError, &prof) : nlohmann::json();
+  if (!costModelOn) cmError = "switched off by KWB_SIM_COST_MODEL=off";
   const char* reportPath = std::getenv("KWB_SIM_REPORT");
   if (!profile.is_null()) {
     try {
