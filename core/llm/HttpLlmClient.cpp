@@ -164,7 +164,7 @@ HttpLlmClient::Attempt HttpLlmClient::runAttempt(const LlmRequest& request, cons
                                : "request to " + url + " exceeded the request timeout of " +
                                      seconds(std::chrono::milliseconds(config_.requestTimeoutMs))) +
                     partial + " (" + h.curlMessage + ")",
-                true);
+                h.status == 0);  // retry a connect timeout, not a whole request that ran out of time
 
   if (h.status < 200 || h.status >= 300) {
     nlohmann::json body = nlohmann::json::parse(buffered, nullptr, false);

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -187,4 +188,19 @@ TEST(ResponseParser, InlineTripleBackticksInProseAreNotFences) {
   auto r = parseLlmReply(reply);
   ASSERT_TRUE(r.hasCandidate()) << r.feedback;
   EXPECT_EQ(r.primary()->content, "extern \"C\" __global__ __aicore__ void k() {}\n");
+}
+
+TEST(ResponseParser, EveryPrefixOfEveryFixtureYieldsACandidateOrFeedback) {
+  std::size_t parsed = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(KWB_FIXTURES_DIR) + "/llm/replies")) {
+    const std::string reply = fixture(entry.path().filename().string());
+    for (std::size_t len = 0; len <= reply.size(); len += 5) {
+      ParsedReply r;
+      ASSERT_NO_THROW(r = parseLlmReply(std::string_view(reply).substr(0, len))) << entry.path() << " prefix " << len;
+      EXPECT_NE(r.hasCandidate(), !r.feedback.empty()) << entry.path() << " prefix " << len;
+      for (const auto& f : r.files) EXPECT_FALSE(f.name.empty());
+      ++parsed;
+    }
+  }
+  EXPECT_GT(parsed, 500u);
 }
