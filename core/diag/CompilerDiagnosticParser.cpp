@@ -4,176 +4,16 @@
 #include <array>
 #include <cstddef>
 
+#include "core/diag/CompilerOutputLines.h"
+#include "core/diag/DiagnosticLocation.h"
 #include "core/diag/TextLines.h"
 
 namespace kwb {
 namespace {
 
 using namespace textlines;
+using namespace compiler_lines;
 constexpr std::string_view kSource = "compiler";
-
-bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-bool contains(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
-
-// Non-empty run of digits only.
-std::optional<int> digits(std::string_view s) {
-  if (s.empty() || s.size() > 9) return std::nullopt;
-  for (char c : s)
-    if (!isDigit(c)) return std::nullopt;
-  return static_cast<int>(*toInt(s));
-}
-
-struct Location {
-  std::string file;
-  int line = 0;
-  int column = 0;
-  bool hasLine = false;
-};
-
-// "file:L:C", "file:L", "file(L)", "file(L,C)" or just "file".
-Location parseLocation(std::string_view prefix) {
-  Location loc;
-  if (!prefix.empty() && prefix.back() == ')') {
-    const auto open = prefix.rfind('(');
-    if (open != std::string_view::npos && open > 0) {
-      const auto inside = prefix.substr(open + 1, prefix.size() - open - 2);
-      const auto comma = inside.find(',');
-      const auto line = digits(inside.substr(0, comma));
-      const auto col = comma == std::string_view::npos ? std::optional<int>(0) : digits(inside.substr(comma + 1));
-      if (line && col) return {std::string(prefix.substr(0, open)), *line, *col, true};
-    }
-  }
-  const auto last = prefix.rfind(':');
-  if (last != std::string_view::npos && last > 0) {
-    if (const auto n = digits(prefix.substr(last + 1))) {
-      const auto head = prefix.substr(0, last);
-      const auto prev = head.rfind(':');
-      if (prev != std::string_view::npos && prev > 0)
-        if (const auto l = digits(head.substr(prev + 1))) return {std::string(head.substr(0, prev)), *l, *n, true};
-      return {std::string(head), *n, 0, true};
-    }
-  }
-  loc.file = std::string(prefix);
-  return loc;
-}
-
-// A driver or tool rather than a file: "clang", "g++", "cc1plus", "collect2", "ld.lld", "/usr/bin/ld".
-bool looksLikeTool(std::string_view prefix) {
-  if (prefix.empty() || contains(prefix, " ")) return false;
-  const auto slash = prefix.rfind('/');
-  const auto base = slash == std::string_view::npos ? prefix : prefix.substr(slash + 1);
-  return !base.empty() && (!contains(base, ".") || startsWith(base, "ld."));
-}
-
-bool isLinkerName(std::string_view prefix) {
-  if (prefix.empty() || contains(prefix, " ")) return false;
-  const auto slash = prefix.rfind('/');
-  const auto base = prefix.substr(slash == std::string_view::npos ? 0 : slash + 1);
-  static constexpr std::array names{"ld", "ld.bfd", "ld.gold", "ld.lld", "lld", "ld64.lld", "mold", "gold"};
-  for (std::string_view n : names)
-    if (base == n) return true;
-  return base.size() > 3 && base.substr(base.size() - 3) == "-ld";  // x86_64-linux-gnu-ld
-}
-
-bool isLinkerPhrase(std::string_view msg) {
-  return startsWith(msg, "undefined reference to") || startsWith(msg, "multiple definition of") ||
-         startsWith(msg, "relocation ") || startsWith(msg, "undefined symbol") ||
-         contains(msg, "first defined here");
-}
-
-struct Header {
-  std::string_view prefix;
-  Severity severity = Severity::Error;
-  std::string_view code;  // nvcc "#177-D"
-  std::string_view message;
-};
-
-// Finds "<prefix>: <severity>: <message>" (or "<severity>: <message>" at the start of the line).
-std::optional<Header> findHeader(std::string_view line) {
-  struct Kw {
-    std::string_view word;
-    Severity severity;
-  };
-  static constexpr std::array<Kw, 6> kws{{{"fatal error", Severity::Fatal},
-                                          {"catastrophic error", Severity::Fatal},
-                                          {"error", Severity::Error},
-                                          {"warning", Severity::Warning},
-                                          {"note", Severity::Note},
-                                          {"remark", Severity::Note}}};
-  for (std::size_t p = 0; p < line.size(); ++p) {
-    std::size_t start;
-    if (p == 0) {
-      start = 0;
-    } else if (line[p] == ':' && p + 1 < line.size() && line[p + 1] == ' ') {
-      start = p + 2;
-    } else {
-      continue;
-    }
-    for (const auto& kw : kws) {
-      if (!startsWith(line.substr(start), kw.word)) continue;
-      std::size_t after = start + kw.word.size();
-      Header h;
-      h.prefix = p == 0 ? std::string_view{} : line.substr(0, p);
-      h.severity = kw.severity;
-      if (after < line.size() && line[after] == ':') {
-        h.message = trim(line.substr(after + 1));
-        return h;
-      }
-      if (line.substr(after, 2) == " #") {
-        const auto colon = line.find(':', after);
-        if (colon == std::string_view::npos) continue;
-        h.code = line.substr(after + 1, colon - after - 1);
-        h.message = trim(line.substr(colon + 1));
-        return h;
-      }
-    }
-  }
-  return std::nullopt;
-}
-
-bool isCaretLine(std::string_view s) {
-  if (isBlank(s)) return false;
-  bool mark = false;
-  for (char c : s) {
-    if (c == '^' || c == '~') mark = true;
-    else if (c != ' ' && c != '\t') return false;
-  }
-  return mark;
-}
-
-// gcc's excerpt layout: "   12 | code", "      |   ^~~", "  +++ |+#include <x>", "  ......".
-bool isGutterLine(std::string_view s) {
-  auto t = trimLeft(s);
-  if (t == "......") return true;
-  if (startsWith(t, "+++")) t.remove_prefix(3);
-  while (!t.empty() && isDigit(t.front())) t.remove_prefix(1);
-  t = trimLeft(t);
-  return !t.empty() && t.front() == '|' && s.size() > t.size();
-}
-
-// The emulator rejects unsupported APIs/dtypes with static_assert(..., "kwb-sim: <category>: ...").
-void applyKwbSimCategory(Diagnostic& d) {
-  if (!d.isError()) return;
-  const std::string_view msg = d.message;
-  const auto at = msg.find("kwb-sim:");
-  if (at == std::string_view::npos) return;
-  if (!contains(msg, "static_assert") && !contains(msg, "static assertion") && !contains(msg, "#error")) return;
-  std::string_view rest = trimLeft(msg.substr(at + 8));
-  std::size_t n = 0;
-  while (n < rest.size() && ((rest[n] >= 'a' && rest[n] <= 'z') || isDigit(rest[n]) || rest[n] == '-')) ++n;
-  if (n == 0 || n >= rest.size() || rest[n] != ':') return;
-  d.category = std::string(rest.substr(0, n));
-  if (d.category != category::UnsupportedApi) return;
-  std::string_view api = trimLeft(rest.substr(n + 1));
-  std::size_t k = 0;
-  auto identChar = [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || isDigit(c) || c == '_' || c == ':';
-  };
-  while (k < api.size() && identChar(api[k])) ++k;
-  api = api.substr(0, k);
-  while (!api.empty() && api.back() == ':') api.remove_suffix(1);
-  if (!api.empty()) d.api = std::string(api);
-}
 
 class Parser {
  public:
@@ -182,9 +22,9 @@ class Parser {
   CompilerOutput run() {
     for (i_ = 0; i_ < lines_.size(); ++i_) handle(lines_[i_]);
     if (out_.linkFailed && linkFailure_) {
-      const bool explained = std::any_of(out_.diagnostics.begin(), out_.diagnostics.end(), [](const Diagnostic& d) {
-        return d.category == category::LinkError && d.isError();
-      });
+      const bool explained =
+          std::any_of(out_.diagnostics.begin(), out_.diagnostics.end(),
+                      [](const Diagnostic& d) { return d.category == category::LinkError && d.isError(); });
       if (!explained) out_.diagnostics.push_back(*linkFailure_);
     }
     return std::move(out_);
@@ -206,7 +46,7 @@ class Parser {
   std::optional<std::string> scope_;         // gcc "In function ..." (until the next scope line)
   std::string chainFile_;                    // file whose include chain is chain_
   std::vector<std::string> chain_;
-  std::optional<std::string> linkerScope_;   // GNU ld "in function `main'"
+  std::optional<std::string> linkerScope_;  // GNU ld "in function `main'"
   bool nvccDetectedBlock_ = false;
   std::optional<Diagnostic> linkFailure_;
 
@@ -276,11 +116,16 @@ class Parser {
       std::size_t end = pos;
       while (end < t.size() && isDigit(t[end])) ++end;
       if (end == pos || end >= t.size() || t[end] != ' ') break;
-      const int n = *digits(t.substr(pos, end - pos));
+      const auto count = digits(t.substr(pos, end - pos));
+      if (!count) break;
+      const int n = *count;
       const auto word = t.substr(end + 1);
-      if (startsWith(word, "error")) out_.reportedErrors = out_.reportedErrors.value_or(0) + n;
-      else if (startsWith(word, "warning")) out_.reportedWarnings = out_.reportedWarnings.value_or(0) + n;
-      else break;
+      if (startsWith(word, "error"))
+        out_.reportedErrors = out_.reportedErrors.value_or(0) + n;
+      else if (startsWith(word, "warning"))
+        out_.reportedWarnings = out_.reportedWarnings.value_or(0) + n;
+      else
+        break;
       any = true;
       const auto andPos = t.find(" and ", end);
       if (andPos == std::string_view::npos) break;
@@ -404,7 +249,8 @@ class Parser {
     d.severity = severity;
     d.category = std::string(category::CompileError);
     d.message = name + ": " + message;
-    if ((name == "collect2" && contains(message, "ld returned")) || contains(message, "linker command failed")) {
+    if ((name == "collect2" && contains(message, "ld returned")) ||
+        contains(message, "linker command failed")) {
       out_.linkFailed = true;
       d.category = std::string(category::LinkError);
       linkFailure_ = std::move(d);
@@ -480,14 +326,16 @@ class Parser {
     }
     if (auto loc = leadingLocation(rest)) {
       const auto afterLoc = rest.find(": ", loc->file.size());
-      const auto msg = afterLoc == std::string_view::npos ? std::string_view{} : trim(rest.substr(afterLoc + 2));
+      const auto msg =
+          afterLoc == std::string_view::npos ? std::string_view{} : trim(rest.substr(afterLoc + 2));
       if (!msg.empty() && (prefixed || isLinkerPhrase(msg)) && !isSpace(rest[afterLoc + 2])) {
         pushLink(Severity::Error, loc->file, loc->line, std::string(msg));
         return true;
       }
     }
     const auto colon = rest.find(": ");
-    if (colon != std::string_view::npos && isLinkerPhrase(rest.substr(colon + 2)) && !contains(rest.substr(0, colon), " ")) {
+    if (colon != std::string_view::npos && isLinkerPhrase(rest.substr(colon + 2)) &&
+        !contains(rest.substr(0, colon), " ")) {
       pushLink(Severity::Error, std::string(rest.substr(0, colon)), 0, std::string(rest.substr(colon + 2)));
       return true;
     }
@@ -510,7 +358,8 @@ class Parser {
       if (!startsWith(text, lead) || !t->file.empty()) continue;
       std::string_view where = text.substr(lead.size());
       const auto paren = where.find(" (");
-      if (paren != std::string_view::npos && where.back() == ')') where = where.substr(paren + 2, where.size() - paren - 3);
+      if (paren != std::string_view::npos && where.back() == ')')
+        where = where.substr(paren + 2, where.size() - paren - 3);
       Location loc = parseLocation(where);
       t->file = loc.file;
       t->line = loc.line;
@@ -545,7 +394,8 @@ class Parser {
     if (!loc) return false;
     const auto colon = line.find(": ", loc->file.size());
     if (colon == std::string_view::npos || line.substr(colon + 1, 3) != "   ") return false;
-    pendingContext_.push_back(std::string(line.substr(0, colon + 1)) + " " + squeezeSpaces(line.substr(colon + 1)));
+    pendingContext_.push_back(std::string(line.substr(0, colon + 1)) + " " +
+                              squeezeSpaces(line.substr(colon + 1)));
     sink_ = Sink::Discard;
     return true;
   }
@@ -578,10 +428,14 @@ class Parser {
     if (colon == std::string_view::npos) return false;
     const auto word = trim(line.substr(5, colon - 5));
     Severity sev;
-    if (word == "fatal") sev = Severity::Fatal;
-    else if (word == "error") sev = Severity::Error;
-    else if (word == "warning") sev = Severity::Warning;
-    else return false;
+    if (word == "fatal")
+      sev = Severity::Fatal;
+    else if (word == "error")
+      sev = Severity::Error;
+    else if (word == "warning")
+      sev = Severity::Warning;
+    else
+      return false;
     return handleToolDiagnostic("nvcc", sev, std::string(trim(line.substr(colon + 1))));
   }
 };
@@ -589,7 +443,8 @@ class Parser {
 }  // namespace
 
 int CompilerOutput::errorCount() const {
-  return static_cast<int>(std::count_if(diagnostics.begin(), diagnostics.end(), [](const Diagnostic& d) { return d.isError(); }));
+  return static_cast<int>(
+      std::count_if(diagnostics.begin(), diagnostics.end(), [](const Diagnostic& d) { return d.isError(); }));
 }
 
 int CompilerOutput::warningCount() const {
@@ -597,95 +452,12 @@ int CompilerOutput::warningCount() const {
                                         [](const Diagnostic& d) { return d.severity == Severity::Warning; }));
 }
 
-CompilerOutput parseCompilerOutput(std::string_view text) { return Parser(text).run(); }
+CompilerOutput parseCompilerOutput(std::string_view text) {
+  return Parser(text).run();
+}
 
 std::vector<Diagnostic> parseCompilerDiagnostics(std::string_view text) {
   return parseCompilerOutput(text).diagnostics;
-}
-
-std::optional<SourceLocation> leadingLocation(std::string_view text) {
-  if (text.empty() || isSpace(text.front())) return std::nullopt;
-  for (std::size_t p = 1; p + 1 < text.size(); ++p) {
-    if (text[p] != ':' || !isDigit(text[p + 1])) continue;
-    const auto file = text.substr(0, p);
-    if (contains(file, ": ")) return std::nullopt;
-    std::size_t q = p + 1;
-    while (q < text.size() && isDigit(text[q])) ++q;
-    if (q >= text.size() || text[q] != ':') continue;
-    SourceLocation loc{std::string(file), *digits(text.substr(p + 1, q - p - 1)), 0};
-    std::size_t r = q + 1;
-    while (r < text.size() && isDigit(text[r])) ++r;
-    if (r > q + 1 && r < text.size() && text[r] == ':') loc.column = *digits(text.substr(q + 1, r - q - 1));
-    return loc;
-  }
-  return std::nullopt;
-}
-
-std::string makeSourceExcerpt(std::string_view sourceText, int line, int column, int contextLines) {
-  const auto lines = splitLines(sourceText);
-  if (line < 1 || line > static_cast<int>(lines.size())) return {};
-  contextLines = std::max(0, contextLines);
-  const int first = std::max(1, line - contextLines);
-  const int last = std::min(static_cast<int>(lines.size()), line + contextLines);
-  const int width = std::max<int>(5, static_cast<int>(std::to_string(last).size()));
-  std::string out;
-  for (int l = first; l <= last; ++l) {
-    if (!out.empty()) out += '\n';
-    const std::string num = std::to_string(l);
-    out += std::string(static_cast<std::size_t>(width) - num.size(), ' ') + num + " | ";
-    out += lines[static_cast<std::size_t>(l - 1)];
-    if (l == line && column > 0) {
-      const std::string_view src = lines[static_cast<std::size_t>(l - 1)];
-      const std::size_t upto = std::min(src.size(), static_cast<std::size_t>(column - 1));
-      out += '\n' + std::string(static_cast<std::size_t>(width), ' ') + " | ";
-      for (std::size_t k = 0; k < upto; ++k) out += src[k] == '\t' ? '\t' : ' ';
-      out += '^';
-    }
-  }
-  return out;
-}
-
-bool sameSourceFile(std::string_view a, std::string_view b) {
-  while (startsWith(a, "./")) a.remove_prefix(2);
-  while (startsWith(b, "./")) b.remove_prefix(2);
-  if (a.empty() || b.empty()) return false;
-  if (a == b) return true;
-  if (a.size() > b.size()) std::swap(a, b);
-  return b.size() > a.size() && b.substr(b.size() - a.size()) == a && b[b.size() - a.size() - 1] == '/';
-}
-
-int addSourceExcerpts(std::vector<Diagnostic>& diagnostics, std::string_view file, std::string_view sourceText,
-                      int contextLines) {
-  int changed = 0;
-  for (auto& d : diagnostics) {
-    if (d.line <= 0 || !d.excerpt.empty() || !sameSourceFile(d.file, file)) continue;
-    d.excerpt = makeSourceExcerpt(sourceText, d.line, d.column, contextLines);
-    if (!d.excerpt.empty()) ++changed;
-  }
-  return changed;
-}
-
-int relocateToUserCode(std::vector<Diagnostic>& diagnostics,
-                       const std::function<bool(std::string_view file)>& isUserFile) {
-  int moved = 0;
-  for (auto& d : diagnostics) {
-    if (d.file.empty() || d.line <= 0 || isUserFile(d.file)) continue;
-    for (const auto& note : d.notes) {
-      if (!contains(note, "required from") && !contains(note, "requested here")) continue;
-      auto loc = leadingLocation(note);
-      if (!loc || !isUserFile(loc->file)) continue;
-      std::string original = d.file + ":" + std::to_string(d.line);
-      if (d.column > 0) original += ":" + std::to_string(d.column);
-      d.notes.push_back("reported at " + original);
-      d.file = loc->file;
-      d.line = loc->line;
-      d.column = loc->column;
-      d.excerpt.clear();
-      ++moved;
-      break;
-    }
-  }
-  return moved;
 }
 
 }  // namespace kwb

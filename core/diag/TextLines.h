@@ -27,8 +27,12 @@ inline std::vector<std::string_view> splitLines(std::string_view text) {
   return lines;
 }
 
-inline bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
-inline bool isDigit(char c) { return c >= '0' && c <= '9'; }
+inline bool isSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
+}
+inline bool isDigit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 inline std::string_view trim(std::string_view s) {
   while (!s.empty() && isSpace(s.front())) s.remove_prefix(1);
@@ -41,7 +45,16 @@ inline std::string_view trimLeft(std::string_view s) {
   return s;
 }
 
-inline bool isBlank(std::string_view s) { return trim(s).empty(); }
+inline bool isBlank(std::string_view s) {
+  return trim(s).empty();
+}
+
+inline bool startsWith(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+inline bool contains(std::string_view s, std::string_view part) {
+  return s.find(part) != std::string_view::npos;
+}
 
 // Whole string must be a (possibly signed) decimal integer.
 inline std::optional<long long> toInt(std::string_view s) {
@@ -63,6 +76,14 @@ inline std::optional<double> toDouble(std::string_view s) {
   auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (ec != std::errc() || ptr != s.data() + s.size()) return std::nullopt;
   return v;
+}
+
+// A non-empty run of at most 9 decimal digits (line and column numbers, counts); nullopt otherwise.
+inline std::optional<int> digits(std::string_view s) {
+  if (s.empty() || s.size() > 9) return std::nullopt;
+  for (char c : s)
+    if (!isDigit(c)) return std::nullopt;
+  return static_cast<int>(*toInt(s));
 }
 
 // Collapses runs of spaces/tabs into one space and trims the ends.

@@ -2,7 +2,9 @@
 // tests/fixtures/compiler/capture.sh, plus one hand-written bisheng capture in the documented format.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -85,8 +87,9 @@ TEST(CompilerDiagnosticParser, GccInCLocaleUsesAsciiQuotes) {
 
 TEST(CompilerDiagnosticParser, ClangUndeclaredIdentifierAndSummary) {
   const auto out = parseCompilerOutput(readFixture("clang_undeclared.txt"));
-  expectDiagnostics(out.diagnostics, {{"src/undeclared.cpp", 7, 16, E, CE, "use of undeclared identifier 'bias'", 0},
-                                      {"src/undeclared.cpp", 12, 3, E, CE, "use of undeclared identifier 'total'", 0}});
+  expectDiagnostics(out.diagnostics,
+                    {{"src/undeclared.cpp", 7, 16, E, CE, "use of undeclared identifier 'bias'", 0},
+                     {"src/undeclared.cpp", 12, 3, E, CE, "use of undeclared identifier 'total'", 0}});
   ASSERT_EQ(out.diagnostics.size(), 2u);
   EXPECT_EQ(out.diagnostics[0].excerpt,
             "  return acc + bias;\n"
@@ -97,14 +100,14 @@ TEST(CompilerDiagnosticParser, ClangUndeclaredIdentifierAndSummary) {
 
 TEST(CompilerDiagnosticParser, GccTemplateInstantiationContextBecomesNotes) {
   const auto d = parseCompilerDiagnostics(readFixture("gcc_template_mismatch.txt"));
-  expectDiagnostics(
-      d, {{"src/template_mismatch.cpp", 10, 12, E, CE,
-           "no match for ‘operator*’ (operand types are ‘const Tile’ and ‘int’)", 2},
-          {"src/template_mismatch.cpp", 15, 20, E, CE,
-           "conversion from ‘vector<float>’ to non-scalar type ‘vector<int>’ requested", 2}});
+  expectDiagnostics(d, {{"src/template_mismatch.cpp", 10, 12, E, CE,
+                         "no match for ‘operator*’ (operand types are ‘const Tile’ and ‘int’)", 2},
+                        {"src/template_mismatch.cpp", 15, 20, E, CE,
+                         "conversion from ‘vector<float>’ to non-scalar type ‘vector<int>’ requested", 2}});
   ASSERT_EQ(d.size(), 2u);
-  EXPECT_EQ(d[0].notes, (std::vector<std::string>{"In instantiation of ‘T scale(const T&, int) [with T = Tile]’",
-                                                  "src/template_mismatch.cpp:21:17: required from here"}));
+  EXPECT_EQ(d[0].notes,
+            (std::vector<std::string>{"In instantiation of ‘T scale(const T&, int) [with T = Tile]’",
+                                      "src/template_mismatch.cpp:21:17: required from here"}));
   EXPECT_EQ(d[1].notes[1], "src/template_mismatch.cpp:23:17: required from here");
 }
 
@@ -129,8 +132,8 @@ TEST(CompilerDiagnosticParser, ClangTemplateNotesFollowTheError) {
 
 TEST(CompilerDiagnosticParser, MissingIncludeIsFatal) {
   const auto gcc = parseCompilerOutput(readFixture("gcc_missing_include.txt"));
-  expectDiagnostics(gcc.diagnostics,
-                    {{"src/missing_include.cpp", 2, 10, F, CE, "kernel_operator.h: No such file or directory", 0}});
+  expectDiagnostics(gcc.diagnostics, {{"src/missing_include.cpp", 2, 10, F, CE,
+                                       "kernel_operator.h: No such file or directory", 0}});
   EXPECT_TRUE(gcc.terminated);
   EXPECT_EQ(gcc.errorCount(), 1);
 
@@ -149,17 +152,20 @@ TEST(CompilerDiagnosticParser, GccWarningsAndErrorsMixed) {
   expectDiagnostics(
       out.diagnostics,
       {{"src/mixed.cpp", 6, 9, W, CE,
-        "comparison of integer expressions of different signedness: ‘int32_t’ {aka ‘int’} and ‘uint32_t’ {aka "
+        "comparison of integer expressions of different signedness: ‘int32_t’ {aka ‘int’} and ‘uint32_t’ "
+        "{aka "
         "‘unsigned int’} [-Wsign-compare]",
         1},
        {"src/mixed.cpp", 5, 7, W, CE, "unused variable ‘unused’ [-Wunused-variable]", 1},
-       {"src/mixed.cpp", 12, 10, E, CE, "return-statement with a value, in function returning ‘void’ [-fpermissive]", 1},
+       {"src/mixed.cpp", 12, 10, E, CE,
+        "return-statement with a value, in function returning ‘void’ [-fpermissive]", 1},
        {"src/mixed.cpp", 18, 18, E, CE, "invalid conversion from ‘const char*’ to ‘int’ [-fpermissive]", 2}});
   ASSERT_EQ(out.diagnostics.size(), 4u);
   // The scope line is printed once and applies to every diagnostic of that function.
   EXPECT_EQ(out.diagnostics[1].notes[0], "In function ‘int32_t clampIndex(int32_t, uint32_t)’");
-  EXPECT_EQ(out.diagnostics[3].notes[1],
-            "src/mixed.cpp:10:49: note:   initializing argument 3 of ‘void copyTile(float*, const float*, int)’");
+  EXPECT_EQ(
+      out.diagnostics[3].notes[1],
+      "src/mixed.cpp:10:49: note:   initializing argument 3 of ‘void copyTile(float*, const float*, int)’");
   // gcc's label lines under the caret stay in the excerpt; the note's excerpt does not.
   EXPECT_EQ(out.diagnostics[3].excerpt,
             "   18 |   copyTile(a, b, \"8\");\n"
@@ -172,15 +178,16 @@ TEST(CompilerDiagnosticParser, GccWarningsAndErrorsMixed) {
 
 TEST(CompilerDiagnosticParser, ClangWarningsAndErrorsMixedWithCombinedSummary) {
   const auto out = parseCompilerOutput(readFixture("clang_mixed.txt"));
-  expectDiagnostics(
-      out.diagnostics,
-      {{"src/mixed.cpp", 5, 7, W, CE, "unused variable 'unused' [-Wunused-variable]", 0},
-       {"src/mixed.cpp", 6, 9, W, CE,
-        "comparison of integers of different signs: 'int32_t' (aka 'int') and 'uint32_t' (aka 'unsigned int') "
-        "[-Wsign-compare]",
-        0},
-       {"src/mixed.cpp", 12, 3, E, CE, "void function 'copyTile' should not return a value [-Wreturn-type]", 0},
-       {"src/mixed.cpp", 18, 3, E, CE, "no matching function for call to 'copyTile'", 1}});
+  expectDiagnostics(out.diagnostics,
+                    {{"src/mixed.cpp", 5, 7, W, CE, "unused variable 'unused' [-Wunused-variable]", 0},
+                     {"src/mixed.cpp", 6, 9, W, CE,
+                      "comparison of integers of different signs: 'int32_t' (aka 'int') and 'uint32_t' (aka "
+                      "'unsigned int') "
+                      "[-Wsign-compare]",
+                      0},
+                     {"src/mixed.cpp", 12, 3, E, CE,
+                      "void function 'copyTile' should not return a value [-Wreturn-type]", 0},
+                     {"src/mixed.cpp", 18, 3, E, CE, "no matching function for call to 'copyTile'", 1}});
   EXPECT_EQ(out.reportedWarnings, 2);
   EXPECT_EQ(out.reportedErrors, 2);
 }
@@ -189,14 +196,16 @@ TEST(CompilerDiagnosticParser, IncludeChainsAreNotesInnermostFirst) {
   const std::vector<std::string> chain{"included from src/include_chain/middle.h:3",
                                        "included from src/include_chain.cpp:2"};
   const auto gcc = parseCompilerDiagnostics(readFixture("gcc_include_chain.txt"));
-  expectDiagnostics(gcc, {{"src/include_chain/inner.h", 5, 25, E, CE, "‘elem_t’ was not declared in this scope", 3}});
+  expectDiagnostics(
+      gcc, {{"src/include_chain/inner.h", 5, 25, E, CE, "‘elem_t’ was not declared in this scope", 3}});
   ASSERT_EQ(gcc.size(), 1u);
   EXPECT_EQ(std::vector<std::string>(gcc[0].notes.begin(), gcc[0].notes.begin() + 2), chain);
   EXPECT_EQ(gcc[0].notes[2], "In function ‘int tileBytes(int)’");
 
   // clang prints the chain outermost first, one "In file included from" line per level.
   const auto clang = parseCompilerDiagnostics(readFixture("clang_include_chain.txt"));
-  expectDiagnostics(clang, {{"src/include_chain/inner.h", 5, 25, E, CE, "use of undeclared identifier 'elem_t'", 2}});
+  expectDiagnostics(
+      clang, {{"src/include_chain/inner.h", 5, 25, E, CE, "use of undeclared identifier 'elem_t'", 2}});
   ASSERT_EQ(clang.size(), 1u);
   EXPECT_EQ(clang[0].notes, chain);
 }
@@ -234,19 +243,22 @@ TEST(CompilerDiagnosticParser, EmulatorStaticAssertSetsCategoryAndApi) {
     EXPECT_EQ(d[1].line, 13);
     EXPECT_NE(d[0].message.find("kwb-sim: unsupported-api: Gather is not emulated yet"), std::string::npos);
   }
-  expectDiagnostics(
-      parseCompilerDiagnostics(readFixture("gcc_kwb_sim_static_assert.txt")),
-      {{"src/kwb_sim_static_assert.cpp", 8, 17, E, "unsupported-api",
-        "static assertion failed: kwb-sim: unsupported-api: Gather is not emulated yet; use DataCopy plus scalar "
-        "indexing",
-        3},
-       {"src/kwb_sim_static_assert.cpp", 13, 27, E, "unsupported-dtype",
-        "static assertion failed: kwb-sim: unsupported-dtype: Exp does not accept 8-bit types (int8_t/uint8_t)", 3}});
+  expectDiagnostics(parseCompilerDiagnostics(readFixture("gcc_kwb_sim_static_assert.txt")),
+                    {{"src/kwb_sim_static_assert.cpp", 8, 17, E, "unsupported-api",
+                      "static assertion failed: kwb-sim: unsupported-api: Gather is not emulated yet; use "
+                      "DataCopy plus scalar "
+                      "indexing",
+                      3},
+                     {"src/kwb_sim_static_assert.cpp", 13, 27, E, "unsupported-dtype",
+                      "static assertion failed: kwb-sim: unsupported-dtype: Exp does not accept 8-bit types "
+                      "(int8_t/uint8_t)",
+                      3}});
 }
 
 TEST(CompilerDiagnosticParser, KwbSimTextOutsideAnAssertionKeepsCompileError) {
-  const auto d = parseCompilerDiagnostics("k.cpp:3:5: error: use of undeclared identifier 'kwb'\n"
-                                          "k.cpp:4:5: warning: static assertion kwb-sim: unsupported-api: X\n");
+  const auto d = parseCompilerDiagnostics(
+      "k.cpp:3:5: error: use of undeclared identifier 'kwb'\n"
+      "k.cpp:4:5: warning: static assertion kwb-sim: unsupported-api: X\n");
   ASSERT_EQ(d.size(), 2u);
   EXPECT_EQ(d[0].category, "compile-error");
   EXPECT_EQ(d[1].category, "compile-error");  // a warning is not the emulator rejecting anything
@@ -254,8 +266,9 @@ TEST(CompilerDiagnosticParser, KwbSimTextOutsideAnAssertionKeepsCompileError) {
 
 TEST(CompilerDiagnosticParser, GnuLdUndefinedReference) {
   const auto out = parseCompilerOutput(readFixture("gcc_link_undefined.txt"));
-  expectDiagnostics(out.diagnostics, {{"link_undefined.cpp", 0, 0, E, LE, "undefined reference to `helper(int)'", 1},
-                                      {"link_undefined.cpp", 0, 0, E, LE, "undefined reference to `tilingKey()'", 1}});
+  expectDiagnostics(out.diagnostics,
+                    {{"link_undefined.cpp", 0, 0, E, LE, "undefined reference to `helper(int)'", 1},
+                     {"link_undefined.cpp", 0, 0, E, LE, "undefined reference to `tilingKey()'", 1}});
   ASSERT_EQ(out.diagnostics.size(), 2u);
   EXPECT_EQ(out.diagnostics[1].notes[0], "in function `main' (link_undefined.o)");
   EXPECT_TRUE(out.linkFailed);  // collect2's line is folded into the flag, not a third diagnostic
@@ -263,23 +276,26 @@ TEST(CompilerDiagnosticParser, GnuLdUndefinedReference) {
 
 TEST(CompilerDiagnosticParser, GnuLdWithDebugInfoNamesTheLine) {
   const auto out = parseCompilerOutput(readFixture("gcc_link_undefined_debug.txt"));
-  expectDiagnostics(out.diagnostics,
-                    {{"/build/src/link_undefined.cpp", 5, 0, E, LE, "undefined reference to `helper(int)'", 1},
-                     {"/build/src/link_undefined.cpp", 5, 0, E, LE, "undefined reference to `tilingKey()'", 1}});
+  expectDiagnostics(
+      out.diagnostics,
+      {{"/build/src/link_undefined.cpp", 5, 0, E, LE, "undefined reference to `helper(int)'", 1},
+       {"/build/src/link_undefined.cpp", 5, 0, E, LE, "undefined reference to `tilingKey()'", 1}});
   EXPECT_TRUE(out.linkFailed);
 }
 
 TEST(CompilerDiagnosticParser, LldUndefinedSymbolWithReferencedBy) {
   const auto gcc = parseCompilerOutput(readFixture("gcc_lld_undefined.txt"));
-  expectDiagnostics(gcc.diagnostics, {{"link_undefined.cpp", 0, 0, E, LE, "undefined symbol: helper(int)", 1},
-                                      {"link_undefined.cpp", 0, 0, E, LE, "undefined symbol: tilingKey()", 1}});
+  expectDiagnostics(gcc.diagnostics,
+                    {{"link_undefined.cpp", 0, 0, E, LE, "undefined symbol: helper(int)", 1},
+                     {"link_undefined.cpp", 0, 0, E, LE, "undefined symbol: tilingKey()", 1}});
   ASSERT_EQ(gcc.diagnostics.size(), 2u);
   EXPECT_EQ(gcc.diagnostics[0].notes[0], "referenced by link_undefined.cpp, link_undefined.o:(main)");
   EXPECT_TRUE(gcc.linkFailed);
 
   const auto clang = parseCompilerOutput(readFixture("clang_lld_undefined_debug.txt"));
-  expectDiagnostics(clang.diagnostics, {{"src/link_undefined.cpp", 5, 0, E, LE, "undefined symbol: helper(int)", 1},
-                                        {"src/link_undefined.cpp", 5, 0, E, LE, "undefined symbol: tilingKey()", 1}});
+  expectDiagnostics(clang.diagnostics,
+                    {{"src/link_undefined.cpp", 5, 0, E, LE, "undefined symbol: helper(int)", 1},
+                     {"src/link_undefined.cpp", 5, 0, E, LE, "undefined symbol: tilingKey()", 1}});
   EXPECT_TRUE(clang.linkFailed);
 }
 
@@ -312,18 +328,19 @@ TEST(CompilerDiagnosticParser, NvccFrontEndErrors) {
 
 TEST(CompilerDiagnosticParser, NvccWarningNumbersAndInstantiationContext) {
   const auto out = parseCompilerOutput(readFixture("nvcc_instantiation.txt"));
-  expectDiagnostics(
-      out.diagnostics,
-      {{"src/nvcc_instantiation.cu", 3, 0, W, CE, "variable \"unused\" was declared but never referenced [#177-D]", 0},
-       {"src/nvcc_instantiation.cu", 13, 0, E, CE, "expression must have class type but it has type \"const float\"",
-        1},
-       {"src/nvcc_instantiation.cu", 8, 0, E, CE,
-        "expression must have pointer-to-class type but it has type \"const float *\"", 2}});
+  expectDiagnostics(out.diagnostics,
+                    {{"src/nvcc_instantiation.cu", 3, 0, W, CE,
+                      "variable \"unused\" was declared but never referenced [#177-D]", 0},
+                     {"src/nvcc_instantiation.cu", 13, 0, E, CE,
+                      "expression must have class type but it has type \"const float\"", 1},
+                     {"src/nvcc_instantiation.cu", 8, 0, E, CE,
+                      "expression must have pointer-to-class type but it has type \"const float *\"", 2}});
   ASSERT_EQ(out.diagnostics.size(), 3u);
   EXPECT_EQ(out.diagnostics[2].notes,
             (std::vector<std::string>{
                 "detected during instantiation of \"T load(const T *) [with T=float]\" at line 13",
-                "detected during instantiation of \"void scaleKernel(T *, const T *, int) [with T=float]\" at line 18"}));
+                "detected during instantiation of \"void scaleKernel(T *, const T *, int) [with T=float]\" "
+                "at line 18"}));
   EXPECT_EQ(out.diagnostics[1].excerpt.find("detected"), std::string::npos);
   EXPECT_EQ(out.reportedErrors, 2);
 }
@@ -331,8 +348,8 @@ TEST(CompilerDiagnosticParser, NvccWarningNumbersAndInstantiationContext) {
 TEST(CompilerDiagnosticParser, NvccPreprocessorAndDriverFailures) {
   // nvcc preprocesses with the host gcc, so a missing header reads like gcc.
   const auto inc = parseCompilerOutput(readFixture("nvcc_missing_include.txt"));
-  expectDiagnostics(inc.diagnostics,
-                    {{"src/nvcc_missing_include.cu", 2, 10, F, CE, "tikicpulib.h: No such file or directory", 0}});
+  expectDiagnostics(inc.diagnostics, {{"src/nvcc_missing_include.cu", 2, 10, F, CE,
+                                       "tikicpulib.h: No such file or directory", 0}});
   EXPECT_TRUE(inc.terminated);
   expectDiagnostics(parseCompilerDiagnostics(readFixture("nvcc_bad_arch.txt")),
                     {{"", 0, 0, F, CE, "nvcc: Unsupported gpu architecture 'compute_10'", 0}});
@@ -346,9 +363,11 @@ TEST(CompilerDiagnosticParser, HandwrittenBishengFormatInsideMakeOutput) {
   expectDiagnostics(
       out.diagnostics,
       {{"/home/dev/add_custom/add_custom.cpp", 42, 32, E, CE, "use of undeclared identifier 'yLocal'", 0},
-       {"/home/dev/add_custom/add_custom.cpp", 57, 9, E, CE, "no matching function for call to 'CastIntrinsicsImpl'", 1},
+       {"/home/dev/add_custom/add_custom.cpp", 57, 9, E, CE,
+        "no matching function for call to 'CastIntrinsicsImpl'", 1},
        {tik + "interface/kernel_operator_vec_binary_intf.h", 64, 5, E, CE,
-        "static assertion failed due to requirement 'SupportType<int8_t, half, float>()': Duplicate only support "
+        "static assertion failed due to requirement 'SupportType<int8_t, half, float>()': Duplicate only "
+        "support "
         "half/bfloat16/float on current device",
         3},
        {"/home/dev/add_custom/add_custom.cpp", 70, 26, E, CE, "call to 'AlignUp' is ambiguous", 2},
@@ -363,7 +382,8 @@ TEST(CompilerDiagnosticParser, RelocatesLibraryErrorsToTheUserLine) {
   auto gcc = parseCompilerDiagnostics(readFixture("gcc_kwb_sim_static_assert.txt"));
   // Pretend the Gather/Exp templates live in an emulator header: only src/user.cpp is the user's.
   for (auto& d : gcc) d.file = "emulator/include/kernel_operator.h";
-  const int moved = relocateToUserCode(gcc, [](std::string_view f) { return f == "src/kwb_sim_static_assert.cpp"; });
+  const int moved =
+      relocateToUserCode(gcc, [](std::string_view f) { return f == "src/kwb_sim_static_assert.cpp"; });
   EXPECT_EQ(moved, 2);
   EXPECT_EQ(gcc[0].file, "src/kwb_sim_static_assert.cpp");
   EXPECT_EQ(gcc[0].line, 19);
@@ -373,8 +393,8 @@ TEST(CompilerDiagnosticParser, RelocatesLibraryErrorsToTheUserLine) {
   EXPECT_EQ(gcc[1].line, 21);
 
   auto bisheng = parseCompilerDiagnostics(readFixture("handwritten_bisheng_documented_format.txt"));
-  const int movedB = relocateToUserCode(
-      bisheng, [](std::string_view f) { return f.find("/home/dev/add_custom/") == 0; });
+  const int movedB =
+      relocateToUserCode(bisheng, [](std::string_view f) { return f.find("/home/dev/add_custom/") == 0; });
   EXPECT_EQ(movedB, 1);
   EXPECT_EQ(bisheng[2].file, "/home/dev/add_custom/add_custom.cpp");
   EXPECT_EQ(bisheng[2].line, 61);
@@ -383,8 +403,7 @@ TEST(CompilerDiagnosticParser, RelocatesLibraryErrorsToTheUserLine) {
 }
 
 TEST(CompilerDiagnosticParser, ConcatenatedOutputsSumTheSummaries) {
-  const auto out =
-      parseCompilerOutput(readFixture("clang_undeclared.txt") + readFixture("clang_mixed.txt"));
+  const auto out = parseCompilerOutput(readFixture("clang_undeclared.txt") + readFixture("clang_mixed.txt"));
   EXPECT_EQ(out.diagnostics.size(), 6u);
   EXPECT_EQ(out.reportedErrors, 4);
   EXPECT_EQ(out.reportedWarnings, 2);
@@ -400,7 +419,8 @@ TEST(CompilerDiagnosticParser, CrlfAndUnknownLinesAreHarmless) {
   const auto b = parseCompilerDiagnostics(crlf);
   EXPECT_EQ(a, b);
   EXPECT_TRUE(parseCompilerDiagnostics("").empty());
-  EXPECT_TRUE(parseCompilerDiagnostics("[ 50%] Building CXX object x.o\nmake: *** [all] Error 2\n\n").empty());
+  EXPECT_TRUE(
+      parseCompilerDiagnostics("[ 50%] Building CXX object x.o\nmake: *** [all] Error 2\n\n").empty());
   // A source line that contains "x: error: y" is excerpt text, not a second diagnostic.
   const auto d = parseCompilerDiagnostics(
       "k.cpp:2:3: error: use of undeclared identifier 'log'\n"
@@ -457,4 +477,31 @@ TEST(CompilerDiagnosticParser, LeadingLocation) {
   EXPECT_EQ(loc->column, 0);
   EXPECT_FALSE(leadingLocation("In instantiation of ‘std::array<int, 3>’"));
   EXPECT_FALSE(leadingLocation("  indented.cpp:1:2: x"));
+}
+
+TEST(CompilerDiagnosticParser, SurvivesTruncatedAndGarbledInput) {
+  // Every capture cut at many points, and with bytes overwritten: no crash, no hang, no exception, and
+  // every diagnostic still well-formed (run under ASan/UBSan too).
+  std::mt19937 rng(20240611);
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(KWB_FIXTURES_DIR) + "/compiler")) {
+    if (entry.path().extension() != ".txt") continue;
+    ++files;
+    const std::string text = readFixture(entry.path().filename().string());
+    for (std::size_t cut = 0; cut <= text.size(); cut += 5) {
+      for (const auto& d : parseCompilerDiagnostics(text.substr(0, cut))) {
+        EXPECT_EQ(d.source, "compiler");
+        EXPECT_FALSE(d.category.empty());
+      }
+    }
+    for (int round = 0; round < 20; ++round) {
+      std::string noisy = text;
+      for (int k = 0; k < 8 && !noisy.empty(); ++k)
+        noisy[rng() % noisy.size()] = "\n:( )0123456789 ^~|>\"#"[rng() % 20];
+      EXPECT_NO_THROW(parseCompilerOutput(noisy));
+    }
+  }
+  EXPECT_GE(files, 20);
+  EXPECT_NO_THROW(
+      parseCompilerOutput("99999999999999999999 errors generated.\nk.cpp:99999999999999:1: error: x\n"));
 }
