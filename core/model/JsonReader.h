@@ -129,9 +129,11 @@ class JsonReader {
   // Parses a keyword from a fixed set; on failure lists the valid words.
   template <typename Enum, std::size_t N>
   Enum asEnum(const std::pair<std::string_view, Enum> (&table)[N]) const {
-    const std::string s = asStringFor("a string");
-    for (const auto& [name, e] : table)
-      if (name == s) return e;
+    if (value_->is_string()) {
+      const auto& s = value_->template get_ref<const std::string&>();
+      for (const auto& [name, e] : table)
+        if (name == s) return e;
+    }
     std::string names;
     for (const auto& [name, e] : table) names += (names.empty() ? "" : ", ") + std::string(name);
     expected("one of " + names);

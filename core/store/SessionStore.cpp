@@ -185,11 +185,8 @@ SessionStore SessionStore::open(const fs::path& dir, OpenOptions options) {
   std::error_code ec;
   if (options.mode == OpenMode::ReadWrite && fs::is_directory(dir, ec) && fs::exists(dir / kIndexFile, ec))
     impl->lock.emplace(SessionLock::acquire(dir));
-  impl->load();
-  if (options.mode == OpenMode::ReadWrite) {
-    if (!impl->lock) impl->lock.emplace(SessionLock::acquire(dir));
-    impl->removeTempFiles();
-  }
+  impl->load();  // throws for ReadWrite unless session.json was readable, so the lock is held below
+  if (options.mode == OpenMode::ReadWrite) impl->removeTempFiles();
   return SessionStore(std::move(impl));
 }
 

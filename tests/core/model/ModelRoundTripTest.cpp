@@ -65,6 +65,7 @@ TEST(ModelRoundTrip, ConstraintsOfEveryKind) {
   EXPECT_NE(readError<Constraint>(tampered).find("/hash: expected the hash of the locked text"), std::string::npos);
   EXPECT_EQ(readError<Constraint>({{"kind", "pin"}}),
             "/kind: expected one of rule, locked-region, fixed-parameter but found \"pin\"");
+  EXPECT_EQ(readError<Constraint>({{"kind", 2}}), "/kind: expected one of rule, locked-region, fixed-parameter but found 2");
 }
 
 TEST(ModelRoundTrip, LockedRegionIsFoundAfterItMoves) {
