@@ -43,12 +43,14 @@ fs::path defaultWorkRoot() {
   return fs::temp_directory_path() /
          ("kwb-agent-" + std::to_string(::getpid()) + "-" + std::to_string(counter.fetch_add(1)));
 }
-// The same build cache as `kwb eval`, so references and harnesses are built once across runs.
+// A build cache shared by the loop's evaluations and across runs. It lives under the temp folder, not
+// under $HOME: sandboxed programs (the reference, the candidate) run as another user and must be able to
+// reach it.
 fs::path defaultCacheDir(const fs::path& workRoot) {
   if (const char* c = std::getenv("KWB_EVAL_CACHE_DIR"); c && *c) return c;
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return fs::path(x) / "kwb" / "eval";
-  if (const char* h = std::getenv("HOME"); h && *h) return fs::path(h) / ".cache" / "kwb" / "eval";
-  return workRoot / "cache";
+  std::error_code ec;
+  const fs::path shared = fs::temp_directory_path(ec) / "kwb-agent-cache";
+  return ec ? workRoot / "cache" : shared;
 }
 }  // namespace
 

@@ -58,7 +58,7 @@ struct AgentLoopOptions {
   PromptResources prompts;              // empty contract: loadPromptResources() at construction
   PromptBudget budget;
   std::filesystem::path workRoot;       // evaluation scratch (default: a fresh temp folder)
-  std::filesystem::path cacheDir;       // build cache (default: kwb eval's, $KWB_EVAL_CACHE_DIR or ~/.cache/kwb/eval)
+  std::filesystem::path cacheDir;       // build cache (default: $KWB_EVAL_CACHE_DIR, else <tmp>/kwb-agent-cache)
   std::optional<std::uint64_t> seed;    // fixed verification seed (default: fresh per evaluation)
   bool exitWhenFinished = true;         // false (GUI): stay alive after the limits, for edits/resume
   int defaultPatience = 3;              // when SessionLimits.patience is unset
