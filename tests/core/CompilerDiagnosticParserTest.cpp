@@ -283,6 +283,21 @@ TEST(CompilerDiagnosticParser, GnuLdWithDebugInfoNamesTheLine) {
   EXPECT_TRUE(out.linkFailed);
 }
 
+TEST(CompilerDiagnosticParser, GnuLdArchiveMemberWithDemangledSignature) {
+  const auto out = parseCompilerOutput(readFixture("gcc_link_archive_member.txt"));
+  expectDiagnostics(
+      out.diagnostics,
+      {{"/build/src/link_archive.cpp", 8, 0, E, LE,
+        "undefined reference to `tiles::extentOf(std::vector<int, std::allocator<int> > const&, "
+        "double)'",
+        1}});
+  ASSERT_EQ(out.diagnostics.size(), 1u);
+  EXPECT_EQ(out.diagnostics[0].notes[0],
+            "in function `tiles::plan(std::vector<int, std::allocator<int> > const&, double, unsigned int)' "
+            "(libtiles.a(link_archive.o))");
+  EXPECT_TRUE(out.linkFailed);
+}
+
 TEST(CompilerDiagnosticParser, LldUndefinedSymbolWithReferencedBy) {
   const auto gcc = parseCompilerOutput(readFixture("gcc_lld_undefined.txt"));
   expectDiagnostics(gcc.diagnostics,
