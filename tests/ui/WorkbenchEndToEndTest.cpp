@@ -58,7 +58,10 @@ class WorkbenchEndToEndTest : public QObject {
     testsupport::ScriptedReply first, second;
     first.text = "Here is a first kernel.\n```cpp kernel.cpp\n" + broken + "```\n";
     second.text = "Fixed the typo.\n```cpp kernel.cpp\n" + good + "```\n";
-    testsupport::LlmTestServer server({first, second, second, second});
+    // Enough replies that the loop never runs dry (an exhausted script would end it with an LLM error).
+    std::vector<testsupport::ScriptedReply> script{first};
+    for (int i = 0; i < 40; ++i) script.push_back(second);
+    testsupport::LlmTestServer server(script);
 
     QTemporaryDir sessions;
     LlmEndpointConfig provider;
