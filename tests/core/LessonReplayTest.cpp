@@ -51,7 +51,7 @@ TEST_P(LessonReplay, ReplaysToAPassingKernelOnTheEmulator) {
   fs::remove_all(dir);
 }
 
-INSTANTIATE_TEST_SUITE_P(Builtin, LessonReplay, ::testing::Values("unaligned-tail", "missing-sync", "double-buffering"),
+INSTANTIATE_TEST_SUITE_P(Lessons, LessonReplay, ::testing::Values("unaligned-tail", "missing-sync", "double-buffering"),
                          [](const auto& info) {
                            std::string n = info.param;
                            for (auto& c : n)
