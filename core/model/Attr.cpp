@@ -48,6 +48,9 @@ void read(const JsonReader& r, AttrDecl& a) {
   }
 }
 
+void to_json(nlohmann::json& j, AttrType t) { j = std::string(attrTypeName(t)); }
+void from_json(const nlohmann::json& j, AttrType& t) { read(JsonReader(j, ""), t); }
+
 void to_json(nlohmann::json& j, const AttrDecl& a) {
   j = {{"name", a.name}, {"type", attrTypeName(a.type)}};
   if (a.defaultValue) j["default"] = *a.defaultValue;

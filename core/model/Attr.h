@@ -29,6 +29,8 @@ struct AttrDecl {
 
 void read(const JsonReader& r, AttrType& t);
 void read(const JsonReader& r, AttrDecl& a);
+void to_json(nlohmann::json& j, AttrType t);
+void from_json(const nlohmann::json& j, AttrType& t);
 void to_json(nlohmann::json& j, const AttrDecl& a);
 void from_json(const nlohmann::json& j, AttrDecl& a);
 

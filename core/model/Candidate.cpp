@@ -62,6 +62,8 @@ void to_json(nlohmann::json& j, const Candidate& c) {
   j = {{"origin", originName(c.origin)}, {"files", c.files}};
 }
 
+void from_json(const nlohmann::json& j, Origin& o) { read(JsonReader(j, ""), o); }
+
 void from_json(const nlohmann::json& j, Candidate& c) { read(JsonReader(j, ""), c); }
 
 }  // namespace kwb

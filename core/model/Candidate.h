@@ -37,6 +37,7 @@ void read(const JsonReader& r, Origin& o);
 void read(const JsonReader& r, Candidate& c);
 void to_json(nlohmann::json& j, Origin o);
 void to_json(nlohmann::json& j, const Candidate& c);
+void from_json(const nlohmann::json& j, Origin& o);
 void from_json(const nlohmann::json& j, Candidate& c);
 
 }  // namespace kwb

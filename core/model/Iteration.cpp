@@ -88,6 +88,8 @@ void to_json(nlohmann::json& j, const Iteration& it) {
   if (!it.notes.empty()) j["notes"] = it.notes;
 }
 
+void from_json(const nlohmann::json& j, LlmUsage& u) { read(JsonReader(j, ""), u); }
+
 void from_json(const nlohmann::json& j, Iteration& it) { read(JsonReader(j, ""), it); }
 
 }  // namespace kwb

@@ -69,6 +69,7 @@ void read(const JsonReader& r, LlmUsage& u);
 void read(const JsonReader& r, Iteration& it);
 void to_json(nlohmann::json& j, const LlmUsage& u);
 void to_json(nlohmann::json& j, const Iteration& it);
+void from_json(const nlohmann::json& j, LlmUsage& u);
 void from_json(const nlohmann::json& j, Iteration& it);
 
 }  // namespace kwb

@@ -4,6 +4,14 @@
 
 namespace kwb {
 
+void read(const JsonReader& r, PipeStat& p) {
+  p = PipeStat{};
+  p.busyCycles = r.find("busy_cycles") ? r.at("busy_cycles").asInt(0, INT64_MAX) : 0;
+  auto ratio = r.at("ratio");
+  p.ratio = ratio.asNumber();
+  if (p.ratio < 0.0 || p.ratio > 1.0) ratio.expected("a ratio in [0, 1]");
+}
+
 void read(const JsonReader& r, ProfileReport& p) {
   p = ProfileReport{};
   p.soc = r.getString("soc", "");
@@ -11,14 +19,7 @@ void read(const JsonReader& r, ProfileReport& p) {
   p.totalCycles = r.find("total_cycles") ? r.at("total_cycles").asInt(0, INT64_MAX) : 0;
   p.totalUs = r.getNumber("total_us", 0.0);
   if (auto pipes = r.find("pipes")) {
-    for (const auto& [name, stat] : pipes->members()) {
-      PipeStat s;
-      s.busyCycles = stat.find("busy_cycles") ? stat.at("busy_cycles").asInt(0, INT64_MAX) : 0;
-      auto ratio = stat.at("ratio");
-      s.ratio = ratio.asNumber();
-      if (s.ratio < 0.0 || s.ratio > 1.0) ratio.expected("a ratio in [0, 1]");
-      p.pipes[name] = s;
-    }
+    for (const auto& [name, stat] : pipes->members()) read(stat, p.pipes[name]);
   }
   p.bound = r.getString("bound", "");
   p.floorUs = r.optNumber("floor_us");
@@ -49,6 +50,8 @@ void to_json(nlohmann::json& j, const ProfileReport& p) {
   if (p.floorUs) j["floor_us"] = *p.floorUs;
   if (p.achievedGbps) j["achieved_gbps"] = *p.achievedGbps;
 }
+
+void from_json(const nlohmann::json& j, PipeStat& p) { read(JsonReader(j, ""), p); }
 
 void from_json(const nlohmann::json& j, ProfileReport& p) { read(JsonReader(j, ""), p); }
 

@@ -36,8 +36,10 @@ struct ProfileReport {
   bool operator==(const ProfileReport&) const = default;
 };
 
+void read(const JsonReader& r, PipeStat& p);
 void read(const JsonReader& r, ProfileReport& p);
 void to_json(nlohmann::json& j, const PipeStat& p);
+void from_json(const nlohmann::json& j, PipeStat& p);
 void to_json(nlohmann::json& j, const ProfileReport& p);
 void from_json(const nlohmann::json& j, ProfileReport& p);
 

@@ -240,6 +240,8 @@ void to_json(nlohmann::json& j, const Session& s) {
   j["iterations"] = s.iterations;
 }
 
+void from_json(const nlohmann::json& j, SessionSettings& s) { read(JsonReader(j, ""), s); }
+
 void from_json(const nlohmann::json& j, Session& s) { read(JsonReader(j, ""), s); }
 
 }  // namespace kwb

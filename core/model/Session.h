@@ -89,6 +89,7 @@ void read(const JsonReader& r, SessionSettings& s);
 void read(const JsonReader& r, Session& s);
 void to_json(nlohmann::json& j, const SessionSettings& s);
 void to_json(nlohmann::json& j, const Session& s);
+void from_json(const nlohmann::json& j, SessionSettings& s);
 void from_json(const nlohmann::json& j, Session& s);
 
 }  // namespace kwb

@@ -84,6 +84,8 @@ void to_json(nlohmann::json& j, const VerifyReport& v) {
   if (!v.summary.empty()) j["summary"] = v.summary;
 }
 
+void from_json(const nlohmann::json& j, Mismatch& m) { read(JsonReader(j, ""), m); }
+void from_json(const nlohmann::json& j, CaseResult& c) { read(JsonReader(j, ""), c); }
 void from_json(const nlohmann::json& j, VerifyReport& v) { read(JsonReader(j, ""), v); }
 
 }  // namespace kwb

@@ -59,6 +59,8 @@ void read(const JsonReader& r, VerifyReport& v);
 void to_json(nlohmann::json& j, const Mismatch& m);
 void to_json(nlohmann::json& j, const CaseResult& c);
 void to_json(nlohmann::json& j, const VerifyReport& v);
+void from_json(const nlohmann::json& j, Mismatch& m);
+void from_json(const nlohmann::json& j, CaseResult& c);
 void from_json(const nlohmann::json& j, VerifyReport& v);
 
 }  // namespace kwb

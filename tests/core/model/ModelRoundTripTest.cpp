@@ -236,6 +236,29 @@ TEST(ModelRoundTrip, TimestampsAreIsoUtc) {
   EXPECT_EQ(formatIso8601(std::chrono::system_clock::time_point{}), "1970-01-01T00:00:00.000Z");
 }
 
+TEST(ModelRoundTrip, EveryPartOnItsOwn) {
+  EXPECT_EQ(viaJson(Mismatch{7, -0.0, INFINITY}), (Mismatch{7, -0.0, INFINITY}));
+  const CaseResult cr = kwb::test::exampleIteration(1).verify->cases[0];
+  EXPECT_EQ(viaJson(cr), cr);
+  EXPECT_EQ(viaJson(PipeStat{42, 0.5}), (PipeStat{42, 0.5}));
+  EXPECT_EQ(viaJson(LlmUsage{1, 2, "m", "anthropic", 3.5}), (LlmUsage{1, 2, "m", "anthropic", 3.5}));
+  SessionSettings settings = kwb::test::exampleSession().settings;
+  settings.limits.targetSpeedup = 1.5;
+  settings.limits.patience = 3;
+  EXPECT_EQ(viaJson(settings), settings);
+  for (Origin o : {Origin::Agent, Origin::Human, Origin::Replay}) EXPECT_EQ(viaJson(o), o);
+  for (Verdict v : {Verdict::Pass, Verdict::Rejected, Verdict::Timeout}) EXPECT_EQ(viaJson(v), v);
+  EXPECT_EQ(viaJson(AttrType::IntList), AttrType::IntList);
+  const AttrDecl attr{"axes", AttrType::IntList, nlohmann::json::array({0, 1})};
+  EXPECT_EQ(viaJson(attr), attr);
+  EXPECT_EQ(viaJson(Tolerance{1e-3, 2e-3, 0.5}), (Tolerance{1e-3, 2e-3, 0.5}));
+  EXPECT_EQ(viaJson(Baseline{3.25, "msprof op"}), (Baseline{3.25, "msprof op"}));
+  const ValueHint hint{Distribution::NearZero, -1e-3, 1e-3};
+  EXPECT_EQ(viaJson(hint), hint);
+  const VerificationCase c = kwb::test::exampleTask().cases[1];
+  EXPECT_EQ(viaJson(c), c);
+}
+
 TEST(ModelRoundTrip, VerdictAndStateNames) {
   EXPECT_EQ(verdictName(Verdict::CompileError), "compile_error");
   EXPECT_EQ(parseVerdict("wrong_answer"), Verdict::WrongAnswer);
