@@ -90,7 +90,14 @@ TEST(CostModelWriters, HotspotCsvGolden) {
   checkGolden("code_hotspot.csv", csv);
 }
 
-TEST(CostModelWriters, ProfileJsonGolden) { checkGolden("profile.json", render(writeProfileJson)); }
+TEST(CostModelWriters, ProfileJsonGolden) {
+  // soc_params is the absolute path of the parameter file; the golden must not depend on the checkout.
+  auto j = nlohmann::json::parse(render(writeProfileJson));
+  ASSERT_TRUE(j.contains("soc_params"));
+  EXPECT_EQ(std::filesystem::path(j["soc_params"].get<std::string>()).filename(), "TestSoc.json");
+  j["soc_params"] = "<fixtures>/costmodel/TestSoc.json";
+  checkGolden("profile.json", j.dump(2) + "\n");
+}
 
 TEST(CostModelWriters, ChromeTraceGolden) {
   const auto trace = goldenTrace();
