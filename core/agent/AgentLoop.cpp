@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
+#include <utility>
 #include <unistd.h>
 
 #include "core/agent/AgentLoopImpl.h"
@@ -112,6 +113,8 @@ void AgentLoop::start() {
   std::unique_lock lock(impl_->mutex);
   if (impl_->threadRunning) {
     impl_->pauseRequested = false;
+    impl_->stepGrants = 0;
+    impl_->reopenAfterFinish();
     impl_->cv.notify_all();
     return;
   }
@@ -132,19 +135,28 @@ void AgentLoop::resume() {
   std::lock_guard lock(impl_->mutex);
   impl_->pauseRequested = false;
   impl_->stepGrants = 0;
-  if (impl_->finished && !impl_->options.exitWhenFinished) {
-    impl_->finished = false;  // the engineer asks for more rounds: limits are checked again
-    impl_->finishReason.clear();
-    impl_->roundsWithoutImprovement = 0;
-  }
+  impl_->reopenAfterFinish();
   impl_->cv.notify_all();
+}
+
+void AgentLoop::Impl::reopenAfterFinish() {
+  if (!finished || options.exitWhenFinished) return;
+  finished = false;  // the engineer asks for more rounds: limits are checked again after the next one
+  finishReason.clear();
+  roundsWithoutImprovement = 0;
+  oneMoreRound = true;
 }
 
 void AgentLoop::step() {
   bool launch = false;
   {
     std::lock_guard lock(impl_->mutex);
-    if (impl_->state == AgentState::Paused) {
+    if (impl_->finished && !impl_->options.exitWhenFinished) {
+      // Finished (e.g. after a roll back): one step starts the next round and pauses after generation.
+      impl_->reopenAfterFinish();
+      impl_->pauseRequested = true;
+      impl_->stepGrants = 1;
+    } else if (impl_->state == AgentState::Paused) {
       ++impl_->stepGrants;
     } else if (!impl_->threadRunning && !impl_->threadDone) {
       impl_->pauseRequested = true;
@@ -379,7 +391,12 @@ void AgentLoop::Impl::threadMain() {
       }
       checkpoint();  // between rounds
       std::string why;
-      if (limitsReached(why)) {
+      bool forced = false;
+      {
+        std::lock_guard lock(mutex);
+        forced = std::exchange(oneMoreRound, false);
+      }
+      if (!forced && limitsReached(why)) {
         std::lock_guard lock(mutex);
         finished = true;
         finishReason = why;

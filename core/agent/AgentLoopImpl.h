@@ -45,6 +45,9 @@ struct AgentLoop::Impl {
   int stepGrants = 0;
   bool finished = false;          // limits reached
   std::string finishReason;
+  // Start or Step after the loop finished: the engineer asked for another round explicitly, so the
+  // next round runs even when a budget is already spent (the limits are checked again after it).
+  bool oneMoreRound = false;
   AgentState state = AgentState::Idle;
   std::deque<std::pair<Candidate, std::optional<int>>> edits;
   std::string hint;
@@ -66,6 +69,7 @@ struct AgentLoop::Impl {
   // A step boundary: throws AgentStopRequested on stop; waits while paused (evaluating submitted edits
   // meanwhile); consumes a step grant.
   void checkpoint();
+  void reopenAfterFinish();  // caller holds mutex
   void threadMain();
   void runRound();
   RoundPlan planRound();

@@ -3,6 +3,8 @@
 // The real emulator is exercised by AgentEndToEndTest and LessonReplayTest.
 #include <gtest/gtest.h>
 
+#include <thread>
+
 #include <atomic>
 #include <filesystem>
 #include <fstream>
@@ -322,6 +324,39 @@ TEST(AgentLoop, RollbackStartsANewBranchAndKeepsTheOldOne) {
   auto store = SessionStore::open(f.dir / "session", {OpenMode::ReadOnly});
   // The new branch's prompt optimises iteration 1's candidate (40 us), not the 20 us one.
   EXPECT_NE(store.readArtifact(4, "prompt.md").find("## Current best candidate (kernel.cpp, iteration 1)"), std::string::npos);
+}
+
+TEST(AgentLoop, StepAfterFinishingRunsOneMoreRoundOnTheRolledBackBranch) {
+  // The GUI keeps a finished loop alive; Roll back + Step must start a new branch even though the
+  // iteration budget is already spent, then pause; Start must likewise run again.
+  Fixture f("step-after-finish",
+            {reply("verdict=pass us=40"), reply("verdict=pass us=30"), reply("verdict=pass us=35"),
+             reply("verdict=pass us=25")},
+            maxIt(2));
+  AgentLoopOptions o;
+  o.exitWhenFinished = false;
+  auto loop = f.loop(o);
+  loop->start();
+  ASSERT_TRUE(loop->waitForState(AgentState::Finished, 60s));
+  ASSERT_EQ(loop->snapshot().iterations.size(), 2u);
+  loop->rollbackTo(1);
+  loop->step();
+  ASSERT_TRUE(loop->waitForState(AgentState::Paused, 60s));
+  Session s = loop->snapshot();
+  ASSERT_EQ(s.iterations.size(), 3u);
+  EXPECT_EQ(s.iterations[2].parentId, 1);
+  EXPECT_EQ(s.childrenOf(1).size(), 2u);
+  loop->resume();  // finishes the round, then the budget stops it again
+  ASSERT_TRUE(loop->waitForState(AgentState::Finished, 60s));
+  s = loop->snapshot();
+  ASSERT_EQ(s.iterations.size(), 3u);
+  EXPECT_EQ(s.iterations[2].verdict, Verdict::Pass);
+  loop->start();  // Start after finishing: one more round
+  for (int i = 0; i < 600 && loop->snapshot().iterations.size() < 4u; ++i) std::this_thread::sleep_for(100ms);
+  ASSERT_TRUE(loop->waitForState(AgentState::Finished, 60s));
+  EXPECT_EQ(loop->snapshot().iterations.size(), 4u);
+  loop->stop();
+  EXPECT_TRUE(loop->waitUntilDone(60s));
 }
 
 TEST(AgentLoop, AcceptExportsACannKernelLaunchProject) {
