@@ -123,10 +123,26 @@ class WorkbenchEndToEndTest : public QObject {
     emit w->addRuleRequested(QStringLiteral("Keep BUFFER_NUM = 2"));
     QVERIFY(waitFor([&] { return w->constraintsPanel()->count() == 1; }, 5000));
 
-    // Roll back to iteration 1: the loop takes it as the parent of its next round (the branch itself is
-    // covered by AgentLoop.Rollback* in the core tests); the window reports it.
+    // Roll back to iteration 1, then Step until the next round has generated: the new agent iteration
+    // branches from 1 and the timeline nests it under 1 beside the old line.
     emit w->rollbackRequested(1);
     QVERIFY(w->statusBar()->currentMessage().contains(QStringLiteral("branches from iteration 1")));
+    const int agentBefore = int(loop.snapshot().iterations.size());
+    QVERIFY2(waitFor([&] {
+               const Session s = loop.snapshot();
+               for (const auto& it : s.iterations)
+                 if (it.id > agentBefore && it.parentId == 1 && it.candidate.origin != Origin::Human) return true;
+               const AgentState st = loop.state();
+               if (st == AgentState::Paused || st == AgentState::Finished) w->action(QStringLiteral("step"))->trigger();
+               return false;
+             }, 240000),
+             "Roll back + Step made no new branch from iteration 1");
+    QVERIFY(loop.snapshot().childrenOf(1).size() >= 2u);
+    int branchId = 0;
+    for (const auto& it : loop.snapshot().iterations)
+      if (it.id > agentBefore && it.parentId == 1) branchId = it.id;
+    QVERIFY(waitFor([&] { return w->timelineModel()->indexOfIteration(branchId).isValid(); }, 10000));
+    QCOMPARE(w->timelineModel()->indexOfIteration(branchId).parent(), w->timelineModel()->indexOfIteration(1));
 
     // Accept iteration 2: a CANN project is exported and the timeline marks it.
     QTemporaryDir exportRoot;
