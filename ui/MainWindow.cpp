@@ -1,6 +1,8 @@
 #include "ui/MainWindow.h"
 
 #include <QAction>
+#include <QMenu>
+#include <algorithm>
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
@@ -29,6 +31,7 @@
 #include "ui/DiagnosticsPanel.h"
 #include "ui/DiffView.h"
 #include "ui/KernelEditor.h"
+#include "ui/LessonNotesPanel.h"
 #include "ui/LatencyChart.h"
 #include "ui/PipeUtilizationChart.h"
 #include "ui/PipelineTraceView.h"
@@ -74,6 +77,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   diagnostics_ = new DiagnosticsPanel(this);
   conversation_ = new ConversationPanel(this);
   constraints_ = new ConstraintsPanel(this);
+  lessonNotes_ = new LessonNotesPanel(this);
   buildActions();
   buildDocks();
 
@@ -93,6 +97,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     bool ok = false;
     const int line = src.mid(colon + 1).toInt(&ok);
     if (ok) editor_->jumpToLine(line);
+  });
+  connect(lessonNotes_, &LessonNotesPanel::previousRequested, this, [this] {
+    if (auto k = lessonNotes_->shownStep(); k && *k > 0) showLessonStep(*k - 1);
+  });
+  connect(lessonNotes_, &LessonNotesPanel::nextRequested, this, [this] {
+    const auto k = lessonNotes_->shownStep();
+    showLessonStep(k ? *k + 1 : 0);
   });
   connect(constraints_, &ConstraintsPanel::addRuleRequested, this, &MainWindow::addRuleRequested);
   connect(constraints_, &ConstraintsPanel::fixParameterRequested, this, &MainWindow::fixParameterRequested);
@@ -146,6 +157,8 @@ void MainWindow::buildActions() {
   auto* file = menuBar()->addMenu(tr("&Session"));
   file->addAction(newSession);
   file->addAction(open);
+  recentMenu_ = file->addMenu(tr("Open &recent"));
+  setRecentSessions({});
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
   auto* agent = menuBar()->addMenu(tr("&Agent"));
@@ -154,7 +167,7 @@ void MainWindow::buildActions() {
   connect(newSession, &QAction::triggered, this, &MainWindow::newSessionRequested);
   connect(open, &QAction::triggered, this, [this] {
     const QString dir = QFileDialog::getExistingDirectory(this, tr("Open session folder"));
-    if (!dir.isEmpty()) openSessionDir(dir);
+    if (!dir.isEmpty()) emit openSessionRequested(dir);
   });
   connect(start, &QAction::triggered, this, &MainWindow::startRequested);
   connect(pause, &QAction::triggered, this, &MainWindow::pauseRequested);
@@ -218,7 +231,13 @@ void MainWindow::buildDocks() {
   tl->addWidget(traceScroll_, 1);
   connect(exportBtn, &QPushButton::clicked, this, &MainWindow::exportTrace);
   rightTabs_->addTab(traceBox, tr("Pipeline trace"));
-  rightTabs_->addTab(diff_, tr("Diff"));
+  diffTab_ = new QSplitter(Qt::Horizontal, this);
+  diffTab_->addWidget(diff_);
+  diffTab_->addWidget(lessonNotes_);
+  diffTab_->setStretchFactor(0, 3);
+  diffTab_->setStretchFactor(1, 2);
+  lessonNotes_->hide();
+  rightTabs_->addTab(diffTab_, tr("Diff"));
   rightTabs_->addTab(constraints_, tr("Constraints"));
   auto* right = new QDockWidget(tr("Analysis"), this);
   right->setObjectName(QStringLiteral("analysisDock"));
@@ -332,6 +351,73 @@ void MainWindow::selectIteration(int id) {
     diff_->clear();
   }
   showIterationArtifacts(*it);
+  if (lesson_) {
+    const auto step = lessonStepOf(id);
+    lessonNotes_->showStep(step ? step : std::optional<int>(static_cast<int>(lesson_->steps.size())), true);
+    rightTabs_->setCurrentWidget(diffTab_);
+  }
+}
+
+void MainWindow::setLesson(std::optional<Lesson> lesson) {
+  lesson_ = std::move(lesson);
+  lessonNotes_->setVisible(lesson_.has_value());
+  if (!lesson_) return;
+  lessonNotes_->setLesson(*lesson_);
+  rightTabs_->setCurrentWidget(diffTab_);
+  // The diff and the explanation share the analysis dock: give it room to read both.
+  if (auto* dock = findChild<QDockWidget*>(QStringLiteral("analysisDock")))
+    resizeDocks({dock}, {std::max(dock->width(), width() * 11 / 20)}, Qt::Horizontal);
+  if (selected_) selectIteration(*selected_);
+}
+
+std::optional<int> MainWindow::lessonStepOf(int iterationId) const {
+  std::vector<int> replayed;
+  for (const auto& it : session_.iterations)
+    if (it.candidate.origin == Origin::Replay) replayed.push_back(it.id);
+  std::sort(replayed.begin(), replayed.end());
+  const auto at = std::find(replayed.begin(), replayed.end(), iterationId);
+  if (at == replayed.end()) return std::nullopt;
+  return static_cast<int>(at - replayed.begin());
+}
+
+void MainWindow::showLessonStep(int index) {
+  if (!lesson_ || index < 0 || index >= static_cast<int>(lesson_->steps.size())) return;
+  for (const auto& it : session_.iterations)
+    if (it.candidate.origin == Origin::Replay && lessonStepOf(it.id) == index) {
+      selectIteration(it.id);
+      return;
+    }
+  // Not played yet: say so, and let the loop play on (a replay is quick) when it can.
+  lessonNotes_->showStep(index, false);
+  rightTabs_->setCurrentWidget(diffTab_);
+  if (agentAvailable_) emit startRequested();
+}
+
+SessionViewState MainWindow::viewState() const {
+  SessionViewState s;
+  s.selectedIteration = selected_;
+  s.analysisTab = rightTabs_->currentIndex();
+  s.feedbackTab = bottomTabs_->currentIndex();
+  return s;
+}
+
+void MainWindow::restoreViewState(const SessionViewState& state) {
+  if (state.selectedIteration && session_.findIteration(*state.selectedIteration))
+    selectIteration(*state.selectedIteration);
+  if (state.analysisTab >= 0 && state.analysisTab < rightTabs_->count()) rightTabs_->setCurrentIndex(state.analysisTab);
+  if (state.feedbackTab >= 0 && state.feedbackTab < bottomTabs_->count())
+    bottomTabs_->setCurrentIndex(state.feedbackTab);
+}
+
+void MainWindow::setRecentSessions(const QStringList& dirs) {
+  recentMenu_->clear();
+  for (const QString& d : dirs) {
+    QAction* a = recentMenu_->addAction(QDir(d).dirName());
+    a->setToolTip(d);
+    a->setStatusTip(d);
+    connect(a, &QAction::triggered, this, [this, d] { emit openSessionRequested(d); });
+  }
+  recentMenu_->setEnabled(!dirs.isEmpty());
 }
 
 void MainWindow::showIterationArtifacts(const Iteration& it) {

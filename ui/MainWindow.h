@@ -8,13 +8,17 @@
 #include <filesystem>
 #include <optional>
 
+#include "core/agent/Lesson.h"
 #include "core/model/Session.h"
+#include "ui/SessionHistory.h"
 
 class QTreeView;
 class QTabWidget;
 class QLabel;
 class QAction;
 class QScrollArea;
+class QMenu;
+class QSplitter;
 
 namespace kwb::ui {
 
@@ -27,6 +31,7 @@ class DiagnosticsPanel;
 class ConversationPanel;
 class ConstraintsPanel;
 class TimelineModel;
+class LessonNotesPanel;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -41,6 +46,19 @@ class MainWindow : public QMainWindow {
   void showSession(const Session& session, std::optional<std::filesystem::path> sessionDir = {});
   // Loads a session directory read-only; false with the reason in the status bar on failure.
   bool openSessionDir(const QString& dir);
+
+  // Teaching mode: with a lesson, the explanation of the selected iteration's step sits beside its diff.
+  void setLesson(std::optional<Lesson> lesson);
+  bool teaching() const { return lesson_.has_value(); }
+  // The lesson step an iteration plays: the k-th replayed iteration (by id) is step k (0-based).
+  std::optional<int> lessonStepOf(int iterationId) const;
+  void showLessonStep(int index);
+
+  // The view to restore when the session is reopened, and restoring it.
+  SessionViewState viewState() const;
+  void restoreViewState(const SessionViewState& state);
+  void setRecentSessions(const QStringList& dirs);
+  std::optional<std::filesystem::path> sessionDir() const { return sessionDir_; }
 
   void selectIteration(int id);
   std::optional<int> selectedIteration() const { return selected_; }
@@ -64,6 +82,9 @@ class MainWindow : public QMainWindow {
   DiagnosticsPanel* diagnosticsPanel() const { return diagnostics_; }
   ConversationPanel* conversationPanel() const { return conversation_; }
   ConstraintsPanel* constraintsPanel() const { return constraints_; }
+  LessonNotesPanel* lessonNotes() const { return lessonNotes_; }
+  QSplitter* diffTab() const { return diffTab_; }
+  QMenu* recentMenu() const { return recentMenu_; }
   TimelineModel* timelineModel() const { return timeline_; }
   QTreeView* timelineView() const { return timelineView_; }
   QTabWidget* rightTabs() const { return rightTabs_; }
@@ -85,6 +106,7 @@ class MainWindow : public QMainWindow {
   void fixParameterRequested(const QString& name, const QString& value);
   void unpinRequested(int constraintId);
   void newSessionRequested();
+  void openSessionRequested(const QString& dir);
 
  private:
   void buildActions();
@@ -112,6 +134,10 @@ class MainWindow : public QMainWindow {
   DiagnosticsPanel* diagnostics_;
   ConversationPanel* conversation_;
   ConstraintsPanel* constraints_;
+  LessonNotesPanel* lessonNotes_;
+  QSplitter* diffTab_;
+  QMenu* recentMenu_ = nullptr;
+  std::optional<Lesson> lesson_;
   TimelineModel* timeline_;
   QTreeView* timelineView_;
   QTabWidget* rightTabs_;

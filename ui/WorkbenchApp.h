@@ -1,13 +1,22 @@
 #pragma once
 // Wires the workbench together: the main window, the provider settings, and (when a provider is
 // configured) a live agent session on a task through AgentBridge. Without a provider the window says so,
-// offers the settings and the lessons, and leaves no button silently dead.
+// offers the settings and the lessons, and leaves no button silently dead. It also keeps the session
+// history: recent sessions, and the view each session was left in (restored when it is reopened).
 
 #include <QObject>
 #include <QString>
 #include <memory>
+#include <optional>
 
+#include "core/agent/Lesson.h"
 #include "core/llm/LlmEndpointConfig.h"
+#include "core/model/Session.h"
+
+namespace kwb {
+class LlmClient;
+class SessionStore;
+}  // namespace kwb
 
 namespace kwb::ui {
 
@@ -17,7 +26,8 @@ class AgentBridge;
 class WorkbenchApp : public QObject {
   Q_OBJECT
  public:
-  explicit WorkbenchApp(QString resourcesDir, QObject* parent = nullptr);
+  // `sessionsRoot` is where new sessions are created (default: the standard application data folder).
+  explicit WorkbenchApp(QString resourcesDir, QString sessionsRoot = {}, QObject* parent = nullptr);
   ~WorkbenchApp() override;
 
   MainWindow* window() const { return window_.get(); }
@@ -27,15 +37,30 @@ class WorkbenchApp : public QObject {
   // Returns false with the reason on the status bar when the task or session cannot be set up.
   bool startOnTask(const QString& taskDir, const LlmEndpointConfig& provider, const QString& sessionsRoot,
                    const QString& backend = QStringLiteral("ascend-sim"));
+  // Teaching mode: plays a lesson (by name or folder) into a new session with its recorded replies on
+  // the emulator; each step's explanation is shown beside the diff of the iteration it produced.
+  bool openLesson(const QString& nameOrDir);
+  // Reopens a session folder with its whole tree and the view it was left in. With a provider (or a
+  // lesson's replay) the agent continues it; when it cannot (no provider, the lock is held elsewhere)
+  // the session is shown read-only and the status bar says why.
+  bool openSession(const QString& dir);
+
   QString sessionDir() const { return sessionDir_; }
   QString lastError() const { return lastError_; }
+  QString sessionsRoot() const { return sessionsRoot_; }
 
  private:
+  bool startSession(const QString& taskDir, const LlmEndpointConfig& provider, const QString& sessionsRoot,
+                    const QString& backend, const std::optional<Lesson>& lesson);
+  void attachLoop(SessionStore store, std::shared_ptr<LlmClient> llm, const QString& sessionDir);
+  void rememberView();
+  void refreshRecent();
   void showSettings();
   void showLessons();
   void showNewSession();
 
   QString resourcesDir_;
+  QString sessionsRoot_;
   QString sessionDir_;
   QString lastError_;
   QString currentTask_;

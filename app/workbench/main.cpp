@@ -1,7 +1,6 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QSettings>
-#include <QStandardPaths>
 
 #include "ui/MainWindow.h"
 #include "ui/ProviderSettings.h"
@@ -20,20 +19,24 @@ int main(int argc, char** argv) {
   const QString resources = QStringLiteral(KWB_SOURCE_DIR "/resources");
   QCommandLineOption taskOpt(QStringLiteral("task"), QStringLiteral("Task folder to open"), QStringLiteral("DIR"),
                              resources + QStringLiteral("/tasks/add_custom"));
-  QCommandLineOption sessionOpt(QStringLiteral("session"), QStringLiteral("Open a session folder (read-only view)"),
+  QCommandLineOption sessionOpt(QStringLiteral("session"),
+                                QStringLiteral("Reopen a session folder (continues it when a provider is configured)"),
                                 QStringLiteral("DIR"));
+  QCommandLineOption lessonOpt(QStringLiteral("lesson"), QStringLiteral("Open a lesson in teaching mode (name or folder)"),
+                               QStringLiteral("NAME"));
   parser.addOption(taskOpt);
   parser.addOption(sessionOpt);
+  parser.addOption(lessonOpt);
   parser.process(app);
 
   kwb::ui::WorkbenchApp workbench(resources);
   if (parser.isSet(sessionOpt)) {
-    workbench.window()->openSessionDir(parser.value(sessionOpt));
+    workbench.openSession(parser.value(sessionOpt));
+  } else if (parser.isSet(lessonOpt)) {
+    workbench.openLesson(parser.value(lessonOpt));
   } else {
     QSettings settings;
-    workbench.startOnTask(parser.value(taskOpt), kwb::ui::loadProviderSettings(settings),
-                          QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
-                              QStringLiteral("/sessions"));
+    workbench.startOnTask(parser.value(taskOpt), kwb::ui::loadProviderSettings(settings), workbench.sessionsRoot());
   }
   workbench.window()->show();
   return QApplication::exec();
