@@ -7,7 +7,9 @@ if(KWB_BUILD_UI)
   install(FILES ${PROJECT_SOURCE_DIR}/packaging/icons/io.github.kernelworkbench.KernelWorkbench.svg
           DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps)
 endif()
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/ DESTINATION ${CMAKE_INSTALL_DATADIR}/kernel-workbench)
+# Data root of an installed copy: resources/ plus the candidate contract the prompts quote.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/ DESTINATION ${CMAKE_INSTALL_DATADIR}/kernel-workbench/resources)
+install(FILES ${PROJECT_SOURCE_DIR}/docs/candidate-contract.md DESTINATION ${CMAKE_INSTALL_DATADIR}/kernel-workbench/docs)
 
 set(CPACK_PACKAGE_NAME "kernel-workbench")
 set(CPACK_PACKAGE_VENDOR "Kernel Workbench")

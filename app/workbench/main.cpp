@@ -2,6 +2,7 @@
 #include <QCommandLineParser>
 #include <QSettings>
 
+#include "core/toolchain/InstallLayout.h"
 #include "ui/MainWindow.h"
 #include "ui/ProviderSettings.h"
 #include "ui/WorkbenchApp.h"
@@ -16,7 +17,7 @@ int main(int argc, char** argv) {
   parser.setApplicationDescription(QStringLiteral("Develop Ascend C kernels with an LLM agent"));
   parser.addHelpOption();
   parser.addVersionOption();
-  const QString resources = QStringLiteral(KWB_SOURCE_DIR "/resources");
+  const QString resources = QString::fromStdString((kwb::currentInstallLayout().dataRoot / "resources").string());
   QCommandLineOption taskOpt(QStringLiteral("task"), QStringLiteral("Task folder to open"), QStringLiteral("DIR"),
                              resources + QStringLiteral("/tasks/add_custom"));
   QCommandLineOption sessionOpt(QStringLiteral("session"),

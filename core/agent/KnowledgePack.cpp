@@ -1,4 +1,5 @@
 #include "core/agent/KnowledgePack.h"
+#include "core/toolchain/InstallLayout.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -11,8 +12,7 @@ namespace kwb {
 namespace fs = std::filesystem;
 
 fs::path workbenchDataRoot() {
-  if (const char* d = std::getenv("KWB_DATA_DIR"); d && *d) return d;
-  return KWB_SOURCE_DIR;
+  return currentInstallLayout().dataRoot;  // honours KWB_DATA_DIR
 }
 
 std::string readTextFile(const fs::path& path) {

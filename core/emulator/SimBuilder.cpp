@@ -1,4 +1,5 @@
 #include "core/emulator/SimBuilder.h"
+#include "core/toolchain/InstallLayout.h"
 
 #include <unistd.h>
 
@@ -53,13 +54,12 @@ std::uint64_t headerHash(const fs::path& includeDir) {
 
 std::string defaultCacheDir() {
   if (const char* d = std::getenv("KWB_SIM_CACHE_DIR"); d && *d) return d;
-#ifdef KWB_SIM_CACHE_DIR
   {
+    const fs::path layoutCache = currentInstallLayout().simCacheDir;
     std::error_code ec;
-    fs::create_directories(KWB_SIM_CACHE_DIR, ec);
-    if (!ec && ::access(KWB_SIM_CACHE_DIR, W_OK) == 0) return KWB_SIM_CACHE_DIR;
+    fs::create_directories(layoutCache, ec);
+    if (!ec && ::access(layoutCache.c_str(), W_OK) == 0) return layoutCache.string();
   }
-#endif
   if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/kwb/sim";
   if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.cache/kwb/sim";
   return (fs::temp_directory_path() / "kwb-sim-cache").string();
@@ -117,8 +117,9 @@ SimBuildResult SimBuilder::build(const SimBuildOptions& o) const {
   if (o.standard != "c++17" && o.standard != "c++20" && o.standard != "gnu++17" && o.standard != "gnu++20")
     return fail(SimBuildResult::Status::BadInput, "unsupported language standard '" + o.standard + "' (c++17 or c++20)");
 
-  const std::string includeDir = KWB_SIM_INCLUDE_DIR;
-  const std::string runtimeLib = KWB_SIM_RUNTIME_LIB;
+  const InstallLayout layout = currentInstallLayout();
+  const std::string includeDir = layout.emulatorIncludeDir.string();
+  const std::string runtimeLib = layout.emulatorRuntimeLib.string();
   if (!fs::exists(runtimeLib))
     return fail(SimBuildResult::Status::InternalError, "emulator runtime library missing: " + runtimeLib);
   std::string cxx = o.compiler;
@@ -174,7 +175,7 @@ SimBuildResult SimBuilder::build(const SimBuildOptions& o) const {
   // 2. The SoC parameter file embedded for the cost model inside the program.
   const fs::path socObj = cache / ("soc_" + o.soc + ".o");
   if (!fs::exists(socObj)) {
-    const fs::path socJson = fs::path(KWB_SIM_SOC_DIR) / (o.soc + ".json");
+    const fs::path socJson = layout.dataRoot / "resources" / "soc" / (o.soc + ".json");
     if (fs::exists(socJson)) {
       const fs::path socSrc = cache / ("soc_" + o.soc + ".cpp");
       writeAtomically(socSrc, "extern \"C\" const char kwb_sim_soc_json[] = R\"KWBSOCJSON(" + readFile(socJson) +

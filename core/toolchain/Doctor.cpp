@@ -5,6 +5,7 @@
 
 #include "core/process/ProcessRunner.h"
 #include "core/toolchain/ExecutableSearch.h"
+#include "core/toolchain/InstallLayout.h"
 
 namespace kwb {
 namespace {
@@ -66,6 +67,19 @@ DoctorReport runDoctor(const DoctorOptions& o) {
   r.checks.push_back(toolCheck("c++ compiler", "g++", o.probeVersions, true,
                                "g++ not found: the emulator needs it to build kernels (apt-get install g++)",
                                "builds kernels for the built-in Ascend C emulator", o.env));
+  {
+    // The emulator's headers and runtime library, from the build tree or the install prefix.
+    const InstallLayout layout = currentInstallLayout();
+    std::error_code ec;
+    const bool present = std::filesystem::exists(layout.emulatorRuntimeLib, ec) &&
+                         std::filesystem::exists(layout.emulatorIncludeDir / "kernel_operator.h", ec) &&
+                         std::filesystem::exists(layout.dataRoot / "resources" / "tasks", ec);
+    DoctorCheck c{"emulator runtime", present ? "ok" : "missing",
+                  present ? layout.describe()
+                          : "emulator files missing (" + layout.describe() + "): reinstall, or set KWB_DATA_DIR",
+                  layout.emulatorRuntimeLib.string(), std::nullopt};
+    r.checks.push_back(c);
+  }
   {
     auto nvcc = findExecutable("nvcc", o.env("PATH"));
     if (!nvcc) {

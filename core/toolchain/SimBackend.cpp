@@ -1,5 +1,7 @@
 #include "core/toolchain/SimBackend.h"
 
+#include "core/toolchain/InstallLayout.h"
+
 #include <chrono>
 #include <fstream>
 #include <sstream>
@@ -59,23 +61,20 @@ std::vector<Diagnostic> SimBackend::prepare(const Task& task, const std::string&
   // The emulator itself is part of the key: a rebuilt runtime library (new checks, fixes) must not be
   // hidden behind binaries linked against the old one.
   std::string emulatorStamp;
-#ifdef KWB_SIM_RUNTIME_LIB
+  const InstallLayout layout = currentInstallLayout();
   {
     std::error_code sec;
-    const fs::path lib = KWB_SIM_RUNTIME_LIB;
+    const fs::path& lib = layout.emulatorRuntimeLib;
     emulatorStamp = std::to_string(fs::file_size(lib, sec)) + ":" +
                     std::to_string(fs::last_write_time(lib, sec).time_since_epoch().count());
   }
-#endif
-#ifdef KWB_SIM_INCLUDE_DIR
   {
     std::error_code sec;
-    for (const auto& e : fs::recursive_directory_iterator(KWB_SIM_INCLUDE_DIR, sec))
+    for (const auto& e : fs::recursive_directory_iterator(layout.emulatorIncludeDir, sec))
       if (e.is_regular_file(sec))
         emulatorStamp += "|" + e.path().string() + ":" + std::to_string(e.file_size(sec)) + ":" +
                          std::to_string(e.last_write_time(sec).time_since_epoch().count());
   }
-#endif
   buildKey_ = hashHex(candidateSource + "\n--harness--\n" + harness + "\n--soc--\n" + options_.soc + "\n--tiling--\n" +
                       readText(inc / "kwb_tiling.h") + "\n--emulator--\n" + emulatorStamp);
   return out;

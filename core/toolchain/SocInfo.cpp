@@ -1,4 +1,5 @@
 #include "core/toolchain/SocInfo.h"
+#include "core/toolchain/InstallLayout.h"
 
 #include <cstdlib>
 #include <fstream>
@@ -9,7 +10,7 @@ namespace kwb {
 
 std::filesystem::path socDir() {
   if (const char* d = std::getenv("KWB_SOC_DIR"); d && *d) return d;
-  return std::filesystem::path(KWB_SOURCE_DIR) / "resources" / "soc";
+  return currentInstallLayout().dataRoot / "resources" / "soc";
 }
 
 std::optional<SocInfo> loadSocInfo(const std::string& soc, std::string& error) {

@@ -1,4 +1,5 @@
 #include "core/verify/ReferenceRunner.h"
+#include "core/toolchain/InstallLayout.h"
 
 #include <cstdlib>
 #include <fstream>
@@ -29,7 +30,7 @@ fs::path taskIncludeDir(const Task& task) {
     if (fs::exists(local / "kwb_reference.h", ec) && fs::exists(local / "kwb_tiling.h", ec))
       return fs::absolute(local, ec);
   }
-  return fs::path(KWB_SOURCE_DIR) / "resources" / "tasks" / "include";
+  return currentInstallLayout().dataRoot / "resources" / "tasks" / "include";
 }
 
 ReferenceRunner::ReferenceRunner(fs::path cacheDir) : cacheDir_(std::move(cacheDir)) {}

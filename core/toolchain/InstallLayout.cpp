@@ -1,0 +1,59 @@
+#include "core/toolchain/InstallLayout.h"
+
+#include <cstdlib>
+
+namespace kwb {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path userCacheDir() {
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return fs::path(x) / "kernel-workbench" / "sim";
+  if (const char* home = std::getenv("HOME"); home && *home) return fs::path(home) / ".cache" / "kernel-workbench" / "sim";
+  return fs::temp_directory_path() / "kernel-workbench-sim-cache";
+}
+
+}  // namespace
+
+std::string InstallLayout::describe() const {
+  return std::string(installed ? "installed" : "build tree") + ": data " + dataRoot.string() + ", emulator headers " +
+         emulatorIncludeDir.string() + ", runtime " + emulatorRuntimeLib.string();
+}
+
+InstallLayout detectInstallLayout(const fs::path& executable) {
+  InstallLayout l;
+  std::error_code ec;
+  const fs::path prefix = executable.parent_path().parent_path();
+  const fs::path share = prefix / "share" / "kernel-workbench";
+  if (!executable.empty() && fs::is_directory(share / "resources" / "tasks", ec)) {
+    l.installed = true;
+    l.dataRoot = share;
+    l.emulatorIncludeDir = share / "emulator" / "include";
+    l.emulatorRuntimeLib = prefix / "lib" / "kernel-workbench" / "libkwb_sim_runtime.a";
+    l.simCacheDir = userCacheDir();
+    return l;
+  }
+  l.dataRoot = KWB_SOURCE_DIR;
+#ifdef KWB_SIM_INCLUDE_DIR
+  l.emulatorIncludeDir = KWB_SIM_INCLUDE_DIR;
+#endif
+#ifdef KWB_SIM_RUNTIME_LIB
+  l.emulatorRuntimeLib = KWB_SIM_RUNTIME_LIB;
+#endif
+#ifdef KWB_SIM_CACHE_DIR
+  l.simCacheDir = KWB_SIM_CACHE_DIR;
+#else
+  l.simCacheDir = userCacheDir();
+#endif
+  return l;
+}
+
+InstallLayout currentInstallLayout() {
+  std::error_code ec;
+  InstallLayout l = detectInstallLayout(fs::read_symlink("/proc/self/exe", ec));
+  if (const char* d = std::getenv("KWB_DATA_DIR"); d && *d) l.dataRoot = d;
+  return l;
+}
+
+}  // namespace kwb
