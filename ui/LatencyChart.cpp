@@ -19,8 +19,15 @@ LatencyChart::LatencyChart(QWidget* parent) : QChartView(parent) {
   QPen dashed = baseline_->pen();
   dashed.setStyle(Qt::DashLine);
   baseline_->setPen(dashed);
+  floor_ = new QLineSeries(chart);
+  floor_->setName(tr("roofline floor"));
+  QPen dotted = floor_->pen();
+  dotted.setStyle(Qt::DotLine);
+  dotted.setWidthF(2.0);
+  floor_->setPen(dotted);
   chart->addSeries(series_);
   chart->addSeries(baseline_);
+  chart->addSeries(floor_);
   axisX_ = new QValueAxis(chart);
   axisX_->setTitleText(tr("iteration"));
   axisX_->setLabelFormat("%d");
@@ -28,7 +35,7 @@ LatencyChart::LatencyChart(QWidget* parent) : QChartView(parent) {
   axisY_->setTitleText(tr("µs"));
   chart->addAxis(axisX_, Qt::AlignBottom);
   chart->addAxis(axisY_, Qt::AlignLeft);
-  for (auto* s : {series_, baseline_}) {
+  for (auto* s : {series_, baseline_, floor_}) {
     s->attachAxis(axisX_);
     s->attachAxis(axisY_);
   }
@@ -38,7 +45,8 @@ LatencyChart::LatencyChart(QWidget* parent) : QChartView(parent) {
 }
 
 void LatencyChart::setLatencies(const std::vector<std::optional<double>>& latencyUs,
-                                std::optional<double> baselineUs) {
+                                std::optional<double> baselineUs,
+                                const std::vector<std::optional<double>>& floorUs) {
   QList<QPointF> points;
   double maxY = baselineUs.value_or(1.0);
   for (size_t i = 0; i < latencyUs.size(); ++i) {
@@ -47,6 +55,13 @@ void LatencyChart::setLatencies(const std::vector<std::optional<double>>& latenc
     maxY = std::max(maxY, *latencyUs[i]);
   }
   series_->replace(points);
+  QList<QPointF> floors;
+  for (size_t i = 0; i < floorUs.size(); ++i)
+    if (floorUs[i] && *floorUs[i] > 0) {
+      floors.append(QPointF(double(i + 1), *floorUs[i]));
+      maxY = std::max(maxY, *floorUs[i]);
+    }
+  floor_->replace(floors);
   const double lastX = std::max<double>(1.0, double(latencyUs.size()));
   if (baselineUs)
     baseline_->replace({QPointF(1.0, *baselineUs), QPointF(lastX, *baselineUs)});
@@ -65,5 +80,7 @@ void LatencyChart::setLatencies(const std::vector<std::optional<double>>& latenc
 }
 
 int LatencyChart::pointCount() const { return int(series_->count()); }
+
+int LatencyChart::floorPointCount() const { return int(floor_->count()); }
 
 }  // namespace kwb::ui

@@ -1,5 +1,6 @@
 #pragma once
-// Latency of each iteration (emulator estimate or device measurement) against the task baseline.
+// Latency of each iteration (emulator estimate or device measurement) against the task baseline and the
+// roofline floor (the fastest any kernel could be for that workload on that SoC).
 
 #include <QtCharts/QChartView>
 #include <QtCharts/QLineSeries>
@@ -14,12 +15,16 @@ class LatencyChart : public QChartView {
  public:
   explicit LatencyChart(QWidget* parent = nullptr);
   // One point per iteration, in iteration order; nullopt for iterations without a latency.
-  void setLatencies(const std::vector<std::optional<double>>& latencyUs, std::optional<double> baselineUs);
+  // `floorUs`, when given, holds each iteration's roofline floor (same indexing as latencyUs).
+  void setLatencies(const std::vector<std::optional<double>>& latencyUs, std::optional<double> baselineUs,
+                    const std::vector<std::optional<double>>& floorUs = {});
   int pointCount() const;
+  int floorPointCount() const;
 
  private:
   QLineSeries* series_;
   QLineSeries* baseline_;
+  QLineSeries* floor_;
   QValueAxis* axisX_;
   QValueAxis* axisY_;
 };

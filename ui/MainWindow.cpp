@@ -1,6 +1,8 @@
 #include "ui/MainWindow.h"
 
 #include <QAction>
+#include <QDateTime>
+#include <QTimer>
 #include <QMenu>
 #include <algorithm>
 #include <QDir>
@@ -84,10 +86,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   stateLabel_ = new QLabel(tr("idle"), this);
   iterationLabel_ = new QLabel(this);
   tokensLabel_ = new QLabel(this);
+  elapsedLabel_ = new QLabel(this);
+  clockTimer_ = new QTimer(this);
+  clockTimer_->setInterval(1000);
+  connect(clockTimer_, &QTimer::timeout, this, &MainWindow::refreshElapsed);
   backendLabel_ = new QLabel(tr("backend: built-in Ascend C emulator (no NPU)"), this);
   statusBar()->addPermanentWidget(stateLabel_);
   statusBar()->addPermanentWidget(iterationLabel_);
   statusBar()->addPermanentWidget(tokensLabel_);
+  statusBar()->addPermanentWidget(elapsedLabel_);
   statusBar()->addPermanentWidget(backendLabel_);
 
   connect(diagnostics_, &DiagnosticsPanel::jumpRequested, this,
@@ -193,6 +200,8 @@ void MainWindow::buildDocks() {
   timelineView_->setRootIsDecorated(true);
   timelineView_->header()->setStretchLastSection(false);
   timelineView_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  timelineView_->setContextMenuPolicy(Qt::CustomContextMenu);
+  connect(timelineView_, &QWidget::customContextMenuRequested, this, &MainWindow::showTimelineMenu);
   connect(timelineView_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
           [this](const QModelIndex& cur) {
             if (const Iteration* it = timeline_->iteration(cur)) selectIteration(it->id);
@@ -290,6 +299,10 @@ bool MainWindow::openSessionDir(const QString& dir) {
 void MainWindow::showSession(const Session& session, std::optional<std::filesystem::path> sessionDir) {
   session_ = session;
   sessionDir_ = std::move(sessionDir);
+  elapsedMs_ = 0;
+  clockStartedMs_ = -1;
+  clockTimer_->stop();
+  refreshElapsed();
   timeline_->setSession(session_);
   timelineView_->expandAll();
   constraints_->setConstraints(session_.constraints);
@@ -303,11 +316,14 @@ void MainWindow::showSession(const Session& session, std::optional<std::filesyst
 }
 
 void MainWindow::refreshLatency() {
-  std::vector<std::optional<double>> lat;
-  for (const auto& it : session_.iterations)
+  std::vector<std::optional<double>> lat, floors;
+  for (const auto& it : session_.iterations) {
     lat.push_back(it.profile && it.profile->totalUs > 0 ? std::optional<double>(it.profile->totalUs) : std::nullopt);
-  latency_->setLatencies(lat, session_.task.baseline ? std::optional<double>(session_.task.baseline->latencyUs)
-                                                     : std::nullopt);
+    floors.push_back(it.profile ? it.profile->floorUs : std::nullopt);
+  }
+  latency_->setLatencies(lat,
+                         session_.task.baseline ? std::optional<double>(session_.task.baseline->latencyUs) : std::nullopt,
+                         floors);
   std::int64_t tokens = 0;
   for (const auto& it : session_.iterations)
     if (it.usage) tokens += it.usage->promptTokens + it.usage->completionTokens;
@@ -356,6 +372,43 @@ void MainWindow::selectIteration(int id) {
     lessonNotes_->showStep(step ? step : std::optional<int>(static_cast<int>(lesson_->steps.size())), true);
     rightTabs_->setCurrentWidget(diffTab_);
   }
+}
+
+void MainWindow::compareIterations(int leftId, int rightId) {
+  const Iteration* left = session_.findIteration(leftId);
+  const Iteration* right = session_.findIteration(rightId);
+  if (!left || !right) return;
+  diff_->setIterations(*left, *right,
+                       session_.task.baseline ? std::optional<double>(session_.task.baseline->latencyUs) : std::nullopt);
+  rightTabs_->setCurrentWidget(diffTab_);
+}
+
+void MainWindow::showTimelineMenu(const QPoint& pos) {
+  const Iteration* it = timeline_->iteration(timelineView_->indexAt(pos));
+  if (!it) return;
+  const int id = it->id;
+  QMenu menu(this);
+  if (selected_ && *selected_ != id) {
+    const int sel = *selected_;
+    menu.addAction(tr("Diff iteration %1 against %2").arg(sel).arg(id), this,
+                   [this, sel, id] { compareIterations(id, sel); });
+  }
+  if (it->parentId) {
+    const int parent = *it->parentId;
+    menu.addAction(tr("Diff against its parent (%1)").arg(parent), this,
+                   [this, parent, id] { compareIterations(parent, id); });
+  }
+  menu.addSeparator();
+  QAction* rb = menu.addAction(action(QStringLiteral("rollback"))->icon(), tr("Roll back to iteration %1").arg(id), this,
+                               [this, id] { emit rollbackRequested(id); });
+  rb->setEnabled(agentAvailable_);
+  QAction* acc = menu.addAction(action(QStringLiteral("accept"))->icon(), tr("Accept iteration %1…").arg(id), this,
+                                [this, id] {
+                                  selectIteration(id);
+                                  askAccept();
+                                });
+  acc->setEnabled(agentAvailable_ && it->verdict == Verdict::Pass);
+  menu.exec(timelineView_->viewport()->mapToGlobal(pos));
 }
 
 void MainWindow::setLesson(std::optional<Lesson> lesson) {
@@ -472,8 +525,31 @@ void MainWindow::appendStreamedText(int iterationId, const QString& delta) {
 
 void MainWindow::setAgentStatus(const QString& state, const QString& detail) {
   stateLabel_->setText(state);
+  static const QStringList working = {QStringLiteral("generating"), QStringLiteral("compiling"),
+                                      QStringLiteral("running"),    QStringLiteral("verifying"),
+                                      QStringLiteral("profiling"),  QStringLiteral("deciding")};
+  const qint64 now = QDateTime::currentMSecsSinceEpoch();
+  if (working.contains(state)) {
+    if (clockStartedMs_ < 0) clockStartedMs_ = now;
+    clockTimer_->start();
+  } else {
+    if (clockStartedMs_ >= 0) elapsedMs_ += now - clockStartedMs_;
+    clockStartedMs_ = -1;
+    clockTimer_->stop();
+  }
+  refreshElapsed();
   if (!detail.isEmpty()) statusBar()->showMessage(detail, 8000);
 }
+
+QString MainWindow::elapsedText() const {
+  qint64 ms = elapsedMs_;
+  if (clockStartedMs_ >= 0) ms += QDateTime::currentMSecsSinceEpoch() - clockStartedMs_;
+  const qint64 s = ms / 1000;
+  return s < 3600 ? tr("%1:%2 elapsed").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'))
+                  : tr("%1:%2:%3 elapsed").arg(s / 3600).arg((s / 60) % 60, 2, 10, QLatin1Char('0')).arg(s % 60, 2, 10, QLatin1Char('0'));
+}
+
+void MainWindow::refreshElapsed() { elapsedLabel_->setText(elapsedText()); }
 
 void MainWindow::setConstraints(const std::vector<Constraint>& constraints) {
   session_.constraints = constraints;

@@ -19,6 +19,7 @@ class QAction;
 class QScrollArea;
 class QMenu;
 class QSplitter;
+class QTimer;
 
 namespace kwb::ui {
 
@@ -61,6 +62,8 @@ class MainWindow : public QMainWindow {
   std::optional<std::filesystem::path> sessionDir() const { return sessionDir_; }
 
   void selectIteration(int id);
+  // Shows any two iterations in the diff (left = older reference, right = the one compared).
+  void compareIterations(int leftId, int rightId);
   std::optional<int> selectedIteration() const { return selected_; }
   const Session& session() const { return session_; }
 
@@ -68,6 +71,7 @@ class MainWindow : public QMainWindow {
   void updateIteration(const Iteration& iteration);
   void appendStreamedText(int iterationId, const QString& delta);
   void setAgentStatus(const QString& state, const QString& detail);
+  QString elapsedText() const;
   void setConstraints(const std::vector<Constraint>& constraints);
   void setAccepted(std::optional<int> iterationId);
   // Enables Start/Pause/Step/Stop/Hint/Accept/Roll back; when unavailable, `reason` is shown on them.
@@ -117,6 +121,7 @@ class MainWindow : public QMainWindow {
   void askHint();
   void askAccept();
   void lockSelection();
+  void showTimelineMenu(const QPoint& pos);
 
   Session session_;
   std::optional<std::filesystem::path> sessionDir_;
@@ -145,6 +150,12 @@ class MainWindow : public QMainWindow {
   QLabel* stateLabel_;
   QLabel* iterationLabel_;
   QLabel* tokensLabel_;
+  QLabel* elapsedLabel_;
+  // Time the agent spent working in this window (paused and finished time excluded).
+  qint64 elapsedMs_ = 0;
+  qint64 clockStartedMs_ = -1;
+  QTimer* clockTimer_;
+  void refreshElapsed();
   QLabel* backendLabel_;
   std::map<QString, QAction*> actions_;
 };

@@ -5,21 +5,54 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+#include "core/sandbox/Sandbox.h"
+#include "ui/LimitsEditor.h"
 
 namespace kwb::ui {
 
-SettingsDialog::SettingsDialog(const LlmEndpointConfig& current, QWidget* parent) : QDialog(parent), base_(current) {
-  setWindowTitle(tr("LLM provider"));
-  auto* form = new QFormLayout(this);
-  provider_ = new QComboBox(this);
+SettingsDialog::SettingsDialog(const LlmEndpointConfig& current, const SessionDefaults& defaults, QWidget* parent)
+    : QDialog(parent), base_(current) {
+  setWindowTitle(tr("Settings"));
+  auto* layout = new QVBoxLayout(this);
+  tabs_ = new QTabWidget(this);
+  tabs_->addTab(buildProviderPage(current), tr("LLM provider"));
+  auto* limitsPage = new QWidget(this);
+  auto* ll = new QVBoxLayout(limitsPage);
+  auto* limitsNote = new QLabel(tr("New sessions start with these limits (the new-session dialog can change "
+                                   "them per session)."),
+                                limitsPage);
+  limitsNote->setWordWrap(true);
+  limits_ = new LimitsEditor(limitsPage);
+  limits_->setLimits(defaults.limits);
+  ll->addWidget(limitsNote);
+  ll->addWidget(limits_);
+  ll->addStretch(1);
+  tabs_->addTab(limitsPage, tr("Limits"));
+  tabs_->addTab(buildSandboxPage(defaults), tr("Sandbox"));
+  layout->addWidget(tabs_);
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+  layout->addWidget(buttons);
+  connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+  connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+  refreshKeyStatus();
+}
+
+QWidget* SettingsDialog::buildProviderPage(const LlmEndpointConfig& current) {
+  auto* page = new QWidget(this);
+  auto* form = new QFormLayout(page);
+  provider_ = new QComboBox(page);
   provider_->addItem(tr("OpenAI-compatible (vLLM, Ollama, DeepSeek, Qwen, …)"), QStringLiteral("openai"));
   provider_->addItem(tr("Anthropic Messages API"), QStringLiteral("anthropic"));
   provider_->setCurrentIndex(current.provider == "anthropic" ? 1 : 0);
-  baseUrl_ = new QLineEdit(QString::fromStdString(current.baseUrl), this);
+  baseUrl_ = new QLineEdit(QString::fromStdString(current.baseUrl), page);
   baseUrl_->setPlaceholderText(QStringLiteral("http://localhost:8000/v1"));
-  model_ = new QLineEdit(QString::fromStdString(current.model), this);
-  keyEnv_ = new QLineEdit(QString::fromStdString(current.apiKeyEnv), this);
-  keyStatus_ = new QLabel(this);
+  model_ = new QLineEdit(QString::fromStdString(current.model), page);
+  keyEnv_ = new QLineEdit(QString::fromStdString(current.apiKeyEnv), page);
+  keyStatus_ = new QLabel(page);
   keyStatus_->setWordWrap(true);
   form->addRow(tr("Provider"), provider_);
   form->addRow(tr("Base URL"), baseUrl_);
@@ -28,15 +61,32 @@ SettingsDialog::SettingsDialog(const LlmEndpointConfig& current, QWidget* parent
   form->addRow(QString(), keyStatus_);
   auto* note = new QLabel(tr("The key is read from this environment variable when a request is made; it is never "
                              "stored in settings, sessions or logs."),
-                          this);
+                          page);
   note->setWordWrap(true);
   form->addRow(note);
-  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-  form->addRow(buttons);
-  connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
-  connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
   connect(keyEnv_, &QLineEdit::textChanged, this, &SettingsDialog::refreshKeyStatus);
-  refreshKeyStatus();
+  return page;
+}
+
+QWidget* SettingsDialog::buildSandboxPage(const SessionDefaults& defaults) {
+  auto* page = new QWidget(this);
+  auto* form = new QFormLayout(page);
+  caseTimeout_ = new QSpinBox(page);
+  caseTimeout_->setRange(1, 3600);
+  caseTimeout_->setSuffix(tr(" s"));
+  caseTimeout_->setValue(defaults.caseTimeoutSeconds);
+  caseTimeout_->setToolTip(tr("A verification case running longer is killed and the candidate gets a timeout verdict"));
+  form->addRow(tr("Time limit per case"), caseTimeout_);
+  auto* isolation = new QLabel(QString::fromStdString(Sandbox::isolationDescription()), page);
+  isolation->setWordWrap(true);
+  isolation->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  form->addRow(tr("Isolation here"), isolation);
+  auto* note = new QLabel(tr("Generated kernels only ever run in the sandbox: no network, a read-only system, a "
+                             "private scratch folder, memory/process/file limits. See docs/sandbox.md."),
+                          page);
+  note->setWordWrap(true);
+  form->addRow(note);
+  return page;
 }
 
 void SettingsDialog::refreshKeyStatus() {
@@ -55,6 +105,13 @@ LlmEndpointConfig SettingsDialog::config() const {
   c.apiKeyEnv = keyEnv_->text().trimmed().toStdString();
   c.apiKeyPresent = !c.apiKeyEnv.empty() && qEnvironmentVariableIsSet(c.apiKeyEnv.c_str());
   return c;
+}
+
+SessionDefaults SettingsDialog::defaults() const {
+  SessionDefaults d;
+  d.limits = limits_->limits();
+  d.caseTimeoutSeconds = caseTimeout_->value();
+  return d;
 }
 
 }  // namespace kwb::ui

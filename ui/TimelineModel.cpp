@@ -154,6 +154,39 @@ QString statusText(const Iteration& it) {
   return {};
 }
 
+// Compile, run and verify, each ✓ (ok), ✗ (failed), … (in flight) or · (not reached).
+struct StageMarks {
+  QString text;
+  QString tip;
+};
+
+StageMarks stageMarks(const Iteration& it) {
+  auto mark = [](std::optional<bool> ok, bool inFlight) {
+    if (ok) return *ok ? QStringLiteral("✓") : QStringLiteral("✗");
+    return inFlight ? QStringLiteral("…") : QStringLiteral("·");
+  };
+  const std::optional<bool> compiled = it.compile ? std::optional<bool>(it.compile->ok) : std::nullopt;
+  const std::optional<bool> ran = it.run ? std::optional<bool>(it.run->status == RunStatus::Ok) : std::nullopt;
+  const std::optional<bool> verified = it.verify ? std::optional<bool>(it.verify->passed()) : std::nullopt;
+  StageMarks m;
+  m.text = mark(compiled, it.state == IterationState::Compiling) + QLatin1Char(' ') +
+           mark(ran, it.state == IterationState::Running) + QLatin1Char(' ') +
+           mark(verified, it.state == IterationState::Verifying);
+  QStringList tip;
+  tip << (it.compile ? QObject::tr("compile: %1%2")
+                           .arg(it.compile->ok ? QObject::tr("ok") : QObject::tr("failed"),
+                                it.compile->cached ? QObject::tr(" (cached)") : QString())
+                     : QObject::tr("compile: not reached"));
+  tip << (it.run ? QObject::tr("run: %1 on the %2")
+                       .arg(QString::fromUtf8(runStatusName(it.run->status).data()),
+                            QString::fromUtf8(ranOnName(it.run->ranOn).data()))
+                 : QObject::tr("run: not reached"));
+  tip << (it.verify ? QObject::tr("verify: %1").arg(QString::fromUtf8(verdictName(it.verify->verdict).data()))
+                    : QObject::tr("verify: not reached"));
+  m.tip = tip.join(QStringLiteral(" · "));
+  return m;
+}
+
 QIcon statusIcon(const Iteration& it) {
   QStyle* s = qApp->style();
   if (!it.verdict) {
@@ -203,6 +236,7 @@ QVariant TimelineModel::data(const QModelIndex& index, int role) const {
                    ? tr("Estimated by the emulator's cost model for %1 — not a device measurement")
                          .arg(QString::fromStdString(it.profile->soc))
                    : tr("Measured with %1").arg(QString::fromStdString(it.profile->source));
+      if (index.column() == StagesColumn) return stageMarks(it).tip;
       if (index.column() == IdColumn && node->branchStart && it.parentId)
         return tr("Branch started from iteration %1").arg(*it.parentId);
       return {};
@@ -218,6 +252,7 @@ QVariant TimelineModel::data(const QModelIndex& index, int role) const {
     }
     case OriginColumn: return QString::fromUtf8(originName(it.candidate.origin).data());
     case StatusColumn: return statusText(it);
+    case StagesColumn: return stageMarks(it).text;
     case LatencyColumn:
       if (it.profile && it.profile->totalUs > 0) return QString::number(it.profile->totalUs, 'f', 2);
       return {};
@@ -238,11 +273,15 @@ QVariant TimelineModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant TimelineModel::headerData(int section, Qt::Orientation orientation, int role) const {
-  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  if (orientation != Qt::Horizontal) return {};
+  if (role == Qt::ToolTipRole && section == StagesColumn)
+    return tr("Compile, run, verify: ✓ ok, ✗ failed, … in flight, · not reached");
+  if (role != Qt::DisplayRole) return {};
   switch (section) {
     case IdColumn: return tr("#");
     case OriginColumn: return tr("Origin");
     case StatusColumn: return tr("Status");
+    case StagesColumn: return tr("C R V");
     case LatencyColumn: return tr("Latency µs");
     case SpeedupColumn: return tr("Speedup");
     case TokensColumn: return tr("Tokens");

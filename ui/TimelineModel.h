@@ -16,7 +16,7 @@ namespace kwb::ui {
 class TimelineModel : public QAbstractItemModel {
   Q_OBJECT
  public:
-  enum Column { IdColumn, OriginColumn, StatusColumn, LatencyColumn, SpeedupColumn, TokensColumn,
+  enum Column { IdColumn, OriginColumn, StatusColumn, StagesColumn, LatencyColumn, SpeedupColumn, TokensColumn,
                 DurationColumn, ColumnCount };
   enum Role { IterationIdRole = Qt::UserRole + 1, IsBranchStartRole, IsAcceptedRole };
 

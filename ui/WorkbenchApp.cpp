@@ -18,6 +18,8 @@
 #include "core/store/StoreError.h"
 #include "ui/AgentBridge.h"
 #include "ui/MainWindow.h"
+#include "ui/NewSessionDialog.h"
+#include "ui/SessionDefaults.h"
 #include "ui/ProviderSettings.h"
 #include "ui/SessionHistory.h"
 #include "ui/SettingsDialog.h"
@@ -92,12 +94,19 @@ void WorkbenchApp::refreshRecent() {
 
 bool WorkbenchApp::startOnTask(const QString& taskDir, const LlmEndpointConfig& provider, const QString& sessionsRoot,
                                const QString& backend) {
-  return startSession(taskDir, provider, sessionsRoot, backend, std::nullopt);
+  QSettings qs;
+  SessionSettings base;
+  base.backend = backend.toStdString();
+  base.limits = loadSessionDefaults(qs).limits;
+  return startSession(taskDir, provider, sessionsRoot, base, std::nullopt);
 }
 
 void WorkbenchApp::attachLoop(SessionStore store, std::shared_ptr<LlmClient> llm, const QString& sessionDir) {
   const Session& s = store.session();
-  auto evaluator = std::make_shared<BackendEvaluator>(s.settings.backend, s.settings.soc.empty() ? s.task.soc : s.settings.soc);
+  QSettings qs;
+  const SessionDefaults defaults = loadSessionDefaults(qs);
+  auto evaluator = std::make_shared<BackendEvaluator>(s.settings.backend, s.settings.soc.empty() ? s.task.soc : s.settings.soc,
+                                                      std::chrono::seconds(defaults.caseTimeoutSeconds));
   AgentLoopOptions options;
   options.exitWhenFinished = false;
   auto loop = std::make_unique<AgentLoop>(std::move(store), std::move(llm), evaluator, options);
@@ -110,7 +119,7 @@ void WorkbenchApp::attachLoop(SessionStore store, std::shared_ptr<LlmClient> llm
 }
 
 bool WorkbenchApp::startSession(const QString& taskDir, const LlmEndpointConfig& provider, const QString& sessionsRoot,
-                                const QString& backend, const std::optional<Lesson>& lesson) {
+                                SessionSettings base, const std::optional<Lesson>& lesson) {
   rememberView();
   currentTask_ = taskDir;
   bridge_.reset();
@@ -130,8 +139,7 @@ bool WorkbenchApp::startSession(const QString& taskDir, const LlmEndpointConfig&
   }
   try {
     Task task = loadTaskDir(taskDir.toStdString());
-    SessionSettings settings;
-    settings.backend = backend.toStdString();
+    SessionSettings settings = std::move(base);
     std::shared_ptr<LlmClient> llm;
     if (lesson) {
       settings.provider = "replay";
@@ -168,8 +176,8 @@ bool WorkbenchApp::startSession(const QString& taskDir, const LlmEndpointConfig&
 bool WorkbenchApp::openLesson(const QString& nameOrDir) {
   try {
     const Lesson lesson = loadLesson(nameOrDir.toStdString());
-    return startSession(QString::fromStdString(lessonTaskDir(lesson).string()), {}, sessionsRoot_,
-                        QStringLiteral("ascend-sim"), lesson);
+    return startSession(QString::fromStdString(lessonTaskDir(lesson).string()), {}, sessionsRoot_, SessionSettings{},
+                        lesson);
   } catch (const std::exception& e) {
     lastError_ = QString::fromUtf8(e.what());
     window_->statusBar()->showMessage(tr("Cannot open the lesson: %1").arg(lastError_));
@@ -234,13 +242,18 @@ bool WorkbenchApp::openSession(const QString& dir) {
   return true;
 }
 
-void WorkbenchApp::showSettings() {
+bool WorkbenchApp::showSettings() {
   QSettings settings;
-  SettingsDialog dialog(loadProviderSettings(settings), window_.get());
-  if (dialog.exec() != QDialog::Accepted) return;
+  SettingsDialog dialog(loadProviderSettings(settings), loadSessionDefaults(settings), window_.get());
+  if (dialog.exec() != QDialog::Accepted) return false;
   const LlmEndpointConfig config = dialog.config();
   saveProviderSettings(settings, config);
-  if (!currentTask_.isEmpty()) startOnTask(currentTask_, config, sessionsRoot_);
+  saveSessionDefaults(settings, dialog.defaults());
+  // With no live session yet (the usual first run), start one on the task shown; a live session keeps
+  // its provider, and the new settings apply to the next session.
+  if (!bridge_ && !currentTask_.isEmpty()) startOnTask(currentTask_, config, sessionsRoot_);
+  else window_->statusBar()->showMessage(tr("Settings saved; they apply to the next new session"), 8000);
+  return true;
 }
 
 void WorkbenchApp::showLessons() {
@@ -266,16 +279,38 @@ void WorkbenchApp::showLessons() {
   if (ok) openLesson(names.at(titles.indexOf(pick)));
 }
 
+QString describeProvider(const LlmEndpointConfig& c) {
+  if (!c.configured())
+    return WorkbenchApp::tr("Not configured — sessions cannot generate; lessons still replay on the emulator");
+  QString s = QStringLiteral("%1 · %2 at %3")
+                  .arg(QString::fromStdString(c.provider), QString::fromStdString(c.model),
+                       QString::fromStdString(redactUrl(c.baseUrl)));
+  if (!c.apiKeyEnv.empty())
+    s += c.apiKeyPresent ? WorkbenchApp::tr(" · key from $%1").arg(QString::fromStdString(c.apiKeyEnv))
+                         : WorkbenchApp::tr(" · $%1 is not set").arg(QString::fromStdString(c.apiKeyEnv));
+  return s;
+}
+
 void WorkbenchApp::showNewSession() {
-  const QDir dir(resourcesDir_ + QStringLiteral("/tasks"));
-  QStringList tasks;
-  for (const QString& t : dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot))
-    if (QFile::exists(dir.filePath(t) + QStringLiteral("/task.json"))) tasks << t;
-  bool ok = false;
-  const QString pick = QInputDialog::getItem(window_.get(), tr("New session"), tr("Built-in task:"), tasks, 0, false, &ok);
-  if (!ok) return;
   QSettings settings;
-  startOnTask(dir.filePath(pick), loadProviderSettings(settings), sessionsRoot_);
+  NewSessionDialog dialog(resourcesDir_ + QStringLiteral("/tasks"), loadSessionDefaults(settings),
+                          describeProvider(loadProviderSettings(settings)), window_.get());
+  connect(&dialog, &NewSessionDialog::providerSettingsRequested, this, [this, &dialog] {
+    QSettings s;
+    SettingsDialog sd(loadProviderSettings(s), loadSessionDefaults(s), &dialog);
+    if (sd.exec() != QDialog::Accepted) return;
+    saveProviderSettings(s, sd.config());
+    saveSessionDefaults(s, sd.defaults());
+    dialog.setProviderSummary(describeProvider(sd.config()));
+  });
+  if (dialog.exec() != QDialog::Accepted) return;
+  const NewSessionChoice c = dialog.choice();
+  SessionSettings base;
+  base.backend = c.backend.toStdString();
+  base.soc = c.soc.toStdString();
+  base.limits = c.limits;
+  QSettings after;
+  startSession(c.taskDir, loadProviderSettings(after), sessionsRoot_, base, std::nullopt);
 }
 
 }  // namespace kwb::ui

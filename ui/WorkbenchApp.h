@@ -23,6 +23,9 @@ namespace kwb::ui {
 class MainWindow;
 class AgentBridge;
 
+// One line about the LLM provider in use (never the key), for dialogs and the status bar.
+QString describeProvider(const LlmEndpointConfig& config);
+
 class WorkbenchApp : public QObject {
   Q_OBJECT
  public:
@@ -50,12 +53,14 @@ class WorkbenchApp : public QObject {
   QString sessionsRoot() const { return sessionsRoot_; }
 
  private:
+  // `base` carries the backend, SoC and limits; the provider fields are filled in here.
   bool startSession(const QString& taskDir, const LlmEndpointConfig& provider, const QString& sessionsRoot,
-                    const QString& backend, const std::optional<Lesson>& lesson);
+                    SessionSettings base, const std::optional<Lesson>& lesson);
   void attachLoop(SessionStore store, std::shared_ptr<LlmClient> llm, const QString& sessionDir);
   void rememberView();
   void refreshRecent();
-  void showSettings();
+  // Returns true when the engineer saved new settings.
+  bool showSettings();
   void showLessons();
   void showNewSession();
 

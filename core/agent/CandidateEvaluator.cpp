@@ -119,7 +119,9 @@ EvaluationOutcome outcomeFromReport(const EvalReport& r) {
   return o;
 }
 
-BackendEvaluator::BackendEvaluator(std::string backend, std::string soc) : backend_(std::move(backend)), soc_(std::move(soc)) {
+BackendEvaluator::BackendEvaluator(std::string backend, std::string soc,
+                                   std::optional<std::chrono::milliseconds> caseTimeout)
+    : backend_(std::move(backend)), soc_(std::move(soc)), caseTimeout_(caseTimeout) {
   if (backend_ != "ascend-sim" && backend_ != "ascend-cann")
     throw std::invalid_argument("unknown backend \"" + backend_ + "\" (ascend-sim or ascend-cann)");
 }
@@ -128,6 +130,7 @@ EvaluationOutcome BackendEvaluator::evaluate(const Task& task, const Candidate& 
   BackendOptions bo;
   bo.soc = soc_.empty() ? task.soc : soc_;
   bo.cacheDir = ctx.cacheDir;
+  if (caseTimeout_) bo.caseTimeout = *caseTimeout_;
   std::string error;
   auto backend = makeBackend(backend_, bo, error);
   if (!backend) throw std::runtime_error("backend " + backend_ + ": " + error);

@@ -5,6 +5,7 @@
 // their own evaluator.
 
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -60,13 +61,15 @@ class CandidateEvaluator {
 class BackendEvaluator : public CandidateEvaluator {
  public:
   // Throws std::invalid_argument for an unknown backend name.
-  BackendEvaluator(std::string backend, std::string soc);
+  // `caseTimeout` bounds each sandboxed case run (the backend's default when unset).
+  BackendEvaluator(std::string backend, std::string soc, std::optional<std::chrono::milliseconds> caseTimeout = {});
   EvaluationOutcome evaluate(const Task& task, const Candidate& candidate, const EvaluationContext& ctx) override;
   std::string backendName() const override { return backend_; }
 
  private:
   std::string backend_;
   std::string soc_;
+  std::optional<std::chrono::milliseconds> caseTimeout_;
 };
 
 // The file of a candidate that is evaluated: kernel.cpp when present, else the first file.

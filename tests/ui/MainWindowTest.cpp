@@ -1,6 +1,10 @@
 #include <QImage>
 #include <QtTest>
 
+#include <QSplitter>
+#include <QTabWidget>
+
+#include "ui/DiffView.h"
 #include "ui/KernelEditor.h"
 #include "ui/LatencyChart.h"
 #include "ui/MainWindow.h"
@@ -12,8 +16,9 @@ class MainWindowTest : public QObject {
     kwb::ui::MainWindow w;
     QVERIFY(w.openTask(QStringLiteral(KWB_SOURCE_DIR "/resources/tasks/add_custom")));
     QVERIFY(!w.editor()->text().isEmpty());
-    w.latencyChart()->setLatencies({12.5, 9.0, std::nullopt, 7.25}, 10.0);
+    w.latencyChart()->setLatencies({12.5, 9.0, std::nullopt, 7.25}, 10.0, {2.0, 2.0, std::nullopt, 2.0});
     QCOMPARE(w.latencyChart()->pointCount(), 3);
+    QCOMPARE(w.latencyChart()->floorPointCount(), 3);
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     const QImage shot = w.grab().toImage();
@@ -25,6 +30,37 @@ class MainWindowTest : public QObject {
       for (int x = 0; x < shot.width(); x += 7) colours.insert(shot.pixel(x, y));
     QVERIFY2(colours.size() > 20, qPrintable(QStringLiteral("only %1 colours").arg(colours.size())));
     QVERIFY(shot.save(QStringLiteral(KWB_TEST_OUT_DIR "/main_window.png")));
+  }
+
+  void comparesAnyTwoIterationsAndCountsWorkingTime() {
+    kwb::ui::MainWindow w;
+    kwb::Session s;
+    s.task.name = "add_custom";
+    for (int id = 1; id <= 3; ++id) {
+      kwb::Iteration it;
+      it.id = id;
+      if (id > 1) it.parentId = id - 1;
+      it.state = kwb::IterationState::Done;
+      it.verdict = kwb::Verdict::Pass;
+      std::string src;
+      for (int line = 0; line < 10; ++line) src += "line " + std::to_string(line * id) + "\n";
+      it.candidate.files["kernel.cpp"] = src;
+      s.iterations.push_back(it);
+    }
+    w.showSession(s);
+    QCOMPARE(w.selectedIteration(), std::optional<int>(3));
+    w.compareIterations(1, 3);
+    QVERIFY(w.diffView()->changedRowCount() > 0);
+    QCOMPARE(w.rightTabs()->currentWidget(), static_cast<QWidget*>(w.diffTab()));
+
+    QCOMPARE(w.elapsedText(), QStringLiteral("0:00 elapsed"));
+    w.setAgentStatus(QStringLiteral("generating"), {});
+    QTest::qWait(1100);
+    w.setAgentStatus(QStringLiteral("paused"), {});
+    const QString paused = w.elapsedText();
+    QCOMPARE(paused, QStringLiteral("0:01 elapsed"));
+    QTest::qWait(1100);
+    QCOMPARE(w.elapsedText(), paused);  // paused time does not count
   }
 
   void missingTaskFolderIsReportedNotFatal() {

@@ -47,6 +47,31 @@ class TimelineModelTest : public QObject {
     QCOMPARE(model.parent(model.indexOfIteration(6)), model.indexOfIteration(1));
   }
 
+  void stagesShowCompileRunVerify() {
+    TimelineModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    Iteration it = iter(1, std::nullopt, std::nullopt);
+    QCOMPARE(model.columnCount(), int(TimelineModel::ColumnCount));
+    model.upsertIteration(it);
+    QCOMPARE(model.index(0, TimelineModel::StagesColumn).data().toString(), QStringLiteral("… · ·"));
+    CompileResult c;
+    c.ok = true;
+    it.compile = c;
+    RunResult r;
+    r.status = RunStatus::Ok;
+    it.run = r;
+    VerifyReport v;
+    v.verdict = Verdict::WrongAnswer;
+    it.verify = v;
+    it.verdict = Verdict::WrongAnswer;
+    it.state = IterationState::Done;
+    model.upsertIteration(it);
+    QCOMPARE(model.index(0, TimelineModel::StagesColumn).data().toString(), QStringLiteral("✓ ✓ ✗"));
+    const QString tip = model.index(0, TimelineModel::StagesColumn).data(Qt::ToolTipRole).toString();
+    QVERIFY2(tip.contains(QStringLiteral("verify: wrong_answer")), qPrintable(tip));
+    QVERIFY(tip.contains(QStringLiteral("run: ok on the emulator")));
+  }
+
   void liveUpdatesInsertAndRefreshRows() {
     TimelineModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);

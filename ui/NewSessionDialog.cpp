@@ -1,0 +1,151 @@
+#include "ui/NewSessionDialog.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QStandardItemModel>
+#include <QVBoxLayout>
+
+#include "core/model/Task.h"
+#include "core/toolchain/CannInstallation.h"
+#include "core/toolchain/InstallLayout.h"
+#include "ui/LimitsEditor.h"
+
+namespace kwb::ui {
+
+NewSessionDialog::NewSessionDialog(const QString& tasksDir, const SessionDefaults& defaults,
+                                   const QString& providerSummary, QWidget* parent)
+    : QDialog(parent) {
+  setWindowTitle(tr("New session"));
+  auto* layout = new QVBoxLayout(this);
+  auto* form = new QFormLayout;
+  task_ = new QComboBox(this);
+  const QDir dir(tasksDir);
+  for (const QString& t : dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot))
+    if (QFile::exists(dir.filePath(t) + QStringLiteral("/task.json"))) task_->addItem(t, dir.filePath(t));
+  auto* browse = new QPushButton(tr("Task folder…"), this);
+  browse->setToolTip(tr("Any folder with a task.json (see docs/task-format.md)"));
+  auto* taskRow = new QHBoxLayout;
+  taskRow->addWidget(task_, 1);
+  taskRow->addWidget(browse);
+  form->addRow(tr("Task"), taskRow);
+  taskInfo_ = new QLabel(this);
+  taskInfo_->setWordWrap(true);
+  form->addRow(QString(), taskInfo_);
+  error_ = new QLabel(this);
+  error_->setWordWrap(true);
+  error_->setStyleSheet(QStringLiteral("color: #c0392b"));
+  error_->hide();
+  form->addRow(QString(), error_);
+
+  backend_ = new QComboBox(this);
+  backend_->addItem(tr("Built-in Ascend C emulator (CPU, no NPU needed)"), QStringLiteral("ascend-sim"));
+  const auto cann = detectCann();
+  backend_->addItem(cann && cann->bisheng ? tr("CANN toolkit (%1)").arg(QString::fromStdString(cann->root.string()))
+                                          : tr("CANN toolkit (not found on this machine)"),
+                    QStringLiteral("ascend-cann"));
+  if (!(cann && cann->bisheng)) {
+    if (auto* model = qobject_cast<QStandardItemModel*>(backend_->model())) model->item(1)->setEnabled(false);
+    backend_->setItemData(1, tr("Set ASCEND_TOOLKIT_HOME or install CANN to run on the toolkit"), Qt::ToolTipRole);
+  }
+  form->addRow(tr("Backend"), backend_);
+
+  soc_ = new QComboBox(this);
+  const QDir socs(QString::fromStdString((currentInstallLayout().dataRoot / "resources" / "soc").string()));
+  for (const QString& f : socs.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
+    soc_->addItem(QFileInfo(f).completeBaseName());
+  form->addRow(tr("SoC"), soc_);
+
+  provider_ = new QLabel(this);
+  provider_->setWordWrap(true);
+  auto* change = new QPushButton(tr("Change…"), this);
+  auto* providerRow = new QHBoxLayout;
+  providerRow->addWidget(provider_, 1);
+  providerRow->addWidget(change);
+  form->addRow(tr("LLM provider"), providerRow);
+  layout->addLayout(form);
+
+  auto* limitsBox = new QGroupBox(tr("Limits"), this);
+  auto* lb = new QVBoxLayout(limitsBox);
+  limits_ = new LimitsEditor(limitsBox);
+  limits_->setLimits(defaults.limits);
+  lb->addWidget(limits_);
+  layout->addWidget(limitsBox);
+
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+  ok_ = buttons->button(QDialogButtonBox::Ok);
+  ok_->setText(tr("Create session"));
+  layout->addWidget(buttons);
+  connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+  connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+  connect(change, &QPushButton::clicked, this, &NewSessionDialog::providerSettingsRequested);
+  connect(browse, &QPushButton::clicked, this, [this] {
+    const QString d = QFileDialog::getExistingDirectory(this, tr("Task folder"));
+    if (!d.isEmpty()) selectTaskDir(d);
+  });
+  connect(task_, &QComboBox::currentIndexChanged, this, &NewSessionDialog::taskChanged);
+  setProviderSummary(providerSummary);
+  const int add = task_->findText(QStringLiteral("add_custom"));
+  if (add >= 0) task_->setCurrentIndex(add);
+  taskChanged();
+}
+
+void NewSessionDialog::taskChanged() {
+  const QString dir = task_->currentData().toString();
+  error_->hide();
+  try {
+    const Task t = loadTaskDir(dir.toStdString());
+    taskInfo_->setText(tr("<i>%1</i> · %2 · %n case(s) · SoC %3", nullptr, int(t.cases.size()))
+                           .arg(QString::fromStdString(t.description).toHtmlEscaped(),
+                                QString::fromStdString(t.category), QString::fromStdString(t.soc)));
+    const int s = soc_->findText(QString::fromStdString(t.soc));
+    if (s >= 0) soc_->setCurrentIndex(s);
+    ok_->setEnabled(true);
+  } catch (const std::exception& e) {
+    taskInfo_->clear();
+    error_->setText(QString::fromUtf8(e.what()));
+    error_->show();
+    ok_->setEnabled(false);
+  }
+}
+
+bool NewSessionDialog::selectTaskDir(const QString& dir) {
+  try {
+    const Task t = loadTaskDir(dir.toStdString());
+    int at = task_->findData(dir);
+    if (at < 0) {
+      task_->addItem(QStringLiteral("%1 (%2)").arg(QString::fromStdString(t.name), dir), dir);
+      at = task_->count() - 1;
+    }
+    task_->setCurrentIndex(at);
+    taskChanged();
+    return true;
+  } catch (const std::exception& e) {
+    error_->setText(tr("%1 is not a usable task: %2").arg(dir, QString::fromUtf8(e.what())));
+    error_->show();
+    return false;
+  }
+}
+
+QString NewSessionDialog::errorText() const { return error_->isHidden() ? QString() : error_->text(); }
+
+void NewSessionDialog::setProviderSummary(const QString& summary) { provider_->setText(summary); }
+
+int NewSessionDialog::taskCount() const { return task_->count(); }
+
+NewSessionChoice NewSessionDialog::choice() const {
+  NewSessionChoice c;
+  c.taskDir = task_->currentData().toString();
+  c.backend = backend_->currentData().toString();
+  c.soc = soc_->currentText();
+  c.limits = limits_->limits();
+  return c;
+}
+
+}  // namespace kwb::ui

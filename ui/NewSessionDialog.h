@@ -1,0 +1,56 @@
+#pragma once
+// New session: the task (a built-in one or any task folder, validated before it can be chosen), the
+// backend (the built-in emulator; the CANN toolkit when one is installed), the SoC, the LLM provider in
+// use (with a way to change it) and the session's limits.
+
+#include <QDialog>
+
+#include "core/model/Session.h"
+#include "ui/SessionDefaults.h"
+
+class QComboBox;
+class QLabel;
+class QPushButton;
+
+namespace kwb::ui {
+
+class LimitsEditor;
+
+struct NewSessionChoice {
+  QString taskDir;
+  QString backend = QStringLiteral("ascend-sim");
+  QString soc;  // empty: the task's
+  SessionLimits limits;
+};
+
+class NewSessionDialog : public QDialog {
+  Q_OBJECT
+ public:
+  // `tasksDir` holds the built-in tasks; `providerSummary` describes the configured LLM provider (or
+  // says that none is).
+  NewSessionDialog(const QString& tasksDir, const SessionDefaults& defaults, const QString& providerSummary,
+                   QWidget* parent = nullptr);
+  NewSessionChoice choice() const;
+  // Validates the folder as a task and selects it (adding it to the list). False, with the reason shown
+  // in the dialog and returned by errorText(), when it is not a usable task.
+  bool selectTaskDir(const QString& dir);
+  QString errorText() const;
+  void setProviderSummary(const QString& summary);
+  int taskCount() const;
+
+ signals:
+  void providerSettingsRequested();
+
+ private:
+  void taskChanged();
+  QComboBox* task_;
+  QLabel* taskInfo_;
+  QLabel* error_;
+  QComboBox* backend_;
+  QComboBox* soc_;
+  QLabel* provider_;
+  LimitsEditor* limits_;
+  QPushButton* ok_;
+};
+
+}  // namespace kwb::ui
