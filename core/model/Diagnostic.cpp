@@ -33,7 +33,8 @@ bool isKnownCategory(std::string_view c) {
       category::QueueMisuse,   category::MissingSync,      category::UnpairedFlag,
       category::MulticoreOverlap, category::InvalidParam,  category::UnsupportedDtype,
       category::UnsupportedApi, category::RuntimeCrash,    category::Timeout,
-      category::WrongAnswer,   category::SandboxViolation, category::PolicyViolation};
+      category::WrongAnswer,   category::SandboxViolation, category::PolicyViolation,
+      category::SandboxSetup};
   for (auto k : known)
     if (k == c) return true;
   return false;

@@ -37,6 +37,9 @@ inline constexpr std::string_view Timeout = "timeout";
 inline constexpr std::string_view WrongAnswer = "wrong-answer";
 inline constexpr std::string_view SandboxViolation = "sandbox-violation";
 inline constexpr std::string_view PolicyViolation = "policy-violation";
+// Added here (not in the brief's list): the sandbox could not be set up as asked (error: nothing ran),
+// or runs weaker than intended (warning, e.g. rlimits only without bubblewrap).
+inline constexpr std::string_view SandboxSetup = "sandbox-setup";
 }  // namespace category
 
 // True for the categories listed in the brief (and the few added here); unknown ones still load.

@@ -69,7 +69,7 @@ SandboxResult setupFailure(std::string message, std::string commandLine = {}) {
   Diagnostic d;
   d.source = "sandbox";
   d.severity = Severity::Error;
-  d.category = std::string(kSandboxSetupCategory);
+  d.category = std::string(category::SandboxSetup);
   d.message = "the sandbox could not be set up: " + message;
   if (!r.process.commandLine.empty()) d.message += "; command: " + r.process.commandLine;
   r.diagnostics.push_back(std::move(d));
@@ -122,7 +122,7 @@ SandboxResult Sandbox::run(const SandboxRun& request) const {
     Diagnostic d;
     d.source = "sandbox";
     d.severity = Severity::Warning;
-    d.category = std::string(kSandboxSetupCategory);
+    d.category = std::string(category::SandboxSetup);
     d.message = "NOT ISOLATED: the program runs with resource limits only (" +
                 (policy_.isolation == SandboxIsolation::RlimitsOnly ? std::string("rlimits-only was requested")
                                                                     : host.bwrapProblem) +

@@ -29,7 +29,7 @@ Diagnostic warning(std::string message) {
   Diagnostic d;
   d.source = "sandbox";
   d.severity = Severity::Warning;
-  d.category = std::string(kSandboxSetupCategory);
+  d.category = std::string(category::SandboxSetup);
   d.message = std::move(message);
   return d;
 }

@@ -13,7 +13,6 @@
 
 #include <map>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "core/model/Diagnostic.h"
@@ -22,10 +21,6 @@
 #include "core/sandbox/SandboxPolicy.h"
 
 namespace kwb {
-
-// Diagnostic category: the sandbox could not be set up as asked (error), or runs weaker than intended
-// (warning). Kept here until core/model/Diagnostic.h lists it.
-inline constexpr std::string_view kSandboxSetupCategory = "sandbox-setup";
 
 struct SandboxLaunch {
   ProcessSpec spec;                    // ready for ProcessRunner (timeout, caps, env, cwd set)

@@ -6,7 +6,7 @@
 #include <cctype>
 #include <optional>
 
-#include "core/sandbox/SandboxCommand.h"
+#include "core/model/Diagnostic.h"
 
 namespace kwb {
 
@@ -78,7 +78,7 @@ std::vector<Diagnostic> diagnoseSandboxOutcome(const SandboxPolicy& policy, cons
   const ProcessResult& p = r.process;
   if (r.isolation == "bubblewrap" && p.exited && p.exitCode == 1 && r.stderrText().rfind("bwrap: ", 0) == 0) {
     // bwrap's own set-up failed before the program started.
-    c.add(Severity::Error, kSandboxSetupCategory,
+    c.add(Severity::Error, category::SandboxSetup,
           "bubblewrap could not set up the sandbox: " + r.stderrText().substr(0, r.stderrText().find('\n')));
     return c.take();
   }

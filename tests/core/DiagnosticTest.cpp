@@ -42,3 +42,8 @@ TEST(Diagnostic, BriefCategoriesAreKnown) {
   EXPECT_TRUE(isKnownCategory("sandbox-violation"));
   EXPECT_FALSE(isKnownCategory("made-up"));
 }
+
+TEST(Diagnostic, SandboxSetupIsAKnownCategory) {
+  EXPECT_EQ(category::SandboxSetup, "sandbox-setup");
+  EXPECT_TRUE(isKnownCategory(category::SandboxSetup));
+}

@@ -364,7 +364,7 @@ TEST_F(SandboxTest, ProgramOutsideTheBoundFoldersIsASetupError) {
   SandboxResult r = Sandbox(p).run({bin("well_behaved").string()});
   EXPECT_FALSE(r.process.started);
   EXPECT_EQ(r.isolation, "none");
-  EXPECT_NE(findDiagnostic(r, kSandboxSetupCategory, "outside every folder bound into the sandbox"), nullptr)
+  EXPECT_NE(findDiagnostic(r, category::SandboxSetup, "outside every folder bound into the sandbox"), nullptr)
       << diagnosticsText(r);
 }
 
@@ -374,7 +374,7 @@ TEST_F(SandboxTest, UnreachableReadOnlyFolderIsASetupErrorWhenRoot) {
   p.readOnlyPaths.push_back(root_ / "secret");  // mode 0700: the sandbox user cannot read it
   SandboxResult r = Sandbox(p).run({"true"});
   EXPECT_FALSE(r.process.started);
-  EXPECT_NE(findDiagnostic(r, kSandboxSetupCategory, "chmod o+rx"), nullptr) << diagnosticsText(r);
+  EXPECT_NE(findDiagnostic(r, category::SandboxSetup, "chmod o+rx"), nullptr) << diagnosticsText(r);
 }
 
 TEST_F(SandboxTest, RequiringBubblewrapNeverFallsBackSilently) {
@@ -383,7 +383,7 @@ TEST_F(SandboxTest, RequiringBubblewrapNeverFallsBackSilently) {
   if (Sandbox::bubblewrapAvailable())
     EXPECT_TRUE(r.ok()) << diagnosticsText(r);
   else
-    EXPECT_TRUE(r.hasCategory(kSandboxSetupCategory)) << diagnosticsText(r);
+    EXPECT_TRUE(r.hasCategory(category::SandboxSetup)) << diagnosticsText(r);
 }
 
 // --- Without bubblewrap: limits still hold, and the result says loudly that nothing is isolated. ---
@@ -393,7 +393,7 @@ TEST_F(SandboxTest, RlimitsOnlyWarnsLoudly) {
   EXPECT_EQ(r.isolation, "rlimits-only");
   EXPECT_TRUE(r.exited);
   EXPECT_EQ(r.exitCode, 0) << diagnosticsText(r);
-  const Diagnostic* d = findDiagnostic(r, kSandboxSetupCategory, "NOT ISOLATED");
+  const Diagnostic* d = findDiagnostic(r, category::SandboxSetup, "NOT ISOLATED");
   ASSERT_NE(d, nullptr) << diagnosticsText(r);
   EXPECT_EQ(d->severity, Severity::Warning);
   EXPECT_NE(r.commandLine().find("prlimit"), std::string::npos);
