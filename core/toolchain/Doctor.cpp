@@ -4,6 +4,8 @@
 #include <sstream>
 
 #include "core/process/ProcessRunner.h"
+#include "core/sandbox/Sandbox.h"
+#include "core/sandbox/SandboxHost.h"
 #include "core/toolchain/ExecutableSearch.h"
 #include "core/toolchain/InstallLayout.h"
 
@@ -97,22 +99,13 @@ DoctorReport runDoctor(const DoctorOptions& o) {
     r.checks.push_back(c);
   }
   {
-    DoctorCheck c = toolCheck("bubblewrap", "bwrap", false, false,
-                              "bwrap not found: candidates run with rlimits only (apt-get install bubblewrap)",
-                              "sandbox with namespaces (no network, read-only system) available", o.env);
-    if (c.status == "ok" && o.probeVersions) {
-      // Installed is not enough: user namespaces may be disabled. Try a no-op sandbox.
-      ProcessSpec spec;
-      spec.argv = {*c.path, "--ro-bind", "/", "/", "--unshare-net", "--", "/bin/true"};
-      spec.timeout = std::chrono::milliseconds(5000);
-      ProcessResult pr = ProcessRunner().run(spec);
-      if (!pr.ok()) {
-        c.status = "warning";
-        c.detail = "bwrap is installed but cannot create a sandbox here (" + pr.describe() +
-                   "); candidates run with rlimits only";
-      }
-      c.version = firstLineOf({*c.path, "--version"});
-    }
+    // Exactly what candidate runs get: the sandbox module's own (cached) probe of this machine, which
+    // runs a trial sandbox with the real options; installed is not enough (user namespaces may be off).
+    const SandboxHost& host = sandboxHost();
+    DoctorCheck c{"bubblewrap", "ok", Sandbox::isolationDescription(), std::nullopt, std::nullopt};
+    if (!Sandbox::bubblewrapAvailable()) c.status = host.bwrapPath.empty() ? "missing" : "warning";
+    if (!host.bwrapPath.empty()) c.path = host.bwrapPath;
+    if (!host.bwrapVersion.empty()) c.version = host.bwrapVersion;
     r.checks.push_back(c);
   }
   r.cann = detectCann(o.env);

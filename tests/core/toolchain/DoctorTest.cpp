@@ -1,0 +1,34 @@
+// `kwb doctor` reports the isolation candidate runs really get: its bubblewrap check is the sandbox
+// module's own probe, not a probe of its own.
+
+#include <algorithm>
+
+#include <gtest/gtest.h>
+
+#include "core/sandbox/Sandbox.h"
+#include "core/sandbox/SandboxHost.h"
+#include "core/toolchain/Doctor.h"
+
+namespace kwb {
+namespace {
+
+TEST(Doctor, BubblewrapCheckIsTheSandboxProbe) {
+  DoctorOptions options;
+  options.probeVersions = false;
+  const DoctorReport report = runDoctor(options);
+  auto it = std::find_if(report.checks.begin(), report.checks.end(),
+                         [](const DoctorCheck& c) { return c.name == "bubblewrap"; });
+  ASSERT_NE(it, report.checks.end());
+  const SandboxHost& host = sandboxHost();
+  EXPECT_EQ(it->detail, Sandbox::isolationDescription());
+  if (Sandbox::bubblewrapAvailable()) {
+    EXPECT_EQ(it->status, "ok");
+  } else {
+    EXPECT_EQ(it->status, host.bwrapPath.empty() ? "missing" : "warning");
+    EXPECT_NE(it->detail.find("rlimits only"), std::string::npos) << it->detail;
+  }
+  EXPECT_EQ(it->path.value_or(""), host.bwrapPath);
+}
+
+}  // namespace
+}  // namespace kwb
