@@ -21,7 +21,8 @@
 //                                                                       diagnostic only if nothing else
 //                                                                       explains the link failure)
 //   static_assert / #error messages carrying "kwb-sim: <category>: ..." (the emulator's compile-time
-//   rejections) -> that category; for unsupported-api the API name goes to Diagnostic::api.
+//   rejections) -> that category; the API name goes to Diagnostic::api (unsupported-dtype: only in the
+//   emulator's "<API> does not support|accept ..." form).
 // Lines it does not recognise (make, cmake, ninja chatter) are skipped. Excerpts from source text and
 // relocation to the user's line are in DiagnosticLocation.h.
 

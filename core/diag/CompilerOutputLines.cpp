@@ -134,15 +134,18 @@ void applyKwbSimCategory(Diagnostic& d) {
   while (n < rest.size() && ((rest[n] >= 'a' && rest[n] <= 'z') || isDigit(rest[n]) || rest[n] == '-')) ++n;
   if (n == 0 || n >= rest.size() || rest[n] != ':') return;
   d.category = std::string(rest.substr(0, n));
-  if (d.category != category::UnsupportedApi) return;
-  std::string_view api = trimLeft(rest.substr(n + 1));
+  const bool isApi = d.category == category::UnsupportedApi;
+  if (!isApi && d.category != category::UnsupportedDtype) return;
+  const std::string_view text = trimLeft(rest.substr(n + 1));
   std::size_t k = 0;
   auto identChar = [](char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || isDigit(c) || c == '_' || c == ':';
   };
-  while (k < api.size() && identChar(api[k])) ++k;
-  api = api.substr(0, k);
+  while (k < text.size() && identChar(text[k])) ++k;
+  std::string_view api = text.substr(0, k);
   while (!api.empty() && api.back() == ':') api.remove_suffix(1);
+  // unsupported-dtype names the API only in the emulator's "<API> does not support|accept ..." form.
+  if (!isApi && !startsWith(text.substr(k), " does not ")) return;
   if (!api.empty()) d.api = std::string(api);
 }
 

@@ -43,7 +43,8 @@ bool isCaretLine(std::string_view s);
 bool isGutterLine(std::string_view s);
 
 // The emulator rejects unsupported APIs/dtypes with static_assert(..., "kwb-sim: <category>: ...") (or
-// #error): sets d.category to that word and, for unsupported-api, d.api to the API named after it.
+// #error): sets d.category to that word and d.api to the API named after it (for unsupported-dtype only in
+// the "<API> does not support|accept ..." form the emulator's headers use).
 void applyKwbSimCategory(Diagnostic& d);
 
 }  // namespace kwb::compiler_lines

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/diag/CompilerDiagnosticParser.h"
 #include "core/process/ProcessRunner.h"
 
 namespace fs = std::filesystem;
@@ -88,6 +89,20 @@ bool writeAtomically(const fs::path& path, const std::string& text) {
 }
 
 }  // namespace
+
+std::vector<Diagnostic> parseGccDiagnostics(const std::string& output, const std::string& emulatorIncludeDir) {
+  std::vector<Diagnostic> out = parseCompilerDiagnostics(output);
+  std::string_view headers = emulatorIncludeDir;
+  while (headers.size() > 1 && headers.back() == '/') headers.remove_suffix(1);
+  auto inEmulatorHeaders = [headers](std::string_view file) {
+    return !headers.empty() && file.size() > headers.size() && file.substr(0, headers.size()) == headers &&
+           file[headers.size()] == '/';
+  };
+  relocateToUserCode(out, [&](std::string_view file) { return !inEmulatorHeaders(file); });
+  for (auto& d : out)
+    if (d.category == category::UnsupportedApi || d.category == category::UnsupportedDtype) d.source = "emulator";
+  return out;
+}
 
 const std::vector<std::string>& simSocNames() {
   static const std::vector<std::string> names = {"Ascend910B1", "Ascend910B2", "Ascend910B3",

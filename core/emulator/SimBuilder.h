@@ -40,9 +40,11 @@ struct SimBuildResult {
 // SoC names `--soc` accepts.
 const std::vector<std::string>& simSocNames();
 
-// Parses g++ output into diagnostics: the emulator's static_assert messages
-// ("kwb-sim: unsupported-api: ...") become unsupported-api / unsupported-dtype diagnostics located at
-// the user's call ("required from here"), other errors compile-error, unresolved symbols link-error.
+// g++ output of a `kwb sim build` -> diagnostics, through core/diag's compiler parser: the emulator's
+// static_assert messages ("kwb-sim: unsupported-api: ...") become unsupported-api / unsupported-dtype
+// diagnostics (source "emulator"), other errors compile-error, unresolved symbols link-error; anything
+// reported inside the emulator's headers (under emulatorIncludeDir) moves to the user's line that
+// instantiated it ("required from here").
 std::vector<Diagnostic> parseGccDiagnostics(const std::string& output, const std::string& emulatorIncludeDir);
 
 class SimBuilder {

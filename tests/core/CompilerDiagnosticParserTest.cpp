@@ -2,6 +2,7 @@
 // tests/fixtures/compiler/capture.sh, plus one hand-written bisheng capture in the documented format.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -239,7 +240,7 @@ TEST(CompilerDiagnosticParser, EmulatorStaticAssertSetsCategoryAndApi) {
     EXPECT_EQ(d[0].api, "Gather");
     EXPECT_EQ(d[0].line, 8);
     EXPECT_EQ(d[1].category, "unsupported-dtype");
-    EXPECT_FALSE(d[1].api);
+    EXPECT_EQ(d[1].api, "Exp");  // "Exp does not accept ...": the emulator's form names the API first
     EXPECT_EQ(d[1].line, 13);
     EXPECT_NE(d[0].message.find("kwb-sim: unsupported-api: Gather is not emulated yet"), std::string::npos);
   }
@@ -253,6 +254,54 @@ TEST(CompilerDiagnosticParser, EmulatorStaticAssertSetsCategoryAndApi) {
                       "static assertion failed: kwb-sim: unsupported-dtype: Exp does not accept 8-bit types "
                       "(int8_t/uint8_t)",
                       3}});
+}
+
+// Real g++ output of the emulator corpus' broken programs against the emulator's own headers: the
+// rejection is reported inside a header, with the user's call in "required from here".
+TEST(CompilerDiagnosticParser, EmulatorHeaderRejectionsNameTheApiAndMoveToTheUsersLine) {
+  auto inUserCode = [](std::string_view f) { return f.rfind("emulator/include/", 0) != 0; };
+  struct Case {
+    const char* fixture;
+    const char* category;
+    const char* api;
+    const char* header;
+    const char* user;
+    int line, column;
+  };
+  for (const Case& c :
+       {Case{"gcc_kwb_sim_emulator_dtype.txt", "unsupported-dtype", "Duplicate", "emulator/include/kwb_sim/base.h:124:39",
+             "src/unsupported_dtype.cpp", 21, 14},
+        Case{"gcc_kwb_sim_emulator_api.txt", "unsupported-api", "Gather",
+             "emulator/include/kwb_sim/unsupported.h:16:30", "src/unsupported_api.cpp", 35, 11}}) {
+    SCOPED_TRACE(c.fixture);
+    auto d = parseCompilerDiagnostics(readFixture(c.fixture));
+    ASSERT_EQ(d.size(), 1u);
+    EXPECT_EQ(d[0].severity, E);
+    EXPECT_EQ(d[0].category, c.category);
+    EXPECT_EQ(d[0].api, c.api);
+    EXPECT_EQ(d[0].file + ":" + std::to_string(d[0].line) + ":" + std::to_string(d[0].column), c.header);
+    const std::string requiredFrom =
+        std::string(c.user) + ":" + std::to_string(c.line) + ":" + std::to_string(c.column) + ": required from here";
+    EXPECT_NE(std::find(d[0].notes.begin(), d[0].notes.end(), requiredFrom), d[0].notes.end());
+    EXPECT_EQ(relocateToUserCode(d, inUserCode), 1);
+    EXPECT_EQ(d[0].file, c.user);
+    EXPECT_EQ(d[0].line, c.line);
+    EXPECT_EQ(d[0].column, c.column);
+    EXPECT_EQ(d[0].notes.back(), std::string("reported at ") + c.header);
+    EXPECT_TRUE(d[0].excerpt.empty());
+  }
+}
+
+TEST(CompilerDiagnosticParser, UnsupportedDtypeNamesAnApiOnlyInTheEmulatorsForm) {
+  const auto d = parseCompilerDiagnostics(
+      "k.cpp:3:5: error: static assertion failed: kwb-sim: unsupported-dtype: Cast does not support half -> "
+      "int8_t on Ascend910B1\n"
+      "k.cpp:4:5: error: static assertion failed: kwb-sim: unsupported-dtype: 8-bit types are not supported\n");
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_EQ(d[0].category, "unsupported-dtype");
+  EXPECT_EQ(d[0].api, "Cast");
+  EXPECT_EQ(d[1].category, "unsupported-dtype");
+  EXPECT_FALSE(d[1].api);
 }
 
 TEST(CompilerDiagnosticParser, KwbSimTextOutsideAnAssertionKeepsCompileError) {

@@ -65,6 +65,21 @@ TEST(SimBuilderDiagnostics, PlainErrorsAreCompileErrorsAndLinkErrorsAreNamed) {
   EXPECT_EQ(d[1].category, "link-error");
 }
 
+// Real g++ output (tests/fixtures/compiler): the emulator's header rejects Duplicate on int8_t.
+TEST(SimBuilderDiagnostics, RealEmulatorRejectionIsAtTheUsersCallAndFromTheEmulator) {
+  std::ifstream in(std::string(KWB_FIXTURES_DIR) + "/compiler/gcc_kwb_sim_emulator_dtype.txt");
+  std::stringstream text;
+  text << in.rdbuf();
+  const auto d = kwb::parseGccDiagnostics(text.str(), "emulator/include/");
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].source, "emulator");
+  EXPECT_EQ(d[0].category, "unsupported-dtype");
+  EXPECT_EQ(d[0].api, "Duplicate");
+  EXPECT_EQ(d[0].file, "src/unsupported_dtype.cpp");
+  EXPECT_EQ(d[0].line, 21);
+  EXPECT_EQ(d[0].column, 14);
+}
+
 TEST(SimBuildCli, UnknownSocAndMissingFileAreBadInput) {
   const auto r1 = kwbRun({"sim", "build", "-o", "/tmp/never", "--soc", "Ascend999", "x.cpp"});
   EXPECT_EQ(r1.exitCode, 2) << r1.stderrText;
