@@ -1,5 +1,7 @@
 #include "ui/DiffView.h"
 
+#include "ui/CodeTheme.h"
+
 #include <Qsci/qscilexercpp.h>
 #include <Qsci/qsciscintilla.h>
 
@@ -41,10 +43,12 @@ QsciScintilla* makeReadOnlyEditor(QWidget* parent) {
   e->markerDefine(QsciScintilla::Background, AddedMarker);
   e->markerDefine(QsciScintilla::Background, ChangedMarker);
   e->markerDefine(QsciScintilla::Background, PadMarker);
-  e->setMarkerBackgroundColor(QColor(255, 215, 215), RemovedMarker);
-  e->setMarkerBackgroundColor(QColor(210, 245, 210), AddedMarker);
-  e->setMarkerBackgroundColor(QColor(255, 240, 200), ChangedMarker);
-  e->setMarkerBackgroundColor(QColor(235, 235, 235), PadMarker);
+  const DiffColours dc = diffColours(e->palette());
+  e->setMarkerBackgroundColor(dc.removed, RemovedMarker);
+  e->setMarkerBackgroundColor(dc.added, AddedMarker);
+  e->setMarkerBackgroundColor(dc.changed, ChangedMarker);
+  e->setMarkerBackgroundColor(dc.pad, PadMarker);
+  applyCodeTheme(e, lexer, e->palette());
   return e;
 }
 

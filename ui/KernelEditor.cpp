@@ -1,5 +1,7 @@
 #include "ui/KernelEditor.h"
 
+#include "ui/CodeTheme.h"
+
 #include <Qsci/qscilexercpp.h>
 
 #include <QFontDatabase>
@@ -43,18 +45,19 @@ KernelEditor::KernelEditor(QWidget* parent) : QsciScintilla(parent) {
   setIndicatorForegroundColor(QColor(220, 50, 47), errorIndicator_);
   indicatorDefine(QsciScintilla::SquiggleIndicator, warningIndicator_);
   setIndicatorForegroundColor(QColor(230, 160, 0), warningIndicator_);
-  SendScintilla(SCI_STYLESETBACK, kAnnotationErrorStyle, QColor(253, 230, 230));
-  SendScintilla(SCI_STYLESETFORE, kAnnotationErrorStyle, QColor(150, 20, 20));
-  SendScintilla(SCI_STYLESETBACK, kAnnotationWarningStyle, QColor(253, 244, 220));
-  SendScintilla(SCI_STYLESETFORE, kAnnotationWarningStyle, QColor(120, 80, 0));
+  const AnnotationColours ac = annotationColours(palette());
+  SendScintilla(SCI_STYLESETBACK, kAnnotationErrorStyle, ac.errorBack);
+  SendScintilla(SCI_STYLESETFORE, kAnnotationErrorStyle, ac.errorFore);
+  SendScintilla(SCI_STYLESETBACK, kAnnotationWarningStyle, ac.warningBack);
+  SendScintilla(SCI_STYLESETFORE, kAnnotationWarningStyle, ac.warningFore);
   setAnnotationDisplay(QsciScintilla::AnnotationBoxed);
   setTabWidth(4);
   setIndentationsUseTabs(false);
   setAutoIndent(true);
   setBraceMatching(QsciScintilla::SloppyBraceMatch);
   setCaretLineVisible(true);
-  setCaretLineBackgroundColor(palette().color(QPalette::AlternateBase));
   setFolding(QsciScintilla::BoxedTreeFoldStyle, 2);
+  applyCodeTheme(this, lexer, palette());
 }
 
 void KernelEditor::setSource(const QString& text) {

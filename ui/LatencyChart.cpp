@@ -1,5 +1,7 @@
 #include "ui/LatencyChart.h"
 
+#include "ui/CodeTheme.h"
+
 #include <QtCharts/QChart>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QValueAxis>
@@ -9,6 +11,7 @@ namespace kwb::ui {
 
 LatencyChart::LatencyChart(QWidget* parent) : QChartView(parent) {
   auto* chart = new QChart;
+  chart->setTheme(isDarkPalette(palette()) ? QChart::ChartThemeDark : QChart::ChartThemeLight);
   chart->setTitle(tr("Latency per iteration (µs)"));
   chart->legend()->setAlignment(Qt::AlignBottom);
   series_ = new QLineSeries(chart);
@@ -18,12 +21,14 @@ LatencyChart::LatencyChart(QWidget* parent) : QChartView(parent) {
   baseline_->setName(tr("baseline"));
   QPen dashed = baseline_->pen();
   dashed.setStyle(Qt::DashLine);
+  dashed.setColor(QColor(140, 140, 140));  // readable on the light and the dark chart theme
   baseline_->setPen(dashed);
   floor_ = new QLineSeries(chart);
   floor_->setName(tr("roofline floor"));
   QPen dotted = floor_->pen();
   dotted.setStyle(Qt::DotLine);
   dotted.setWidthF(2.0);
+  dotted.setColor(QColor(214, 120, 30));
   floor_->setPen(dotted);
   chart->addSeries(series_);
   chart->addSeries(baseline_);
@@ -62,7 +67,7 @@ void LatencyChart::setLatencies(const std::vector<std::optional<double>>& latenc
       maxY = std::max(maxY, *floorUs[i]);
     }
   floor_->replace(floors);
-  const double lastX = std::max<double>(1.0, double(latencyUs.size()));
+  const double lastX = std::max<double>(2.0, double(latencyUs.size()));  // a degenerate range draws no ticks
   if (baselineUs)
     baseline_->replace({QPointF(1.0, *baselineUs), QPointF(lastX, *baselineUs)});
   else

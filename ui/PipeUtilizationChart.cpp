@@ -1,5 +1,7 @@
 #include "ui/PipeUtilizationChart.h"
 
+#include "ui/CodeTheme.h"
+
 #include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QBarSet>
 #include <QtCharts/QChart>
@@ -19,6 +21,7 @@ QStringList PipeUtilizationChart::pipeNames() const { return names_; }
 
 void PipeUtilizationChart::rebuild(const ProfileReport* profile) {
   auto* chart = new QChart;
+  chart->setTheme(isDarkPalette(palette()) ? QChart::ChartThemeDark : QChart::ChartThemeLight);
   chart->legend()->hide();
   names_.clear();
   if (!profile || profile->pipes.empty()) {
