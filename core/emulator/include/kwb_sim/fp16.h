@@ -123,19 +123,6 @@ constexpr std::uint16_t narrowRne(UIn x) noexcept {
   return static_cast<std::uint16_t>(sign | static_cast<unsigned>(r));
 }
 
-constexpr std::uint16_t halfBitsFromFloatBits(std::uint32_t x) noexcept {
-  return narrowRne<std::uint32_t, 8, 23, 5, 10>(x);
-}
-constexpr std::uint16_t halfBitsFromDoubleBits(std::uint64_t x) noexcept {
-  return narrowRne<std::uint64_t, 11, 52, 5, 10>(x);
-}
-constexpr std::uint16_t bf16BitsFromFloatBits(std::uint32_t x) noexcept {
-  return narrowRne<std::uint32_t, 8, 23, 8, 7>(x);
-}
-constexpr std::uint16_t bf16BitsFromDoubleBits(std::uint64_t x) noexcept {
-  return narrowRne<std::uint64_t, 11, 52, 8, 7>(x);
-}
-
 // Exact: every half is a float. NaNs come out quiet with their payload.
 constexpr std::uint32_t floatBitsFromHalfBits(std::uint16_t h) noexcept {
   const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
@@ -194,64 +181,100 @@ struct IsArithmeticOperand
 
 }  // namespace fp16_detail
 
-// ------------------------------------------------------------------------------------------------ half
+// ------------------------------------------------------------------------- what both 16-bit types share
 
-class half {
+namespace fp16_detail {
+
+// Everything half and bfloat16 have in common, over the format (1 sign, ExpBits exponent and MantBits
+// fraction bits): the bits, classification, arithmetic through float, compound, increment and
+// comparison operators. Derived supplies the constructors and the float conversions
+// (static fromFloat(float) -> bits, static toFloat(bits) -> float).
+template <typename Derived, int ExpBits, int MantBits>
+class Float16 {
+  static_assert(1 + ExpBits + MantBits == 16, "a 16-bit format");
+
  public:
-  half() = default;
-  KWB_SIM_FP16_CONSTEXPR half(float f) noexcept : bits_(fromFloat(f)) {}
-  KWB_SIM_FP16_CONSTEXPR half(double d) noexcept
-      : bits_(fp16_detail::halfBitsFromDoubleBits(fp16_detail::bitCast<std::uint64_t>(d))) {}
-  template <typename I, typename std::enable_if<std::is_integral<I>::value, int>::type = 0>
-  KWB_SIM_FP16_CONSTEXPR half(I i) noexcept : half(fp16_detail::integerToDoubleSticky(i)) {}
-  explicit KWB_SIM_FP16_CONSTEXPR half(bfloat16 b) noexcept;
-
-  static constexpr half fromBits(std::uint16_t bits) noexcept {
-    half h{};
-    h.bits_ = bits;
-    return h;
+  static constexpr Derived fromBits(std::uint16_t bits) noexcept {
+    Derived v{};
+    static_cast<Float16&>(v).bits_ = bits;
+    return v;
   }
   constexpr std::uint16_t bits() const noexcept { return bits_; }
 
-  KWB_SIM_FP16_CONSTEXPR operator float() const noexcept { return toFloat(bits_); }
+  KWB_SIM_FP16_CONSTEXPR operator float() const noexcept { return Derived::toFloat(bits_); }
 
-  constexpr bool isNan() const noexcept { return (bits_ & 0x7fffu) > 0x7c00u; }
-  constexpr bool isInf() const noexcept { return (bits_ & 0x7fffu) == 0x7c00u; }
-  constexpr bool isFinite() const noexcept { return (bits_ & 0x7c00u) != 0x7c00u; }
+  constexpr bool isNan() const noexcept { return (bits_ & 0x7fffu) > kExpMask; }
+  constexpr bool isInf() const noexcept { return (bits_ & 0x7fffu) == kExpMask; }
+  constexpr bool isFinite() const noexcept { return (bits_ & kExpMask) != kExpMask; }
   constexpr bool signBit() const noexcept { return (bits_ & 0x8000u) != 0; }
 
-  constexpr half operator-() const noexcept { return fromBits(static_cast<std::uint16_t>(bits_ ^ 0x8000u)); }
-  constexpr half operator+() const noexcept { return *this; }
+  constexpr Derived operator-() const noexcept { return fromBits(static_cast<std::uint16_t>(bits_ ^ 0x8000u)); }
+  constexpr Derived operator+() const noexcept { return fromBits(bits_); }
 
-  friend KWB_SIM_FP16_CONSTEXPR half operator+(half a, half b) noexcept { return half(float(a) + float(b)); }
-  friend KWB_SIM_FP16_CONSTEXPR half operator-(half a, half b) noexcept { return half(float(a) - float(b)); }
-  friend KWB_SIM_FP16_CONSTEXPR half operator*(half a, half b) noexcept { return half(float(a) * float(b)); }
-  friend KWB_SIM_FP16_CONSTEXPR half operator/(half a, half b) noexcept { return half(float(a) / float(b)); }
+  friend KWB_SIM_FP16_CONSTEXPR Derived operator+(Derived a, Derived b) noexcept { return Derived(float(a) + float(b)); }
+  friend KWB_SIM_FP16_CONSTEXPR Derived operator-(Derived a, Derived b) noexcept { return Derived(float(a) - float(b)); }
+  friend KWB_SIM_FP16_CONSTEXPR Derived operator*(Derived a, Derived b) noexcept { return Derived(float(a) * float(b)); }
+  friend KWB_SIM_FP16_CONSTEXPR Derived operator/(Derived a, Derived b) noexcept { return Derived(float(a) / float(b)); }
 
-  KWB_SIM_FP16_CONSTEXPR half& operator+=(half o) noexcept { return *this = *this + o; }
-  KWB_SIM_FP16_CONSTEXPR half& operator-=(half o) noexcept { return *this = *this - o; }
-  KWB_SIM_FP16_CONSTEXPR half& operator*=(half o) noexcept { return *this = *this * o; }
-  KWB_SIM_FP16_CONSTEXPR half& operator/=(half o) noexcept { return *this = *this / o; }
-  template <typename T, typename std::enable_if<fp16_detail::IsArithmeticOperand<T>::value, int>::type = 0>
-  KWB_SIM_FP16_CONSTEXPR half& operator+=(T o) noexcept { return *this = half(*this + o); }
-  template <typename T, typename std::enable_if<fp16_detail::IsArithmeticOperand<T>::value, int>::type = 0>
-  KWB_SIM_FP16_CONSTEXPR half& operator-=(T o) noexcept { return *this = half(*this - o); }
-  template <typename T, typename std::enable_if<fp16_detail::IsArithmeticOperand<T>::value, int>::type = 0>
-  KWB_SIM_FP16_CONSTEXPR half& operator*=(T o) noexcept { return *this = half(*this * o); }
-  template <typename T, typename std::enable_if<fp16_detail::IsArithmeticOperand<T>::value, int>::type = 0>
-  KWB_SIM_FP16_CONSTEXPR half& operator/=(T o) noexcept { return *this = half(*this / o); }
+  KWB_SIM_FP16_CONSTEXPR Derived& operator+=(Derived o) noexcept { return self() = self() + o; }
+  KWB_SIM_FP16_CONSTEXPR Derived& operator-=(Derived o) noexcept { return self() = self() - o; }
+  KWB_SIM_FP16_CONSTEXPR Derived& operator*=(Derived o) noexcept { return self() = self() * o; }
+  KWB_SIM_FP16_CONSTEXPR Derived& operator/=(Derived o) noexcept { return self() = self() / o; }
+  template <typename T, typename std::enable_if<IsArithmeticOperand<T>::value, int>::type = 0>
+  KWB_SIM_FP16_CONSTEXPR Derived& operator+=(T o) noexcept { return self() = Derived(self() + o); }
+  template <typename T, typename std::enable_if<IsArithmeticOperand<T>::value, int>::type = 0>
+  KWB_SIM_FP16_CONSTEXPR Derived& operator-=(T o) noexcept { return self() = Derived(self() - o); }
+  template <typename T, typename std::enable_if<IsArithmeticOperand<T>::value, int>::type = 0>
+  KWB_SIM_FP16_CONSTEXPR Derived& operator*=(T o) noexcept { return self() = Derived(self() * o); }
+  template <typename T, typename std::enable_if<IsArithmeticOperand<T>::value, int>::type = 0>
+  KWB_SIM_FP16_CONSTEXPR Derived& operator/=(T o) noexcept { return self() = Derived(self() / o); }
 
-  KWB_SIM_FP16_CONSTEXPR half& operator++() noexcept { return *this += half::fromBits(0x3c00); }
-  KWB_SIM_FP16_CONSTEXPR half& operator--() noexcept { return *this -= half::fromBits(0x3c00); }
-  KWB_SIM_FP16_CONSTEXPR half operator++(int) noexcept { half old = *this; ++*this; return old; }
-  KWB_SIM_FP16_CONSTEXPR half operator--(int) noexcept { half old = *this; --*this; return old; }
+  KWB_SIM_FP16_CONSTEXPR Derived& operator++() noexcept { return self() += fromBits(kOneBits); }
+  KWB_SIM_FP16_CONSTEXPR Derived& operator--() noexcept { return self() -= fromBits(kOneBits); }
+  KWB_SIM_FP16_CONSTEXPR Derived operator++(int) noexcept { Derived old = self(); ++self(); return old; }
+  KWB_SIM_FP16_CONSTEXPR Derived operator--(int) noexcept { Derived old = self(); --self(); return old; }
 
-  friend KWB_SIM_FP16_CONSTEXPR bool operator==(half a, half b) noexcept { return float(a) == float(b); }
-  friend KWB_SIM_FP16_CONSTEXPR bool operator!=(half a, half b) noexcept { return float(a) != float(b); }
-  friend KWB_SIM_FP16_CONSTEXPR bool operator<(half a, half b) noexcept { return float(a) < float(b); }
-  friend KWB_SIM_FP16_CONSTEXPR bool operator<=(half a, half b) noexcept { return float(a) <= float(b); }
-  friend KWB_SIM_FP16_CONSTEXPR bool operator>(half a, half b) noexcept { return float(a) > float(b); }
-  friend KWB_SIM_FP16_CONSTEXPR bool operator>=(half a, half b) noexcept { return float(a) >= float(b); }
+  friend KWB_SIM_FP16_CONSTEXPR bool operator==(Derived a, Derived b) noexcept { return float(a) == float(b); }
+  friend KWB_SIM_FP16_CONSTEXPR bool operator!=(Derived a, Derived b) noexcept { return float(a) != float(b); }
+  friend KWB_SIM_FP16_CONSTEXPR bool operator<(Derived a, Derived b) noexcept { return float(a) < float(b); }
+  friend KWB_SIM_FP16_CONSTEXPR bool operator<=(Derived a, Derived b) noexcept { return float(a) <= float(b); }
+  friend KWB_SIM_FP16_CONSTEXPR bool operator>(Derived a, Derived b) noexcept { return float(a) > float(b); }
+  friend KWB_SIM_FP16_CONSTEXPR bool operator>=(Derived a, Derived b) noexcept { return float(a) >= float(b); }
+
+  // Correctly rounded (one step) from the bits of a float or a double.
+  static constexpr std::uint16_t bitsFromFloatBits(std::uint32_t x) noexcept {
+    return narrowRne<std::uint32_t, 8, 23, ExpBits, MantBits>(x);
+  }
+  static constexpr std::uint16_t bitsFromDoubleBits(std::uint64_t x) noexcept {
+    return narrowRne<std::uint64_t, 11, 52, ExpBits, MantBits>(x);
+  }
+
+ protected:
+  Float16() = default;
+  struct FromBits {};
+  constexpr Float16(std::uint16_t bits, FromBits) noexcept : bits_(bits) {}
+
+ private:
+  static constexpr unsigned kExpMask = ((1u << ExpBits) - 1u) << MantBits;  // also the infinity
+  static constexpr std::uint16_t kOneBits = static_cast<std::uint16_t>(((1u << (ExpBits - 1)) - 1u) << MantBits);
+
+  constexpr Derived& self() noexcept { return static_cast<Derived&>(*this); }
+  std::uint16_t bits_;
+};
+
+}  // namespace fp16_detail
+
+// ------------------------------------------------------------------------------------------------ half
+
+class half : public fp16_detail::Float16<half, 5, 10> {
+ public:
+  half() = default;
+  KWB_SIM_FP16_CONSTEXPR half(float f) noexcept : Float16(fromFloat(f), FromBits{}) {}
+  KWB_SIM_FP16_CONSTEXPR half(double d) noexcept
+      : Float16(bitsFromDoubleBits(fp16_detail::bitCast<std::uint64_t>(d)), FromBits{}) {}
+  template <typename I, typename std::enable_if<std::is_integral<I>::value, int>::type = 0>
+  KWB_SIM_FP16_CONSTEXPR half(I i) noexcept : half(fp16_detail::integerToDoubleSticky(i)) {}
+  explicit KWB_SIM_FP16_CONSTEXPR half(bfloat16 b) noexcept;
 
   // Bit-level conversions, usable directly by vector loops.
   static KWB_SIM_FP16_CONSTEXPR std::uint16_t fromFloat(float f) noexcept {
@@ -260,7 +283,7 @@ class half {
       return static_cast<std::uint16_t>(_cvtss_sh(f, _MM_FROUND_TO_NEAREST_INT));
     }
 #endif
-    return fp16_detail::halfBitsFromFloatBits(fp16_detail::bitCast<std::uint32_t>(f));
+    return bitsFromFloatBits(fp16_detail::bitCast<std::uint32_t>(f));
   }
   static KWB_SIM_FP16_CONSTEXPR float toFloat(std::uint16_t h) noexcept {
 #if KWB_SIM_FP16_HAVE_F16C
@@ -268,81 +291,26 @@ class half {
 #endif
     return fp16_detail::bitCast<float>(fp16_detail::floatBitsFromHalfBits(h));
   }
-
- private:
-  std::uint16_t bits_;
 };
 
 // ------------------------------------------------------------------------------------------- bfloat16
 
-class bfloat16 {
+class bfloat16 : public fp16_detail::Float16<bfloat16, 8, 7> {
  public:
   bfloat16() = default;
-  KWB_SIM_FP16_CONSTEXPR bfloat16(float f) noexcept : bits_(fromFloat(f)) {}
+  KWB_SIM_FP16_CONSTEXPR bfloat16(float f) noexcept : Float16(fromFloat(f), FromBits{}) {}
   KWB_SIM_FP16_CONSTEXPR bfloat16(double d) noexcept
-      : bits_(fp16_detail::bf16BitsFromDoubleBits(fp16_detail::bitCast<std::uint64_t>(d))) {}
+      : Float16(bitsFromDoubleBits(fp16_detail::bitCast<std::uint64_t>(d)), FromBits{}) {}
   template <typename I, typename std::enable_if<std::is_integral<I>::value, int>::type = 0>
   KWB_SIM_FP16_CONSTEXPR bfloat16(I i) noexcept : bfloat16(fp16_detail::integerToDoubleSticky(i)) {}
   explicit KWB_SIM_FP16_CONSTEXPR bfloat16(half h) noexcept : bfloat16(float(h)) {}
 
-  static constexpr bfloat16 fromBits(std::uint16_t bits) noexcept {
-    bfloat16 b{};
-    b.bits_ = bits;
-    return b;
-  }
-  constexpr std::uint16_t bits() const noexcept { return bits_; }
-
-  KWB_SIM_FP16_CONSTEXPR operator float() const noexcept { return toFloat(bits_); }
-
-  constexpr bool isNan() const noexcept { return (bits_ & 0x7fffu) > 0x7f80u; }
-  constexpr bool isInf() const noexcept { return (bits_ & 0x7fffu) == 0x7f80u; }
-  constexpr bool isFinite() const noexcept { return (bits_ & 0x7f80u) != 0x7f80u; }
-  constexpr bool signBit() const noexcept { return (bits_ & 0x8000u) != 0; }
-
-  constexpr bfloat16 operator-() const noexcept {
-    return fromBits(static_cast<std::uint16_t>(bits_ ^ 0x8000u));
-  }
-  constexpr bfloat16 operator+() const noexcept { return *this; }
-
-  friend KWB_SIM_FP16_CONSTEXPR bfloat16 operator+(bfloat16 a, bfloat16 b) noexcept { return bfloat16(float(a) + float(b)); }
-  friend KWB_SIM_FP16_CONSTEXPR bfloat16 operator-(bfloat16 a, bfloat16 b) noexcept { return bfloat16(float(a) - float(b)); }
-  friend KWB_SIM_FP16_CONSTEXPR bfloat16 operator*(bfloat16 a, bfloat16 b) noexcept { return bfloat16(float(a) * float(b)); }
-  friend KWB_SIM_FP16_CONSTEXPR bfloat16 operator/(bfloat16 a, bfloat16 b) noexcept { return bfloat16(float(a) / float(b)); }
-
-  KWB_SIM_FP16_CONSTEXPR bfloat16& operator+=(bfloat16 o) noexcept { return *this = *this + o; }
-  KWB_SIM_FP16_CONSTEXPR bfloat16& operator-=(bfloat16 o) noexcept { return *this = *this - o; }
-  KWB_SIM_FP16_CONSTEXPR bfloat16& operator*=(bfloat16 o) noexcept { return *this = *this * o; }
-  KWB_SIM_FP16_CONSTEXPR bfloat16& operator/=(bfloat16 o) noexcept { return *this = *this / o; }
-  template <typename T, typename std::enable_if<fp16_detail::IsArithmeticOperand<T>::value, int>::type = 0>
-  KWB_SIM_FP16_CONSTEXPR bfloat16& operator+=(T o) noexcept { return *this = bfloat16(*this + o); }
-  template <typename T, typename std::enable_if<fp16_detail::IsArithmeticOperand<T>::value, int>::type = 0>
-  KWB_SIM_FP16_CONSTEXPR bfloat16& operator-=(T o) noexcept { return *this = bfloat16(*this - o); }
-  template <typename T, typename std::enable_if<fp16_detail::IsArithmeticOperand<T>::value, int>::type = 0>
-  KWB_SIM_FP16_CONSTEXPR bfloat16& operator*=(T o) noexcept { return *this = bfloat16(*this * o); }
-  template <typename T, typename std::enable_if<fp16_detail::IsArithmeticOperand<T>::value, int>::type = 0>
-  KWB_SIM_FP16_CONSTEXPR bfloat16& operator/=(T o) noexcept { return *this = bfloat16(*this / o); }
-
-  KWB_SIM_FP16_CONSTEXPR bfloat16& operator++() noexcept { return *this += bfloat16::fromBits(0x3f80); }
-  KWB_SIM_FP16_CONSTEXPR bfloat16& operator--() noexcept { return *this -= bfloat16::fromBits(0x3f80); }
-  KWB_SIM_FP16_CONSTEXPR bfloat16 operator++(int) noexcept { bfloat16 old = *this; ++*this; return old; }
-  KWB_SIM_FP16_CONSTEXPR bfloat16 operator--(int) noexcept { bfloat16 old = *this; --*this; return old; }
-
-  friend KWB_SIM_FP16_CONSTEXPR bool operator==(bfloat16 a, bfloat16 b) noexcept { return float(a) == float(b); }
-  friend KWB_SIM_FP16_CONSTEXPR bool operator!=(bfloat16 a, bfloat16 b) noexcept { return float(a) != float(b); }
-  friend KWB_SIM_FP16_CONSTEXPR bool operator<(bfloat16 a, bfloat16 b) noexcept { return float(a) < float(b); }
-  friend KWB_SIM_FP16_CONSTEXPR bool operator<=(bfloat16 a, bfloat16 b) noexcept { return float(a) <= float(b); }
-  friend KWB_SIM_FP16_CONSTEXPR bool operator>(bfloat16 a, bfloat16 b) noexcept { return float(a) > float(b); }
-  friend KWB_SIM_FP16_CONSTEXPR bool operator>=(bfloat16 a, bfloat16 b) noexcept { return float(a) >= float(b); }
-
   static KWB_SIM_FP16_CONSTEXPR std::uint16_t fromFloat(float f) noexcept {
-    return fp16_detail::bf16BitsFromFloatBits(fp16_detail::bitCast<std::uint32_t>(f));
+    return bitsFromFloatBits(fp16_detail::bitCast<std::uint32_t>(f));
   }
   static KWB_SIM_FP16_CONSTEXPR float toFloat(std::uint16_t b) noexcept {
     return fp16_detail::bitCast<float>(fp16_detail::floatBitsFromBf16Bits(b));
   }
-
- private:
-  std::uint16_t bits_;
 };
 
 KWB_SIM_FP16_CONSTEXPR half::half(bfloat16 b) noexcept : half(float(b)) {}
@@ -455,13 +423,10 @@ static_assert(std::is_trivially_default_constructible<bfloat16>::value, "bfloat1
 static_assert(std::is_standard_layout<half>::value && std::is_standard_layout<bfloat16>::value,
               "16-bit types must be standard layout");
 
-}  // namespace kwb_sim
-
-namespace std {
-
-template <>
-class numeric_limits<kwb_sim::half> {
- public:
+namespace fp16_detail {
+// What numeric_limits says alike for both 16-bit formats (signed, rounded to nearest, with infinities,
+// NaNs and subnormals).
+struct Float16Limits {
   static constexpr bool is_specialized = true;
   static constexpr bool is_signed = true;
   static constexpr bool is_integer = false;
@@ -469,22 +434,32 @@ class numeric_limits<kwb_sim::half> {
   static constexpr bool has_infinity = true;
   static constexpr bool has_quiet_NaN = true;
   static constexpr bool has_signaling_NaN = true;
-  static constexpr float_denorm_style has_denorm = denorm_present;
+  static constexpr std::float_denorm_style has_denorm = std::denorm_present;
   static constexpr bool has_denorm_loss = false;
-  static constexpr float_round_style round_style = round_to_nearest;
-  static constexpr bool is_iec559 = true;
+  static constexpr std::float_round_style round_style = std::round_to_nearest;
   static constexpr bool is_bounded = true;
   static constexpr bool is_modulo = false;
+  static constexpr int radix = 2;
+  static constexpr bool traps = false;
+  static constexpr bool tinyness_before = false;
+};
+}  // namespace fp16_detail
+
+}  // namespace kwb_sim
+
+namespace std {
+
+template <>
+class numeric_limits<kwb_sim::half> : public kwb_sim::fp16_detail::Float16Limits {
+ public:
+  static constexpr bool is_iec559 = true;
   static constexpr int digits = 11;
   static constexpr int digits10 = 3;
   static constexpr int max_digits10 = 5;
-  static constexpr int radix = 2;
   static constexpr int min_exponent = -13;
   static constexpr int min_exponent10 = -4;
   static constexpr int max_exponent = 16;
   static constexpr int max_exponent10 = 4;
-  static constexpr bool traps = false;
-  static constexpr bool tinyness_before = false;
 
   static constexpr kwb_sim::half min() noexcept { return kwb_sim::half::fromBits(0x0400); }
   static constexpr kwb_sim::half lowest() noexcept { return kwb_sim::half::fromBits(0xfbff); }
@@ -498,31 +473,16 @@ class numeric_limits<kwb_sim::half> {
 };
 
 template <>
-class numeric_limits<kwb_sim::bfloat16> {
+class numeric_limits<kwb_sim::bfloat16> : public kwb_sim::fp16_detail::Float16Limits {
  public:
-  static constexpr bool is_specialized = true;
-  static constexpr bool is_signed = true;
-  static constexpr bool is_integer = false;
-  static constexpr bool is_exact = false;
-  static constexpr bool has_infinity = true;
-  static constexpr bool has_quiet_NaN = true;
-  static constexpr bool has_signaling_NaN = true;
-  static constexpr float_denorm_style has_denorm = denorm_present;
-  static constexpr bool has_denorm_loss = false;
-  static constexpr float_round_style round_style = round_to_nearest;
   static constexpr bool is_iec559 = false;  // not an IEEE-754 interchange format
-  static constexpr bool is_bounded = true;
-  static constexpr bool is_modulo = false;
   static constexpr int digits = 8;
   static constexpr int digits10 = 2;
   static constexpr int max_digits10 = 4;
-  static constexpr int radix = 2;
   static constexpr int min_exponent = -125;
   static constexpr int min_exponent10 = -37;
   static constexpr int max_exponent = 128;
   static constexpr int max_exponent10 = 38;
-  static constexpr bool traps = false;
-  static constexpr bool tinyness_before = false;
 
   static constexpr kwb_sim::bfloat16 min() noexcept { return kwb_sim::bfloat16::fromBits(0x0080); }
   static constexpr kwb_sim::bfloat16 lowest() noexcept { return kwb_sim::bfloat16::fromBits(0xff7f); }

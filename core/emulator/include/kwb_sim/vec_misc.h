@@ -58,31 +58,36 @@ constexpr bool castSupported() {
     static_assert(kwbOk_, "kwb-sim: unsupported-dtype: Cast does not support this type pair on " KWB_SIM_SOC_NAME); \
   } while (0)
 
+namespace kwb_sim {
+// What every form of Cast passes: dst, one source of another dtype, the rounding mode.
+template <typename T1, typename T2>
+VecArgs castArgs(const AscendC::LocalTensor<T1>& dst, const AscendC::LocalTensor<T2>& src,
+                 const AscendC::RoundMode& round) {
+  VecArgs a = vecArgs("Cast", VOp::Copy, dst);
+  a.src0 = localDesc(src);
+  a.nsrc = 1;
+  a.srcDt = dtypeOf<T2>();
+  a.srcEsize = sizeof(T2);
+  a.roundMode = static_cast<int>(round);
+  return a;
+}
+}  // namespace kwb_sim
+
 namespace AscendC {
 
 template <typename T1, typename T2>
 void Cast(const LocalTensor<T1>& dst, const LocalTensor<T2>& src, const RoundMode& round, const uint32_t count,
           KWB_SIM_LOC) {
   KWB_SIM_CHECK_CAST(T1, T2);
-  kwb_sim::VecArgs a = kwb_sim::vecArgs("Cast", kwb_sim::VOp::Copy, dst);
-  a.src0 = kwb_sim::localDesc(src);
-  a.nsrc = 1;
+  kwb_sim::VecArgs a = kwb_sim::castArgs(dst, src, round);
   a.count = count;
-  a.srcDt = kwb_sim::dtypeOf<T2>();
-  a.srcEsize = sizeof(T2);
-  a.roundMode = static_cast<int>(round);
   kwb_sim::vecRun(a, loc_);
 }
 template <typename T1, typename T2, bool isSetMask = true>
 void Cast(const LocalTensor<T1>& dst, const LocalTensor<T2>& src, const RoundMode& round, const uint64_t mask,
           const int32_t repeatTime, const UnaryRepeatParams& params, KWB_SIM_LOC) {
   KWB_SIM_CHECK_CAST(T1, T2);
-  kwb_sim::VecArgs a = kwb_sim::vecArgs("Cast", kwb_sim::VOp::Copy, dst);
-  a.src0 = kwb_sim::localDesc(src);
-  a.nsrc = 1;
-  a.srcDt = kwb_sim::dtypeOf<T2>();
-  a.srcEsize = sizeof(T2);
-  a.roundMode = static_cast<int>(round);
+  kwb_sim::VecArgs a = kwb_sim::castArgs(dst, src, round);
   kwb_sim::setMaskArg(a, isSetMask, mask, repeatTime);
   kwb_sim::setUnaryRepeat(a, params);
   kwb_sim::vecRun(a, loc_);
@@ -91,12 +96,7 @@ template <typename T1, typename T2, bool isSetMask = true>
 void Cast(const LocalTensor<T1>& dst, const LocalTensor<T2>& src, const RoundMode& round, const uint64_t mask[],
           const int32_t repeatTime, const UnaryRepeatParams& params, KWB_SIM_LOC) {
   KWB_SIM_CHECK_CAST(T1, T2);
-  kwb_sim::VecArgs a = kwb_sim::vecArgs("Cast", kwb_sim::VOp::Copy, dst);
-  a.src0 = kwb_sim::localDesc(src);
-  a.nsrc = 1;
-  a.srcDt = kwb_sim::dtypeOf<T2>();
-  a.srcEsize = sizeof(T2);
-  a.roundMode = static_cast<int>(round);
+  kwb_sim::VecArgs a = kwb_sim::castArgs(dst, src, round);
   kwb_sim::setMaskArg(a, isSetMask, mask, repeatTime);
   kwb_sim::setUnaryRepeat(a, params);
   kwb_sim::vecRun(a, loc_);
