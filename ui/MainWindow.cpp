@@ -165,6 +165,18 @@ void MainWindow::buildActions() {
   file->addAction(newSession);
   file->addAction(open);
   recentMenu_ = file->addMenu(tr("Open &recent"));
+  auto* saveCopy = file->addAction(tr("Save a &copy…"));
+  actions_[QStringLiteral("saveCopy")] = saveCopy;
+  saveCopy->setStatusTip(tr("Sessions are saved as they go; this copies the session folder elsewhere"));
+  connect(saveCopy, &QAction::triggered, this, [this] {
+    if (!sessionDir_) {
+      statusBar()->showMessage(tr("No session is open: start one first"), 5000);
+      return;
+    }
+    const QString target = QFileDialog::getSaveFileName(this, tr("Save a copy of the session as folder"),
+                                                        QString::fromStdString(sessionDir_->string()) + QStringLiteral("-copy"));
+    if (!target.isEmpty()) saveSessionCopy(target);
+  });
   setRecentSessions({});
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
@@ -294,6 +306,32 @@ bool MainWindow::openSessionDir(const QString& dir) {
     statusBar()->showMessage(tr("Cannot open session %1: %2").arg(dir, QString::fromUtf8(e.what())));
     return false;
   }
+}
+
+bool MainWindow::saveSessionCopy(const QString& target) {
+  namespace fs = std::filesystem;
+  if (!sessionDir_) return false;
+  const fs::path to = target.toStdString();
+  std::error_code ec;
+  if (fs::exists(to, ec)) {
+    statusBar()->showMessage(tr("Not saved: %1 already exists").arg(target), 8000);
+    return false;
+  }
+  fs::create_directories(to, ec);
+  for (auto it = fs::recursive_directory_iterator(*sessionDir_, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    const fs::path rel = fs::relative(it->path(), *sessionDir_, ec);
+    if (rel == "session.lock") continue;
+    if (it->is_directory(ec))
+      fs::create_directories(to / rel, ec);
+    else
+      fs::copy_file(it->path(), to / rel, fs::copy_options::overwrite_existing, ec);
+    if (ec) break;
+  }
+  statusBar()->showMessage(ec ? tr("Could not copy the session to %1: %2").arg(target, QString::fromStdString(ec.message()))
+                              : tr("Session copied to %1").arg(target),
+                           8000);
+  return !ec;
 }
 
 void MainWindow::showSession(const Session& session, std::optional<std::filesystem::path> sessionDir) {

@@ -47,6 +47,9 @@ class MainWindow : public QMainWindow {
   void showSession(const Session& session, std::optional<std::filesystem::path> sessionDir = {});
   // Loads a session directory read-only; false with the reason in the status bar on failure.
   bool openSessionDir(const QString& dir);
+  // Copies the shown session folder (everything but its lock) to `target`, which must not exist yet.
+  // Sessions are autosaved as they go; this is "save a copy" for sharing or archiving.
+  bool saveSessionCopy(const QString& target);
 
   // Teaching mode: with a lesson, the explanation of the selected iteration's step sits beside its diff.
   void setLesson(std::optional<Lesson> lesson);
