@@ -90,6 +90,9 @@ struct AgentLoop::Impl {
   // Constraint checks, compile, run, verify, profile, verdict; `boundaries` false for edits and
   // recovery (they run through without pausing).
   void evaluateIteration(Iteration& it, const std::vector<Constraint>& constraints, bool boundaries);
+  // Copies the profiled case's trace and msprof-style CSVs from the evaluation scratch folder into the
+  // iteration's folder and records them in profile.artifacts (label -> path relative to the iteration).
+  void keepProfileArtifacts(int id, const nlohmann::json& report, ProfileReport& profile);
 };
 
 // Estimated time of a passing iteration (profile totalUs), nullopt without a profile.

@@ -2,6 +2,7 @@
 // run, verify, profile, verdict), persisting after each.
 #include <chrono>
 #include <fstream>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -177,6 +178,26 @@ void AgentLoop::Impl::runEdit(Candidate candidate, std::optional<int> parentId) 
   roundsWithoutImprovement = 0;
 }
 
+void AgentLoop::Impl::keepProfileArtifacts(int id, const nlohmann::json& report, ProfileReport& profile) {
+  // The profile comes from the first case that ran; its scratch folder holds what the emulator wrote.
+  if (!report.contains("runs") || !report["runs"].is_array() || report["runs"].empty()) return;
+  const auto& first = report["runs"][0];
+  if (!first.contains("dir") || !first["dir"].is_string()) return;
+  const fs::path dir = first["dir"].get<std::string>();
+  static constexpr std::pair<const char*, const char*> kFiles[] = {{"trace", "trace.json"},
+                                                                   {"pipe_utilization", "PipeUtilization.csv"},
+                                                                   {"op_basic_info", "OpBasicInfo.csv"},
+                                                                   {"code_hotspot", "code_hotspot.csv"}};
+  for (const auto& [label, name] : kFiles) {
+    std::ifstream in(dir / name, std::ios::binary);
+    if (!in) continue;
+    std::ostringstream content;
+    content << in.rdbuf();
+    store.writeArtifact(id, name, content.str());
+    profile.artifacts[label] = name;
+  }
+}
+
 void AgentLoop::Impl::evaluateIteration(Iteration& it, const std::vector<Constraint>& constraints, bool boundaries) {
   const int id = it.id;
   // Pinned constraints first: a breach is rejected without compiling or running anything.
@@ -240,6 +261,7 @@ void AgentLoop::Impl::evaluateIteration(Iteration& it, const std::vector<Constra
   // Profiling: the cost model's (or msprof's) report, and the fixed blockDim constraint.
   setState(AgentState::Profiling, id);
   it.profile = out.profile;
+  if (it.profile) keepProfileArtifacts(id, out.report, *it.profile);
   it.state = IterationState::Profiling;
   Verdict verdict = out.verdict;
   for (const auto& c : constraints) {

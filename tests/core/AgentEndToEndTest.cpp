@@ -15,6 +15,7 @@
 
 #include "core/agent/KnowledgePack.h"
 #include "core/agent/Lesson.h"
+#include "core/store/SessionStore.h"
 #include "tests/support/LlmTestServer.h"
 
 namespace kwb {
@@ -99,6 +100,16 @@ TEST(AgentEndToEnd, KwbRunRepairsABrokenCandidateFromTheEmulatorsDiagnostic) {
   }
   EXPECT_TRUE(found) << second.substr(second.find("## Feedback"), 3000);
   EXPECT_EQ(requests[0].allText().find("misaligned-copy] kernel.cpp"), std::string::npos);
+
+  // The passing iteration keeps its emulator trace and msprof-style CSVs, named in its profile.
+  const Session saved = SessionStore::load(dir / "session");
+  ASSERT_TRUE(saved.iterations[1].profile.has_value());
+  const auto& arts = saved.iterations[1].profile->artifacts;
+  ASSERT_TRUE(arts.count("trace")) << "no trace artifact";
+  const fs::path iterDir = dir / "session" / "iterations" / SessionStore::iterationFolderName(2);
+  EXPECT_TRUE(nlohmann::json::parse(readAll(iterDir / arts.at("trace"))).contains("traceEvents"));
+  ASSERT_TRUE(arts.count("pipe_utilization"));
+  EXPECT_NE(readAll(iterDir / arts.at("pipe_utilization")).find("aiv_vec_ratio"), std::string::npos);
 
   // kwb session show reads the same tree back.
   const Command show = runCommand(std::string(KWB_KWB_EXE) + " session show " + (dir / "session").string() + " --json");

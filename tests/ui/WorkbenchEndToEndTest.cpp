@@ -16,7 +16,11 @@
 #include "ui/ConstraintsPanel.h"
 #include "ui/DiagnosticsModel.h"
 #include "ui/DiagnosticsPanel.h"
+#include "ui/ConversationPanel.h"
 #include "ui/KernelEditor.h"
+#include "ui/LatencyChart.h"
+#include "ui/PipeUtilizationChart.h"
+#include "ui/PipelineTraceView.h"
 #include "ui/MainWindow.h"
 #include "ui/TimelineModel.h"
 #include "ui/WorkbenchApp.h"
@@ -106,6 +110,17 @@ class WorkbenchEndToEndTest : public QObject {
              QStringLiteral("compile-error"));
     QVERIFY(w->editor()->shownDiagnosticCount() >= 1);
     QVERIFY(w->grab().save(QStringLiteral(KWB_TEST_OUT_DIR "/e2e_repair.png")));
+
+    // Iteration 2 passed on the emulator: every analysis panel shows it.
+    w->selectIteration(2);
+    QVERIFY(w->latencyChart()->pointCount() >= 1);
+    QVERIFY2(!w->pipeChart()->pipeNames().isEmpty(), "no pipe utilisation for a profiled iteration");
+    QVERIFY2(!w->traceView()->trace().processes.empty(), "no pipeline trace for a profiled iteration");
+    QVERIFY2(w->conversationPanel()->text().contains(QStringLiteral("Fixed the typo")),
+             qPrintable(w->conversationPanel()->text().left(400)));
+    QVERIFY(w->timelineModel()->indexOfIteration(2, ui::TimelineModel::StagesColumn).data().toString() ==
+            QStringLiteral("✓ ✓ ✓"));
+    QVERIFY(w->elapsedText() != QStringLiteral("0:00 elapsed"));
 
     // An edit by hand becomes a human iteration.
     w->selectIteration(2);
