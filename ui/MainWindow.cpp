@@ -264,7 +264,7 @@ void MainWindow::buildDocks() {
   right->setObjectName(QStringLiteral("analysisDock"));
   right->setWidget(rightTabs_);
   addDockWidget(Qt::RightDockWidgetArea, right);
-  resizeDocks({left, right}, {360, 560}, Qt::Horizontal);
+  resizeDocks({left, right}, {430, 560}, Qt::Horizontal);
   resizeDocks({bottom}, {220}, Qt::Vertical);
 }
 
