@@ -10,6 +10,7 @@
 #include "ui/SessionDefaults.h"
 #include "ui/SettingsDialog.h"
 #include "ui/WorkbenchApp.h"
+#include "tests/ui/UiTestSupport.h"
 
 using namespace kwb;
 using namespace kwb::ui;
@@ -20,8 +21,7 @@ class SessionDialogsTest : public QObject {
 
  private slots:
   void initTestCase() {
-    QSettings::setDefaultFormat(QSettings::IniFormat);
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settingsDir_.path());
+    uitest::isolateSettings(settingsDir_.path());
   }
 
   void newSessionOffersTheBuiltInTasksAndValidatesFolders() {

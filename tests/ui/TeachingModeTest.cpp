@@ -13,6 +13,7 @@
 #include "ui/LessonNotesPanel.h"
 #include "ui/MainWindow.h"
 #include "ui/WorkbenchApp.h"
+#include "tests/ui/UiTestSupport.h"
 
 using namespace kwb;
 
@@ -22,8 +23,7 @@ class TeachingModeTest : public QObject {
 
  private slots:
   void initTestCase() {
-    QSettings::setDefaultFormat(QSettings::IniFormat);
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settingsDir_.path());
+    uitest::isolateSettings(settingsDir_.path());
   }
 
   void lessonStepsShowBesideTheirDiff() {

@@ -24,8 +24,10 @@
 #include "ui/MainWindow.h"
 #include "ui/TimelineModel.h"
 #include "ui/WorkbenchApp.h"
+#include "tests/ui/UiTestSupport.h"
 
 using namespace kwb;
+using kwb::uitest::waitFor;
 
 namespace {
 
@@ -36,21 +38,16 @@ std::string readFile(const std::string& p) {
   return ss.str();
 }
 
-bool waitFor(const std::function<bool()>& pred, int ms) {
-  QElapsedTimer t;
-  t.start();
-  while (!pred()) {
-    if (t.elapsed() > ms) return false;
-    QTest::qWait(50);
-  }
-  return true;
-}
 
 }  // namespace
 
 class WorkbenchEndToEndTest : public QObject {
   Q_OBJECT
+  QTemporaryDir settingsDir_;
+
  private slots:
+  void initTestCase() { uitest::isolateSettings(settingsDir_.path()); }
+
   void steerASessionThroughEveryControl() {
     const std::string taskDir = KWB_SOURCE_DIR "/resources/tasks/add_custom";
     const std::string good = readFile(taskDir + "/expert_candidate.cpp");

@@ -1,0 +1,30 @@
+#pragma once
+// Shared by the GUI tests: waiting on the event loop for a condition, and QSettings kept in a test
+// folder so a test never reads or writes the user's real settings.
+
+#include <QElapsedTimer>
+#include <QSettings>
+#include <QString>
+#include <QtTest>
+#include <functional>
+
+namespace kwb::uitest {
+
+// Spins the event loop until `pred` holds or `ms` pass; true when it held.
+inline bool waitFor(const std::function<bool()>& pred, int ms) {
+  QElapsedTimer t;
+  t.start();
+  while (!pred()) {
+    if (t.elapsed() > ms) return false;
+    QTest::qWait(50);
+  }
+  return true;
+}
+
+// Every QSettings of this process (default-constructed) reads and writes an INI file under `dir`.
+inline void isolateSettings(const QString& dir) {
+  QSettings::setDefaultFormat(QSettings::IniFormat);
+  QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir);
+}
+
+}  // namespace kwb::uitest
