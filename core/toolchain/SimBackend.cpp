@@ -3,6 +3,7 @@
 #include "core/toolchain/InstallLayout.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -75,8 +76,12 @@ std::vector<Diagnostic> SimBackend::prepare(const Task& task, const std::string&
         emulatorStamp += "|" + e.path().string() + ":" + std::to_string(e.file_size(sec)) + ":" +
                          std::to_string(e.last_write_time(sec).time_since_epoch().count());
   }
+  // SimBuilder compiles with $KWB_SIM_CXX (default g++): a program built by one compiler must not be
+  // reused by a run that asked for another.
+  const char* cxx = std::getenv("KWB_SIM_CXX");
   buildKey_ = hashHex(candidateSource + "\n--harness--\n" + harness + "\n--soc--\n" + options_.soc + "\n--tiling--\n" +
-                      readText(inc / "kwb_tiling.h") + "\n--emulator--\n" + emulatorStamp);
+                      readText(inc / "kwb_tiling.h") + "\n--emulator--\n" + emulatorStamp + "\n--cxx--\n" +
+                      (cxx && *cxx ? cxx : "g++"));
   return out;
 }
 

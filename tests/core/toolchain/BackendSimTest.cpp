@@ -2,6 +2,8 @@
 // and a report an agent can act on; an unchanged candidate is not recompiled.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <fstream>
 #include <sstream>
 
@@ -35,10 +37,11 @@ Task addTask(std::initializer_list<const char*> cases) {
 }
 
 EvalReport evalSource(const Task& task, const std::string& source, const std::string& label,
-                      std::chrono::milliseconds timeout = std::chrono::milliseconds(60000)) {
+                      std::chrono::milliseconds timeout = std::chrono::milliseconds(60000),
+                      fs::path cacheDir = fs::path(KWB_TEST_BIN_DIR) / "eval-cache") {
   BackendOptions o;
   o.soc = "Ascend910B1";
-  o.cacheDir = fs::path(KWB_TEST_BIN_DIR) / "eval-cache";
+  o.cacheDir = cacheDir;
   o.caseTimeout = timeout;
   SimBackend backend(o);
   EvalRequest r;
@@ -78,6 +81,17 @@ TEST(BackendSim, ExpertAddPassesAndBuildIsCached) {
   ASSERT_TRUE(b.compile.has_value());
   EXPECT_TRUE(b.compile->cached) << "an unchanged candidate must not be recompiled";
   EXPECT_EQ(b.verdict, Verdict::Pass);
+  // Another compiler is another build: the cache must not hand back g++'s program.
+  const fs::path fresh = fs::path(KWB_TEST_BIN_DIR) / ("eval-cache-cxx-" + std::to_string(::getpid()));
+  fs::remove_all(fresh);
+  ASSERT_EQ(evalSource(t, src, "expert_add_gxx", std::chrono::milliseconds(60000), fresh).verdict, Verdict::Pass);
+  ::setenv("KWB_SIM_CXX", "c++", 1);
+  const EvalReport c = evalSource(t, src, "expert_add_cxx", std::chrono::milliseconds(60000), fresh);
+  ::unsetenv("KWB_SIM_CXX");
+  fs::remove_all(fresh);
+  ASSERT_TRUE(c.compile.has_value());
+  EXPECT_FALSE(c.compile->cached) << "a different KWB_SIM_CXX reused a cached build";
+  EXPECT_EQ(c.verdict, Verdict::Pass) << dump(c);
 }
 
 TEST(BackendSim, WrongTailIsCaughtAsTailPattern) {
