@@ -235,6 +235,11 @@ void MainWindow::buildDocks() {
   auto* profile = new QSplitter(Qt::Vertical, this);
   profile->addWidget(latency_);
   profile->addWidget(pipes_);
+  // Both charts need room for their axes: split the tab evenly and never squeeze one below readability.
+  latency_->setMinimumHeight(220);
+  pipes_->setMinimumHeight(240);
+  profile->setStretchFactor(0, 1);
+  profile->setStretchFactor(1, 1);
   rightTabs_->addTab(profile, tr("Profile"));
   auto* traceBox = new QWidget(this);
   auto* tl = new QVBoxLayout(traceBox);

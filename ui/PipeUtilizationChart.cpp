@@ -43,11 +43,14 @@ void PipeUtilizationChart::rebuild(const ProfileReport* profile) {
   series->setLabelsVisible(true);
   series->setLabelsFormat(QStringLiteral("@value%"));
   series->setLabelsPrecision(3);
+  series->setLabelsPosition(QAbstractBarSeries::LabelsInsideBase);
   chart->addSeries(series);
   auto* cats = new QBarCategoryAxis;
   cats->append(names_);
   auto* values = new QValueAxis;
   values->setRange(0, 100);
+  values->setTickCount(6);
+  values->setLabelFormat(QStringLiteral("%d"));
   values->setTitleText(tr("% of kernel time"));
   chart->addAxis(cats, Qt::AlignLeft);
   chart->addAxis(values, Qt::AlignBottom);

@@ -164,6 +164,9 @@ class WorkbenchEndToEndTest : public QObject {
                     10000));
     QVERIFY(QFile::exists(exportDir + QStringLiteral("/CMakeLists.txt")));
     w->action(QStringLiteral("stop"))->trigger();
+    QVERIFY(loop.waitUntilDone(std::chrono::seconds(120)));
+    QTest::qWait(200);  // the bridge delivers the last events
+    w->selectIteration(2);
     QVERIFY(w->grab().save(QStringLiteral(KWB_TEST_OUT_DIR "/e2e_accepted.png")));
   }
 };
