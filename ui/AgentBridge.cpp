@@ -20,8 +20,19 @@ AgentBridge::AgentBridge(std::unique_ptr<AgentLoop> loop, MainWindow* window, QO
 }
 
 AgentBridge::~AgentBridge() {
+  if (!loop_) return;
   loop_->removeObserver(this);
   loop_->stop();
+}
+
+std::unique_ptr<AgentLoop> AgentBridge::releaseLoop() {
+  tokenTimer_.stop();
+  disconnect(window_, nullptr, this, nullptr);
+  if (loop_) {
+    loop_->removeObserver(this);
+    loop_->stop();
+  }
+  return std::move(loop_);
 }
 
 void AgentBridge::onAgentEvent(const AgentEvent& event) {

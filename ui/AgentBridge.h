@@ -25,6 +25,9 @@ class AgentBridge : public QObject, public AgentObserver {
   ~AgentBridge() override;
 
   AgentLoop& loop() { return *loop_; }
+  // Disconnects from the loop, asks it to stop and hands it over, so the caller can let it wind down
+  // (finish the step in flight, join its thread) away from the GUI thread. The bridge is inert after.
+  std::unique_ptr<AgentLoop> releaseLoop();
   void onAgentEvent(const AgentEvent& event) override;  // any thread
   // Events delivered to the window so far (tests).
   int deliveredEvents() const { return delivered_; }

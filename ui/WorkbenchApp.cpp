@@ -78,7 +78,15 @@ WorkbenchApp::~WorkbenchApp() {
   QSettings settings;
   settings.setValue(QStringLiteral("window/geometry"), window_->saveGeometry());
   settings.setValue(QStringLiteral("window/state"), window_->saveState());
-  bridge_.reset();  // stops the loop before the window goes
+  retireBridge();  // stops the loop before the window goes
+  for (auto& t : retiring_) t.join();
+}
+
+void WorkbenchApp::retireBridge() {
+  if (!bridge_) return;
+  std::unique_ptr<AgentLoop> loop = bridge_->releaseLoop();
+  bridge_.reset();
+  if (loop) retiring_.emplace_back([l = std::move(loop)]() mutable { l.reset(); });
 }
 
 void WorkbenchApp::rememberView() {
@@ -122,7 +130,7 @@ bool WorkbenchApp::startSession(const QString& taskDir, const LlmEndpointConfig&
                                 SessionSettings base, const std::optional<Lesson>& lesson) {
   rememberView();
   currentTask_ = taskDir;
-  bridge_.reset();
+  retireBridge();
   sessionDir_.clear();
   window_->setLesson(std::nullopt);
   if (!window_->openTask(taskDir)) {
@@ -196,7 +204,7 @@ bool WorkbenchApp::openSession(const QString& dir) {
     return false;
   }
   rememberView();
-  bridge_.reset();
+  retireBridge();
   sessionDir_.clear();
   currentTask_ = QString::fromStdString(loaded.taskPath);
   const std::optional<Lesson> lesson = lessonOfSession(loaded);

@@ -7,6 +7,8 @@
 #include <QObject>
 #include <QString>
 #include <memory>
+#include <thread>
+#include <vector>
 #include <optional>
 
 #include "core/agent/Lesson.h"
@@ -58,6 +60,9 @@ class WorkbenchApp : public QObject {
                     SessionSettings base, const std::optional<Lesson>& lesson);
   void attachLoop(SessionStore store, std::shared_ptr<LlmClient> llm, const QString& sessionDir);
   void rememberView();
+  // Ends the current session's agent without blocking the GUI thread: the loop is stopped here and
+  // destroyed (its thread joined) on a helper thread, since the step in flight may take seconds.
+  void retireBridge();
   void refreshRecent();
   // Returns true when the engineer saved new settings.
   bool showSettings();
@@ -71,6 +76,7 @@ class WorkbenchApp : public QObject {
   QString currentTask_;
   std::unique_ptr<MainWindow> window_;
   std::unique_ptr<AgentBridge> bridge_;
+  std::vector<std::thread> retiring_;  // joined in the destructor
 };
 
 }  // namespace kwb::ui
