@@ -1,6 +1,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QSettings>
+#include <QStatusBar>
 
 #include "core/toolchain/InstallLayout.h"
 #include "ui/MainWindow.h"
@@ -31,13 +32,23 @@ int main(int argc, char** argv) {
   parser.process(app);
 
   kwb::ui::WorkbenchApp workbench(resources);
+  // A session or lesson that cannot be opened leaves the default task on screen, with the reason.
+  bool opened = false;
+  QString why;
   if (parser.isSet(sessionOpt)) {
-    workbench.openSession(parser.value(sessionOpt));
+    opened = workbench.openSession(parser.value(sessionOpt));
   } else if (parser.isSet(lessonOpt)) {
-    workbench.openLesson(parser.value(lessonOpt));
-  } else {
+    opened = workbench.openLesson(parser.value(lessonOpt));
+  }
+  if (!opened) {
+    why = workbench.lastError();
     QSettings settings;
     workbench.startOnTask(parser.value(taskOpt), kwb::ui::loadProviderSettings(settings), workbench.sessionsRoot());
+    if (parser.isSet(sessionOpt) || parser.isSet(lessonOpt))
+      workbench.window()->statusBar()->showMessage(QStringLiteral("Could not open %1: %2")
+                                                       .arg(parser.isSet(sessionOpt) ? parser.value(sessionOpt)
+                                                                                     : parser.value(lessonOpt),
+                                                            why));
   }
   workbench.window()->show();
   return QApplication::exec();
