@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "core/toolchain/Evaluator.h"
+#include "core/verify/ReportAdapter.h"
 
 namespace kwb {
 
@@ -66,41 +67,8 @@ EvaluationOutcome outcomeFromReport(const EvalReport& r) {
     }
     o.run = std::move(run);
   }
-  if (!r.verify.cases.empty()) {
-    VerifyReport v;
-    v.verdict = r.verify.passed() ? Verdict::Pass : Verdict::WrongAnswer;
-    v.seed = r.verify.seed;
-    v.diagnostics = r.verify.diagnostics();
-    v.summary = r.verify.summary();
-    for (const auto& c : r.verify.cases) {
-      if (!c.modifiedInputs.empty()) v.inputsUnchanged = false;
-      if (!c.error.empty() && c.outputs.empty()) {
-        CaseResult cr;
-        cr.caseName = c.caseName;
-        cr.message = c.error;
-        v.cases.push_back(cr);
-      }
-      for (const auto& t : c.outputs) {
-        CaseResult cr;
-        cr.caseName = c.caseName;
-        cr.tensor = t.tensor;
-        cr.passed = t.passed;
-        cr.elements = t.elements;
-        cr.mismatches = t.mismatches;
-        cr.nonFinite = t.nonFinite;
-        cr.unwritten = t.unwritten;
-        cr.maxAbsError = t.maxAbsError;
-        cr.maxRelError = t.maxRelError;
-        for (const auto& m : t.firstMismatches) cr.firstMismatches.push_back({m.index, m.expected, m.actual});
-        if (t.pattern.kind != verify::PatternKind::None)
-          cr.pattern = std::string(verify::patternName(t.pattern.kind)) +
-                       (t.pattern.detail.empty() ? "" : ": " + t.pattern.detail);
-        cr.message = t.summary;
-        v.cases.push_back(std::move(cr));
-      }
-    }
-    o.verify = std::move(v);
-  }
+  if (!r.verify.cases.empty())
+    o.verify = verify::toVerifyReport(r.verify, r.verify.passed() ? Verdict::Pass : Verdict::WrongAnswer);
   o.profile = profileFromJson(r.profile);
   // Whatever the parts above do not hold (policy, preparation) stays on the iteration itself.
   auto held = [&](const Diagnostic& d) {

@@ -10,6 +10,12 @@ VerifyReport toVerifyReport(const VerifyResult& result, Verdict verdict) {
   r.summary = result.summary();
   for (const auto& c : result.cases) {
     if (!c.modifiedInputs.empty()) r.inputsUnchanged = false;
+    if (!c.error.empty() && c.outputs.empty()) {  // the case could not be checked at all
+      CaseResult cr;
+      cr.caseName = c.caseName;
+      cr.message = c.error;
+      r.cases.push_back(std::move(cr));
+    }
     for (const auto& t : c.outputs) {
       CaseResult cr;
       cr.caseName = c.caseName;
@@ -22,7 +28,8 @@ VerifyReport toVerifyReport(const VerifyResult& result, Verdict verdict) {
       cr.maxAbsError = t.maxAbsError;
       cr.maxRelError = t.maxRelError;
       for (const auto& m : t.firstMismatches) cr.firstMismatches.push_back(kwb::Mismatch{m.index, m.expected, m.actual});
-      if (t.pattern.kind != PatternKind::None) cr.pattern = std::string(patternName(t.pattern.kind));
+      if (t.pattern.kind != PatternKind::None)
+        cr.pattern = std::string(patternName(t.pattern.kind)) + (t.pattern.detail.empty() ? "" : ": " + t.pattern.detail);
       cr.message = t.summary;
       r.cases.push_back(std::move(cr));
     }

@@ -1,7 +1,7 @@
 #pragma once
 // Converts the verifier's detailed result into the model's persisted VerifyReport (core/model), the
-// form sessions, prompts and the GUI read: one CaseResult per (case, output tensor), the pattern as its
-// stable name plus the one-sentence detail in the message.
+// form sessions, prompts and the GUI read: one CaseResult per (case, output tensor) — or one carrying
+// the error of a case that could not be checked — with the pattern as "<stable name>[: <detail>]".
 
 #include "core/model/VerifyReport.h"
 #include "core/verify/Verification.h"
