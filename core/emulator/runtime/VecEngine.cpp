@@ -95,6 +95,7 @@ std::uint64_t spanOf(std::uint32_t repeat, std::uint32_t lanes, std::uint32_t es
 
 void compute(const VecArgs& a, void* d, const void* s0, const void* s1, std::size_t n) {
   if (a.roundMode >= 0) return vecCast(a.dt, a.srcDt, a.roundMode, d, s0, n);
+  if (a.op == VOp::Axpy) return vecAxpy(a.dt, d, s0, s1, a.scalar, n);  // s1: the old dst values
   if (vopIsBinary(a.op)) return vecBinary(a.op, a.dt, d, s0, s1, n);
   if (a.op == VOp::Dup) return vecScalar(a.op, a.dt, d, nullptr, a.scalar, n);
   return vecScalar(a.op, a.dt, d, s0, a.scalar, n);
@@ -119,6 +120,7 @@ void syncOperands(const VecArgs& a, std::uint64_t dSpan, std::uint64_t sSpan, Sr
   rt::syncBegin(Pipe::V);
   if (a.nsrc >= 1) rt::syncOperand(Pipe::V, a.src0.ref.space, off(a.src0), static_cast<std::uint32_t>(sSpan), false, a.api, loc, 1);
   if (a.nsrc >= 2) rt::syncOperand(Pipe::V, a.src1.ref.space, off(a.src1), static_cast<std::uint32_t>(sSpan), false, a.api, loc, 2);
+  if (a.readsDst) rt::syncOperand(Pipe::V, a.dst.ref.space, off(a.dst), static_cast<std::uint32_t>(dSpan), false, a.api, loc, 0);
   rt::syncOperand(Pipe::V, a.dst.ref.space, off(a.dst), static_cast<std::uint32_t>(dSpan), true, a.api, loc, 0);
 }
 
@@ -135,6 +137,7 @@ Instr& recordVec(const VecArgs& a, SrcLoc loc, std::uint64_t count, std::uint32_
   in.dstLen = static_cast<std::uint32_t>(dSpan);
   if (a.nsrc >= 1) { in.src0Off = off(a.src0); in.src0Len = static_cast<std::uint32_t>(sSpan); }
   if (a.nsrc >= 2) { in.src1Off = off(a.src1); in.src1Len = static_cast<std::uint32_t>(sSpan); }
+  if (a.readsDst && count > 0) { in.src1Off = off(a.dst); in.src1Len = static_cast<std::uint32_t>(dSpan); }
   return in;
 }
 
@@ -159,9 +162,20 @@ void checkPartialOverlap(const VecArgs& a, std::uint64_t dSpan, std::uint64_t sS
                  std::to_string(s0 + sSpan) + "); dst may only overlap a source completely (same start)");
   }
 }
+// ShiftLeft/ShiftRight: the shift count must lie in 0..bit width of the element type.
+void checkShift(const VecArgs& a, SrcLoc loc) {
+  if (a.op != VOp::ShiftLeft && a.op != VOp::ShiftRight && a.op != VOp::ShiftRightRound) return;
+  const double bits = 8.0 * a.esize;
+  if (a.scalar < 0 || a.scalar > bits)
+    report(Cat::InvalidParam, a.api, loc, Pipe::V, 2,
+           std::string(a.api) + ": shift count " + std::to_string(static_cast<long long>(a.scalar)) +
+               " is outside 0.." + std::to_string(static_cast<int>(bits)) + " for " + dtypeName(a.dt) +
+               " (the hardware result is undefined)");
+}
 }  // namespace
 
 void vecRun(const VecArgs& a, SrcLoc loc) {
+  checkShift(a, loc);
   const std::uint32_t des = a.esize, ses = a.srcEsize ? a.srcEsize : a.esize;
   const std::uint32_t wide = des > ses ? des : ses;
   const std::uint32_t lanes = 256 / wide;
@@ -178,7 +192,7 @@ void vecRun(const VecArgs& a, SrcLoc loc) {
     if (!checkOperands(a, dSpan, sSpan, loc)) { recordVec(a, loc, 0, 0, 0, 0); return; }
     checkPartialOverlap(a, dSpan, sSpan, loc);
     syncOperands(a, dSpan, sSpan, loc);
-    compute(a, a.dst.ptr, a.src0.ptr, a.src1.ptr, n);
+    compute(a, a.dst.ptr, a.src0.ptr, a.readsDst ? a.dst.ptr : a.src1.ptr, n);
     recordVec(a, loc, n, repeat, dSpan, sSpan);
     return;
   }
@@ -204,6 +218,7 @@ void vecRun(const VecArgs& a, SrcLoc loc) {
     for (std::uint32_t k = 0; k < n; ++k) {
       if (a.nsrc >= 1) std::memcpy(t0 + k * ses, a.src0.ptr + laneOff(r, idx[k], ses, a.src0Blk, a.src0Rep), ses);
       if (a.nsrc >= 2) std::memcpy(t1 + k * ses, a.src1.ptr + laneOff(r, idx[k], ses, a.src1Blk, a.src1Rep), ses);
+      if (a.readsDst) std::memcpy(t1 + k * des, a.dst.ptr + laneOff(r, idx[k], des, a.dstBlk, a.dstRep), des);
     }
     compute(a, td, t0, t1, n);
     for (std::uint32_t k = 0; k < n; ++k)

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include "kwb_sim/runtime.h"
 
@@ -109,8 +110,26 @@ void intBinary(VOp op, I* out, const I* a, const I* b, std::size_t n) {
       case VOp::Div: out[i] = y == 0 ? I{0} : wrap<I>(x / y); break;
       case VOp::Max: out[i] = x > y ? a[i] : b[i]; break;
       case VOp::Min: out[i] = x < y ? a[i] : b[i]; break;
+      case VOp::And: out[i] = static_cast<I>(a[i] & b[i]); break;
+      case VOp::Or: out[i] = static_cast<I>(a[i] | b[i]); break;
       default: break;
     }
+  }
+}
+// Shifts by a scalar count (0..63 after the caller's range check): left and unsigned right shifts are
+// logical, a signed right shift is arithmetic; ShiftRightRound adds the last bit shifted out (roundEn).
+template <typename I>
+I shiftOne(VOp op, I v, std::int64_t s) {
+  using U = std::make_unsigned_t<I>;
+  const unsigned sh = s < 0 ? 0u : (s > 63 ? 63u : static_cast<unsigned>(s));
+  if (op == VOp::ShiftLeft) return static_cast<I>(static_cast<U>(static_cast<std::uint64_t>(static_cast<U>(v)) << sh));
+  if constexpr (std::is_signed_v<I>) {
+    const std::int64_t x = v;
+    std::int64_t r = x >> sh;
+    if (op == VOp::ShiftRightRound && sh > 0) r += (x >> (sh - 1)) & 1;
+    return static_cast<I>(r);
+  } else {
+    return static_cast<I>(static_cast<std::uint64_t>(v) >> sh);
   }
 }
 template <typename I>
@@ -127,6 +146,9 @@ void intUnary(VOp op, I* out, const I* a, double sd, std::size_t n) {
       case VOp::Abs: out[i] = wrap<I>(x < 0 ? -x : x); break;
       case VOp::Neg: out[i] = wrap<I>(-x); break;
       case VOp::Not: out[i] = static_cast<I>(~a[i]); break;
+      case VOp::ShiftLeft:
+      case VOp::ShiftRight:
+      case VOp::ShiftRightRound: out[i] = shiftOne<I>(op, a[i], s); break;
       case VOp::Copy: out[i] = a[i]; break;
       case VOp::Dup: out[i] = wrap<I>(s); break;
       default: out[i] = a[i]; break;
@@ -209,6 +231,29 @@ void vecScalar(VOp op, DType dt, void* dst, const void* a, double scalar, std::s
 }
 
 void vecUnary(VOp op, DType dt, void* dst, const void* a, std::size_t n) { vecScalar(op, dt, dst, a, 0.0, n); }
+
+void vecAxpy(DType dt, void* dst, const void* a, const void* acc, double scalar, std::size_t n) {
+  ToF in;
+  FromF out;
+  if (!floatLike(dt, in, out)) return;
+  const float s = static_cast<float>(scalar);
+  if (dt == DType::F32) {
+    auto* d = static_cast<float*>(dst);
+    const auto* x = static_cast<const float*>(a);
+    const auto* y = static_cast<const float*>(acc);
+    for (std::size_t i = 0; i < n; ++i) d[i] = x[i] * s + y[i];
+    return;
+  }
+  float fa[kChunk], fb[kChunk];
+  const std::size_t es = dtypeSize(dt);
+  for (std::size_t i = 0; i < n; i += kChunk) {
+    const std::size_t m = n - i < kChunk ? n - i : kChunk;
+    in(static_cast<const char*>(a) + i * es, fa, m);
+    in(static_cast<const char*>(acc) + i * es, fb, m);
+    for (std::size_t k = 0; k < m; ++k) fa[k] = fa[k] * s + fb[k];
+    out(fa, static_cast<char*>(dst) + i * es, m);
+  }
+}
 
 double loadAsDouble(DType dt, const void* p) {
   switch (dt) {

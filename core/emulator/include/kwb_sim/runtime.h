@@ -111,16 +111,20 @@ int newQueue(const char* kind);
 
 // --- vector engine kernels (runtime/VecKernels*.cpp): contiguous, element type `dt`.
 enum class VOp : std::uint8_t {
-  Add, Sub, Mul, Div, Max, Min,             // binary
+  Add, Sub, Mul, Div, Max, Min, And, Or,   // binary
   Adds, Muls, Maxs, Mins, LeakyRelu,        // tensor-scalar
+  ShiftLeft, ShiftRight, ShiftRightRound,   // tensor-scalar: shift count in the scalar
+  Axpy,                                     // dst = src * scalar + dst (reads dst)
   Exp, Ln, Abs, Sqrt, Rsqrt, Reciprocal, Relu, Copy, Not, Neg,  // unary
   Dup,                                      // dst = scalar
 };
-inline bool vopIsBinary(VOp op) { return op <= VOp::Min; }
-inline bool vopHasScalar(VOp op) { return (op >= VOp::Adds && op <= VOp::LeakyRelu) || op == VOp::Dup; }
+inline bool vopIsBinary(VOp op) { return op <= VOp::Or; }
+inline bool vopHasScalar(VOp op) { return (op >= VOp::Adds && op <= VOp::Axpy) || op == VOp::Dup; }
 void vecBinary(VOp op, DType dt, void* dst, const void* a, const void* b, std::size_t n);
 void vecScalar(VOp op, DType dt, void* dst, const void* a, double scalar, std::size_t n);
 void vecUnary(VOp op, DType dt, void* dst, const void* a, std::size_t n);
+// Axpy: dst = a * scalar + acc (acc is usually dst itself; float-like types, computed in float).
+void vecAxpy(DType dt, void* dst, const void* a, const void* acc, double scalar, std::size_t n);
 void vecCast(DType dstT, DType srcT, int roundMode, void* dst, const void* src, std::size_t n);
 double loadAsDouble(DType dt, const void* p);
 void storeFromDouble(DType dt, void* p, double v);

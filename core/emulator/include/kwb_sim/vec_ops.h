@@ -1,7 +1,7 @@
 #pragma once
 // Element-wise vector ops (PIPE_V) in count form and in mask/repeat form: binary (Add Sub Mul Div Max
-// Min), tensor-scalar (Adds Muls Maxs Mins LeakyRelu), unary (Exp Ln Abs Sqrt Rsqrt Reciprocal Relu)
-// and Duplicate. Every call goes through one runtime entry (kwb_sim::vecRun) that checks parameters,
+// Min And Or), tensor-scalar (Adds Muls Maxs Mins LeakyRelu ShiftLeft ShiftRight Axpy), unary (Exp Ln
+// Abs Sqrt Rsqrt Reciprocal Relu Not) and Duplicate. Every call goes through one runtime entry (kwb_sim::vecRun) that checks parameters,
 // bounds and ordering, records the instruction and runs a tight contiguous kernel.
 
 #include <cstdint>
@@ -34,6 +34,8 @@ struct VecArgs {
   DType srcDt = DType::None;
   std::uint32_t srcEsize = 0;
   int roundMode = -1;
+  // Axpy: the destination is also an input (dst = src * scalar + dst).
+  bool readsDst = false;
 };
 void vecRun(const VecArgs& a, SrcLoc loc);
 
@@ -73,6 +75,8 @@ inline void setMaskArg(VecArgs& a, bool isSetMask, const std::uint64_t mask[], s
 #define KWB_SIM_TYPES_ARITH half, float, int16_t, int32_t
 #define KWB_SIM_TYPES_FLOAT half, float
 #define KWB_SIM_TYPES_RELU half, float, int32_t
+#define KWB_SIM_TYPES_BITWISE int16_t, uint16_t
+#define KWB_SIM_TYPES_SHIFT int16_t, uint16_t, int32_t, uint32_t
 
 // Binary ops: count form and both mask/repeat forms.
 #define KWB_SIM_BINARY_OP(NAME, TYPES)                                                                       \
@@ -171,12 +175,15 @@ KWB_SIM_BINARY_OP(Mul, KWB_SIM_TYPES_ARITH)
 KWB_SIM_BINARY_OP(Div, KWB_SIM_TYPES_FLOAT)
 KWB_SIM_BINARY_OP(Max, KWB_SIM_TYPES_ARITH)
 KWB_SIM_BINARY_OP(Min, KWB_SIM_TYPES_ARITH)
+KWB_SIM_BINARY_OP(And, KWB_SIM_TYPES_BITWISE)
+KWB_SIM_BINARY_OP(Or, KWB_SIM_TYPES_BITWISE)
 
 KWB_SIM_SCALAR_OP(Adds, KWB_SIM_TYPES_ARITH)
 KWB_SIM_SCALAR_OP(Muls, KWB_SIM_TYPES_ARITH)
 KWB_SIM_SCALAR_OP(Maxs, KWB_SIM_TYPES_ARITH)
 KWB_SIM_SCALAR_OP(Mins, KWB_SIM_TYPES_ARITH)
 KWB_SIM_SCALAR_OP(LeakyRelu, KWB_SIM_TYPES_FLOAT)
+KWB_SIM_SCALAR_OP(ShiftLeft, KWB_SIM_TYPES_SHIFT)
 
 KWB_SIM_UNARY_OP(Exp, KWB_SIM_TYPES_FLOAT)
 KWB_SIM_UNARY_OP(Ln, KWB_SIM_TYPES_FLOAT)
@@ -185,6 +192,78 @@ KWB_SIM_UNARY_OP(Sqrt, KWB_SIM_TYPES_FLOAT)
 KWB_SIM_UNARY_OP(Rsqrt, KWB_SIM_TYPES_FLOAT)
 KWB_SIM_UNARY_OP(Reciprocal, KWB_SIM_TYPES_FLOAT)
 KWB_SIM_UNARY_OP(Relu, KWB_SIM_TYPES_RELU)
+KWB_SIM_UNARY_OP(Not, KWB_SIM_TYPES_BITWISE)
+
+// ShiftRight: logical for unsigned, arithmetic for signed types; the mask/repeat forms take roundEn
+// (add the last bit shifted out; int16_t/int32_t only, ignored for unsigned types).
+template <typename T, bool isSetMask = true, typename U>
+void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue, const int32_t& count,
+                KWB_SIM_LOC) {
+  KWB_SIM_REQUIRE_DTYPE("ShiftRight", T, KWB_SIM_TYPES_SHIFT);
+  kwb_sim::VecArgs a = kwb_sim::vecArgs("ShiftRight", kwb_sim::VOp::ShiftRight, dst);
+  a.src0 = kwb_sim::localDesc(src); a.nsrc = 1; a.count = count;
+  a.scalar = kwb_sim::scalarBits<T>(scalarValue);
+  kwb_sim::vecRun(a, loc_);
+}
+template <typename T, bool isSetMask = true, typename U>
+void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue, uint64_t mask,
+                const int32_t repeatTime, const UnaryRepeatParams& params, bool roundEn = false, KWB_SIM_LOC) {
+  KWB_SIM_REQUIRE_DTYPE("ShiftRight", T, KWB_SIM_TYPES_SHIFT);
+  kwb_sim::VecArgs a = kwb_sim::vecArgs(
+      "ShiftRight", roundEn && std::is_signed_v<T> ? kwb_sim::VOp::ShiftRightRound : kwb_sim::VOp::ShiftRight, dst);
+  a.src0 = kwb_sim::localDesc(src); a.nsrc = 1;
+  a.scalar = kwb_sim::scalarBits<T>(scalarValue);
+  kwb_sim::setMaskArg(a, isSetMask, mask, repeatTime); kwb_sim::setUnaryRepeat(a, params);
+  kwb_sim::vecRun(a, loc_);
+}
+template <typename T, bool isSetMask = true, typename U>
+void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue, const uint64_t mask[],
+                const int32_t repeatTime, const UnaryRepeatParams& params, bool roundEn = false, KWB_SIM_LOC) {
+  KWB_SIM_REQUIRE_DTYPE("ShiftRight", T, KWB_SIM_TYPES_SHIFT);
+  kwb_sim::VecArgs a = kwb_sim::vecArgs(
+      "ShiftRight", roundEn && std::is_signed_v<T> ? kwb_sim::VOp::ShiftRightRound : kwb_sim::VOp::ShiftRight, dst);
+  a.src0 = kwb_sim::localDesc(src); a.nsrc = 1;
+  a.scalar = kwb_sim::scalarBits<T>(scalarValue);
+  kwb_sim::setMaskArg(a, isSetMask, mask, repeatTime); kwb_sim::setUnaryRepeat(a, params);
+  kwb_sim::vecRun(a, loc_);
+}
+
+// Axpy: dst = src * scalar + dst on half or float (dst is read as well as written). The mixed-precision
+// form (half src, float dst) is not emulated and fails as unsupported-dtype.
+#define KWB_SIM_AXPY_DTYPES_(T, U)                                                                             \
+  KWB_SIM_REQUIRE_DTYPE("Axpy", T, KWB_SIM_TYPES_FLOAT);                                                       \
+  static_assert(std::is_same_v<T, U>, "kwb-sim: unsupported-dtype: Axpy with a source type different from the " \
+                                      "destination type (mixed precision) is not emulated on " KWB_SIM_SOC_NAME)
+template <typename T, typename U, typename S>
+void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const S& scalarValue, const int32_t& count,
+          KWB_SIM_LOC) {
+  KWB_SIM_AXPY_DTYPES_(T, U);
+  kwb_sim::VecArgs a = kwb_sim::vecArgs("Axpy", kwb_sim::VOp::Axpy, dst);
+  a.src0 = kwb_sim::localDesc(src); a.nsrc = 1; a.readsDst = true; a.count = count;
+  a.scalar = kwb_sim::scalarBits<U>(scalarValue);
+  kwb_sim::vecRun(a, loc_);
+}
+template <typename T, typename U, bool isSetMask = true, typename S>
+void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const S& scalarValue, uint64_t mask,
+          const int32_t repeatTime, const UnaryRepeatParams& params, KWB_SIM_LOC) {
+  KWB_SIM_AXPY_DTYPES_(T, U);
+  kwb_sim::VecArgs a = kwb_sim::vecArgs("Axpy", kwb_sim::VOp::Axpy, dst);
+  a.src0 = kwb_sim::localDesc(src); a.nsrc = 1; a.readsDst = true;
+  a.scalar = kwb_sim::scalarBits<U>(scalarValue);
+  kwb_sim::setMaskArg(a, isSetMask, mask, repeatTime); kwb_sim::setUnaryRepeat(a, params);
+  kwb_sim::vecRun(a, loc_);
+}
+template <typename T, typename U, bool isSetMask = true, typename S>
+void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const S& scalarValue, const uint64_t mask[],
+          const int32_t repeatTime, const UnaryRepeatParams& params, KWB_SIM_LOC) {
+  KWB_SIM_AXPY_DTYPES_(T, U);
+  kwb_sim::VecArgs a = kwb_sim::vecArgs("Axpy", kwb_sim::VOp::Axpy, dst);
+  a.src0 = kwb_sim::localDesc(src); a.nsrc = 1; a.readsDst = true;
+  a.scalar = kwb_sim::scalarBits<U>(scalarValue);
+  kwb_sim::setMaskArg(a, isSetMask, mask, repeatTime); kwb_sim::setUnaryRepeat(a, params);
+  kwb_sim::vecRun(a, loc_);
+}
+#undef KWB_SIM_AXPY_DTYPES_
 
 // Duplicate: fill with a scalar. Not for int8/uint8 (the real compiler rejects them too).
 template <typename T, typename U>
