@@ -132,6 +132,8 @@ void beginBlock(const std::string& dir, std::int64_t idx, std::int64_t num) {
   g_block.l1 = g_ubStorage + 256 * 1024;
   std::memset(g_ubStorage, 0, sizeof(g_ubStorage));
   g_block.mask = MaskState{};
+  g_block.atomicOp = AtomicOp::None;
+  g_block.atomicType = DType::None;
   g_block.inKernel = true;
   r.trace.clear();
   r.trace.reserve(1 << 16);

@@ -130,9 +130,12 @@ struct GmWrite {
   std::uint64_t lo, hi;
   std::int32_t block;
   std::uint32_t instr;
+  bool atomic;  // a UB->GM copy under SetAtomicAdd/Max/Min
 };
 
-// Two blocks writing the same GM bytes in one launch.
+// Two blocks writing the same GM bytes in one launch. Atomic accumulations (SetAtomic*) from different
+// blocks into the same bytes are the point of atomics and do not conflict with each other; a plain write
+// overlapping another block's plain or atomic write does.
 void checkOverlap(const LaunchTrace& lt, std::vector<nlohmann::json>& out) {
   std::vector<GmWrite> ws;
   for (const BlockTrace& bt : lt.blocks) {
@@ -141,18 +144,18 @@ void checkOverlap(const LaunchTrace& lt, std::vector<nlohmann::json>& out) {
       const Instr& i = bt.instrs[k];
       if (i.dstSpace != MemSpace::GM || i.bytes == 0 || i.sync != SyncKind::None) continue;
       if (i.pipe == Pipe::S) {
-        mine.push_back({i.gmAddr, i.gmAddr + i.bytes * i.times, bt.block, k});
+        mine.push_back({i.gmAddr, i.gmAddr + i.bytes * i.times, bt.block, k, false});
         continue;
       }
       const std::uint32_t bursts = i.burstCount ? i.burstCount : 1;
       for (std::uint32_t b = 0; b < bursts; ++b) {
         const std::uint64_t lo = i.gmAddr + b * i.gmStride;
-        mine.push_back({lo, lo + i.burstLen, bt.block, k});
+        mine.push_back({lo, lo + i.burstLen, bt.block, k, i.atomic != AtomicOp::None});
       }
     }
     std::sort(mine.begin(), mine.end(), [](const GmWrite& a, const GmWrite& b) { return a.lo < b.lo; });
     for (const GmWrite& w : mine) {
-      if (!ws.empty() && ws.back().block == w.block && w.lo <= ws.back().hi) {
+      if (!ws.empty() && ws.back().block == w.block && ws.back().atomic == w.atomic && w.lo <= ws.back().hi) {
         ws.back().hi = std::max(ws.back().hi, w.hi);
         continue;
       }
@@ -161,11 +164,18 @@ void checkOverlap(const LaunchTrace& lt, std::vector<nlohmann::json>& out) {
   }
   std::sort(ws.begin(), ws.end(), [](const GmWrite& a, const GmWrite& b) { return a.lo < b.lo; });
   std::map<std::pair<std::string, std::string>, bool> seen;
-  std::size_t active = 0;  // index of the interval reaching furthest so far
-  for (std::size_t k = 1; k < ws.size(); ++k) {
-    const GmWrite& a = ws[active];
+  // The plain and the atomic interval reaching furthest so far (npos: none yet).
+  constexpr std::size_t npos = static_cast<std::size_t>(-1);
+  std::size_t activePlain = npos, activeAtomic = npos;
+  for (std::size_t k = 0; k < ws.size(); ++k) {
     const GmWrite& b = ws[k];
-    if (b.lo < a.hi && a.block != b.block) {
+    std::size_t other = npos;
+    if (activePlain != npos && b.lo < ws[activePlain].hi && ws[activePlain].block != b.block) other = activePlain;
+    else if (!b.atomic && activeAtomic != npos && b.lo < ws[activeAtomic].hi && ws[activeAtomic].block != b.block)
+      other = activeAtomic;
+    std::size_t& active = b.atomic ? activeAtomic : activePlain;
+    if (other != npos) {
+      const GmWrite& a = ws[other];
       const Instr& ia = lt.blocks[a.block].instrs[a.instr];
       const Instr& ib = lt.blocks[b.block].instrs[b.instr];
       const std::string siteA = lt.str(ia.file) + ":" + std::to_string(ia.line);
@@ -183,11 +193,16 @@ void checkOverlap(const LaunchTrace& lt, std::vector<nlohmann::json>& out) {
                                          ") in one launch (block " + std::to_string(a.block) + " at " + siteA + " (" +
                                          lt.str(ia.api) + "), block " + std::to_string(b.block) + " at " + siteB +
                                          "); the final value depends on which core finishes last. Give each block "
-                                         "its own GM range (offset by GetBlockIdx())"}};
+                                         "its own GM range (offset by GetBlockIdx())" +
+                                         (a.atomic || b.atomic
+                                              ? std::string(", or make every block's write to these bytes an atomic "
+                                                            "accumulation (SetAtomicAdd/Max/Min): a plain write "
+                                                            "overwrites whatever the other block accumulated")
+                                              : std::string())}};
         out.push_back(j);
       }
     }
-    if (b.hi > a.hi) active = k;
+    if (active == npos || b.hi > ws[active].hi) active = k;
   }
 }
 

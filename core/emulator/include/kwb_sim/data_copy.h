@@ -68,6 +68,9 @@ void copyPadLocalToGm(const GmDesc& dst, const LocalDesc& src, ElemDesc e, std::
                       std::uint32_t blockLen, std::uint32_t srcStrideBlocks, std::uint32_t dstStrideBytes,
                       SrcLoc loc);
 
+// SetAtomicAdd/Max/Min<T> / SetAtomicNone: the block's atomic mode for later UB->GM copies.
+void atomicSet(AtomicOp op, DType dt, const char* api, SrcLoc loc);
+
 template <typename T>
 std::uint64_t bitsOf(T v) {
   std::uint64_t b = 0;
@@ -103,6 +106,43 @@ template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, KWB_SIM_LOC) {
   kwb_sim::copyLocalToLocalParams(kwb_sim::localDesc(dst), kwb_sim::localDesc(src), kwb_sim::elemDesc<T>(), p,
                                   loc_);
+}
+
+// Atomic accumulation of UB->GM copies (DataCopy / DataCopyPad): while a mode is set, each element
+// written is combined with the GM element (add / max / min in T), atomically across blocks.
+template <typename T>
+void SetAtomicAdd(KWB_SIM_LOC) {
+  KWB_SIM_REQUIRE_DTYPE("SetAtomicAdd", T, float, half, int32_t);
+  kwb_sim::atomicSet(kwb_sim::AtomicOp::Add, kwb_sim::dtypeOf<T>(), "SetAtomicAdd", loc_);
+}
+#if KWB_SIM_ARCH == 2002
+template <typename T, typename... A>
+void SetAtomicMax(A&&...) {
+  static_assert(kwb_sim::kAlwaysFalse<T>,
+                "kwb-sim: unsupported-api: SetAtomicMax is not available on " KWB_SIM_SOC_NAME " (arch 2002)");
+}
+template <typename T, typename... A>
+void SetAtomicMin(A&&...) {
+  static_assert(kwb_sim::kAlwaysFalse<T>,
+                "kwb-sim: unsupported-api: SetAtomicMin is not available on " KWB_SIM_SOC_NAME " (arch 2002)");
+}
+#else
+template <typename T>
+void SetAtomicMax(KWB_SIM_LOC) {
+  KWB_SIM_REQUIRE_DTYPE("SetAtomicMax", T, float, half, int32_t);
+  kwb_sim::atomicSet(kwb_sim::AtomicOp::Max, kwb_sim::dtypeOf<T>(), "SetAtomicMax", loc_);
+}
+template <typename T>
+void SetAtomicMin(KWB_SIM_LOC) {
+  KWB_SIM_REQUIRE_DTYPE("SetAtomicMin", T, float, half, int32_t);
+  kwb_sim::atomicSet(kwb_sim::AtomicOp::Min, kwb_sim::dtypeOf<T>(), "SetAtomicMin", loc_);
+}
+#endif
+inline void SetAtomicNone(KWB_SIM_LOC) {
+  kwb_sim::atomicSet(kwb_sim::AtomicOp::None, kwb_sim::DType::None, "SetAtomicNone", loc_);
+}
+inline void DisableDmaAtomic(KWB_SIM_LOC) {
+  kwb_sim::atomicSet(kwb_sim::AtomicOp::None, kwb_sim::DType::None, "DisableDmaAtomic", loc_);
 }
 
 #if KWB_SIM_ARCH == 2002

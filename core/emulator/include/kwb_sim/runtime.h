@@ -67,6 +67,8 @@ struct BlockState {
   std::uint8_t* l1 = nullptr;
   std::uint32_t l1Size = 0;
   MaskState mask;
+  AtomicOp atomicOp = AtomicOp::None;  // SetAtomicAdd/Max/Min<T> ... SetAtomicNone
+  DType atomicType = DType::None;
   BufferSlot bufs[kMaxBuffers];
   int bufCount = 0;
   bool autoSync = KWB_SIM_AUTO_SYNC != 0;

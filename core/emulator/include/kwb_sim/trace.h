@@ -99,6 +99,9 @@ enum class SyncKind : std::uint8_t { None = 0, EnQue, DeQue, AllocTensor, FreeTe
 
 enum class MemSpace : std::uint8_t { None = 0, GM, UB, L1, L0A, L0B, L0C };
 
+// SetAtomicAdd/Max/Min: UB->GM copies accumulate into GM instead of overwriting.
+enum class AtomicOp : std::uint8_t { None = 0, Add, Max, Min };
+
 struct Instr {
   std::uint32_t api = 0;    // LaunchTrace::strings index of the API name ("Add", "DataCopy", "EnQue", ...)
   std::uint32_t file = 0;   // LaunchTrace::strings index of the user's source file of the call
@@ -123,6 +126,7 @@ struct Instr {
   std::uint32_t dstOff = 0, dstLen = 0;    // destination byte range in UB/L1 (len 0: none / GM)
   std::uint32_t src0Off = 0, src0Len = 0;  // first source byte range in UB/L1 (len 0: none / GM)
   std::uint32_t src1Off = 0, src1Len = 0;  // second source byte range in UB (len 0: none)
+  AtomicOp atomic = AtomicOp::None;  // UB->GM copies: the SetAtomic* mode the copy ran under (None: overwrite)
 };
 
 struct BlockTrace {

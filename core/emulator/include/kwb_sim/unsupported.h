@@ -60,10 +60,7 @@ KWB_SIM_UNSUPPORTED_FN(Erf)
 KWB_SIM_UNSUPPORTED_FN(Gelu)
 KWB_SIM_UNSUPPORTED_FN(Sin)
 KWB_SIM_UNSUPPORTED_FN(Cos)
-// Atomics, multi-core sync, workspace.
-KWB_SIM_UNSUPPORTED_FN(SetAtomicAdd)
-KWB_SIM_UNSUPPORTED_FN(SetAtomicMax)
-KWB_SIM_UNSUPPORTED_FN(SetAtomicMin)
+// Atomic type register, multi-core sync, workspace (SetAtomicAdd/Max/Min/None: data_copy.h).
 KWB_SIM_UNSUPPORTED_FN(SetAtomicType)
 KWB_SIM_UNSUPPORTED_FN(SyncAll)
 KWB_SIM_UNSUPPORTED_FN(IBSet)
@@ -79,8 +76,5 @@ template <uint8_t modeId = 0, pipe_t pipe = PIPE_S, typename... A>
 void CrossCoreWaitFlag(A&&...) {
   static_assert(::kwb_sim::kAlwaysFalsePack<A...>, KWB_SIM_UNSUPPORTED_API_MSG("CrossCoreWaitFlag"));
 }
-
-// SetAtomicNone appears paired with SetAtomicAdd; alone it is harmless.
-inline void SetAtomicNone() {}
 
 }  // namespace AscendC
