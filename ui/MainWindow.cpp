@@ -398,7 +398,7 @@ void MainWindow::showIterationArtifacts(const Iteration& it) {
   const QString prompt = first({"prompt.md", "prompt.txt"});
   const QString reply = first({"reply.md", "reply.txt", "response.md", "response.txt"});
   const QString feedback = first({"feedback.md", "feedback.txt"});
-  if (!prompt.isEmpty() || !reply.isEmpty())
+  if (!prompt.isEmpty() || !reply.isEmpty() || !feedback.isEmpty())
     conversation_->setConversation(it.usage ? QString::fromStdString(it.usage->provider + " " + it.usage->model).trimmed()
                                             : QString::fromUtf8(originName(it.candidate.origin).data()),
                                    prompt, reply, feedback);

@@ -288,6 +288,9 @@ void AgentLoop::Impl::evaluateIteration(Iteration& it, const std::vector<Constra
 
   it.verdict = verdict;
   it.state = IterationState::Done;
+  // What the next prompt is told about this iteration (before any budget trimming), for the
+  // conversation panel and for people reading the session folder.
+  store.writeArtifact(id, "feedback.md", describeFeedback(it, options.candidateFileName));
   save(it);
   emit(agent_event::IterationFinished{it});
 }

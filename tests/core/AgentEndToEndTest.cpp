@@ -101,6 +101,11 @@ TEST(AgentEndToEnd, KwbRunRepairsABrokenCandidateFromTheEmulatorsDiagnostic) {
   EXPECT_TRUE(found) << second.substr(second.find("## Feedback"), 3000);
   EXPECT_EQ(requests[0].allText().find("misaligned-copy] kernel.cpp"), std::string::npos);
 
+  // Each evaluated iteration keeps the feedback the next prompt got about it.
+  const std::string feedback1 =
+      readAll(dir / "session" / "iterations" / SessionStore::iterationFolderName(1) / "feedback.md");
+  EXPECT_NE(feedback1.find("misaligned-copy"), std::string::npos) << feedback1;
+
   // The passing iteration keeps its emulator trace and msprof-style CSVs, named in its profile.
   const Session saved = SessionStore::load(dir / "session");
   ASSERT_TRUE(saved.iterations[1].profile.has_value());

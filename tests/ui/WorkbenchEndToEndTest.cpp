@@ -106,6 +106,10 @@ class WorkbenchEndToEndTest : public QObject {
     QCOMPARE(w->diagnosticsPanel()->model()->index(0, ui::DiagnosticsModel::CategoryColumn).data().toString(),
              QStringLiteral("compile-error"));
     QVERIFY(w->editor()->shownDiagnosticCount() >= 1);
+    // ... and the conversation shows the feedback the repair prompt got about it.
+    QVERIFY2(w->conversationPanel()->text().contains(QStringLiteral("Feedback for the next prompt")) &&
+                 w->conversationPanel()->text().contains(QStringLiteral("GetBlockIdxx")),
+             qPrintable(w->conversationPanel()->text().right(600)));
     QVERIFY(w->grab().save(QStringLiteral(KWB_TEST_OUT_DIR "/e2e_repair.png")));
 
     // Iteration 2 passed on the emulator: every analysis panel shows it.
