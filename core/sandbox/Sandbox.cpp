@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "core/sandbox/MemoryCgroup.h"
 #include "core/sandbox/ProcessCensus.h"
 #include "core/sandbox/SandboxCommand.h"
 #include "core/sandbox/SandboxHost.h"
@@ -59,6 +60,15 @@ std::string reachProblem(const fs::path& path, unsigned uid, unsigned gid) {
 bool isWithin(const fs::path& path, const fs::path& dir) {
   auto rel = path.lexically_relative(dir);
   return !rel.empty() && *rel.begin() != "..";
+}
+
+Diagnostic weakerWarning(std::string message) {
+  Diagnostic d;
+  d.source = "sandbox";
+  d.severity = Severity::Warning;
+  d.category = std::string(category::SandboxSetup);
+  d.message = std::move(message);
+  return d;
 }
 
 SandboxResult setupFailure(std::string message, std::string commandLine = {}) {
@@ -144,6 +154,16 @@ SandboxResult Sandbox::run(const SandboxRun& request) const {
     if (ec) return setupFailure("read-only path '" + p.string() + "' does not exist: " + ec.message());
     readOnly.push_back(canonical.string());
   }
+  std::vector<std::string> writable;
+  for (const auto& p : policy_.writableFiles) {
+    struct stat st{};
+    if (lstat(p.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+      return setupFailure("writable file '" + p.string() + "' must be an existing regular file (not a link)");
+    writable.push_back(fs::canonical(p, ec).string());
+  }
+  if (!useBwrap && policy_.scratchTmpfsBytes > 0)
+    warnings.push_back(weakerWarning("the scratch folder is the host folder " + scratch.string() +
+                                     ", not a size-capped tmpfs: its total size is not limited"));
 
   const bool dropsRoot = host.runningAsRoot && !host.setprivPath.empty();
   if (dropsRoot) {
@@ -158,6 +178,8 @@ SandboxResult Sandbox::run(const SandboxRun& request) const {
          it.increment(ec))
       problem = handOver(it->path());
     if (problem.empty() && ec) problem = "cannot walk the scratch folder: " + ec.message();
+    for (const auto& w : writable)
+      if (problem.empty()) problem = handOver(w);
     if (problem.empty()) problem = reachProblem(scratch, policy_.sandboxUid, policy_.sandboxGid);
     for (const auto& p : readOnly)
       if (problem.empty()) problem = reachProblem(p, policy_.sandboxUid, policy_.sandboxGid);
@@ -180,7 +202,8 @@ SandboxResult Sandbox::run(const SandboxRun& request) const {
     }
   }
 
-  SandboxLaunch launch = useBwrap ? buildBubblewrapLaunch(policy_, host, scratch.string(), readOnly, request.argv)
+  SandboxLaunch launch = useBwrap ? buildBubblewrapLaunch(policy_, host, scratch.string(), readOnly, request.argv,
+                                                          writable)
                                   : buildRlimitsOnlyLaunch(policy_, host, scratch.string(), request.argv);
   if (!launch.error.empty()) return setupFailure(launch.error, formatCommandLine(launch.spec));
   launch.spec.stdinData = request.stdinData;
@@ -188,14 +211,39 @@ SandboxResult Sandbox::run(const SandboxRun& request) const {
   launch.spec.onStderrLine = request.onStderrLine;
   launch.spec.cancel = request.cancel;
 
+  // The aggregate memory cap: the spawned process is moved into the run's cgroup right after spawn,
+  // while it is still setpriv/bwrap (trusted programs that take milliseconds before the candidate's
+  // program is even exec'd), so everything the program starts is inside.
+  std::unique_ptr<MemoryCgroup> cgroup;
+  std::string cgroupProblem;
+  if (policy_.totalMemoryBytes > 0) {
+    cgroup = MemoryCgroup::create(policy_.totalMemoryBytes, cgroupProblem);
+    if (!cgroup)
+      warnings.push_back(weakerWarning(
+          "MEMORY NOT CAPPED IN TOTAL: " + cgroupProblem + ". Each process is still limited to " +
+          std::to_string(policy_.addressSpaceBytes >> 20) + " MiB of address space (RLIMIT_AS), but up to " +
+          std::to_string(policy_.maxProcesses) + " processes may hold that much at once"));
+  }
   TaskCountSampler census;
-  launch.spec.onStarted = [&](int pid) { census.start(pid, launch.spawnedProcessIsProgram, kCensusInterval); };
+  launch.spec.onStarted = [&](int pid) {
+    if (cgroup && !cgroup->addProcess(pid, cgroupProblem)) {
+      warnings.push_back(weakerWarning("MEMORY NOT CAPPED IN TOTAL: " + cgroupProblem));
+      cgroup.reset();
+    }
+    census.start(pid, launch.spawnedProcessIsProgram, kCensusInterval);
+  };
 
   SandboxResult r;
   r.isolation = launch.isolation;
   r.processLimit = launch.processLimit;
   r.process = ProcessRunner().run(launch.spec);
   r.peakTasks = census.stop();
+  if (cgroup) {
+    r.memoryLimit = cgroup->kind() + " " + std::to_string(cgroup->limitBytes()) + " bytes";
+    r.peakMemoryBytes = cgroup->peakBytes();
+    r.memoryLimitHit = cgroup->limitHit();
+    cgroup.reset();
+  }
   r.timedOut = r.process.timedOut;
   r.cancelled = r.process.cancelled;
   r.exited = r.process.exited;

@@ -38,6 +38,9 @@ struct SandboxResult {
   bool cancelled = false;
   int processLimit = 0;        // the RLIMIT_NPROC value applied
   int peakTasks = 0;           // most tasks (processes + threads) seen in the sandbox at once
+  std::string memoryLimit;     // the aggregate memory cap applied ("cgroup v1 N bytes"), empty: none
+  std::uint64_t peakMemoryBytes = 0;  // highest memory use of all processes together (cgroup only)
+  bool memoryLimitHit = false; // the aggregate cap was reached
   std::vector<Diagnostic> diagnostics;
 
   // Ran and exited 0, and nothing at error severity was diagnosed.

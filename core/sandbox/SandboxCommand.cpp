@@ -90,7 +90,8 @@ std::vector<std::string> prlimitArguments(const SandboxPolicy& policy, const San
 
 SandboxLaunch buildBubblewrapLaunch(const SandboxPolicy& policy, const SandboxHost& host,
                                     const std::string& scratch, const std::vector<std::string>& readOnly,
-                                    const std::vector<std::string>& argv) {
+                                    const std::vector<std::string>& argv,
+                                    const std::vector<std::string>& writable) {
   SandboxLaunch launch;
   launch.isolation = "bubblewrap";
   if (host.bwrapPath.empty() || host.prlimitPath.empty()) {
@@ -137,8 +138,14 @@ SandboxLaunch buildBubblewrapLaunch(const SandboxPolicy& policy, const SandboxHo
   if (host.bwrapHasTmpfsSize) append(cmd, {"--size", tmpfsSize});
   append(cmd, {"--tmpfs", "/tmp"});
   for (const auto& path : readOnly) append(cmd, {"--ro-bind", path, path});
-  // The scratch folder last, so it is writable even when it sits inside a read-only path.
-  append(cmd, {"--bind", scratch, scratch, "--chdir", scratch});
+  for (const auto& path : writable) append(cmd, {"--bind", path, path});
+  // The scratch folder last, so it is writable even when it sits inside a read-only path. As a tmpfs it
+  // is capped in total and private to the run: the host folder is only the mount point's name.
+  if (policy.scratchTmpfsBytes > 0 && host.bwrapHasTmpfsSize)
+    append(cmd, {"--perms", "0700", "--size", std::to_string(policy.scratchTmpfsBytes), "--tmpfs", scratch,
+                 "--chdir", scratch});
+  else
+    append(cmd, {"--bind", scratch, scratch, "--chdir", scratch});
   // The root and /dev are tmpfs mounts the sandbox user owns: make them read-only so that nothing can
   // be written outside the scratch folder and the size-limited /tmp and /dev/shm.
   append(cmd, {"--remount-ro", "/dev", "--remount-ro", "/"});

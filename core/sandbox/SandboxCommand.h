@@ -38,10 +38,11 @@ std::map<std::string, std::string> sandboxEnvironment(const SandboxPolicy& polic
 // The prlimit invocation (up to and including "--") for a policy; `nproc` is RLIMIT_NPROC.
 std::vector<std::string> prlimitArguments(const SandboxPolicy& policy, const SandboxHost& host, int nproc);
 
-// `scratch` and `readOnly` must be canonical, existing paths.
+// `scratch`, `readOnly` and `writable` must be canonical, existing paths.
 SandboxLaunch buildBubblewrapLaunch(const SandboxPolicy& policy, const SandboxHost& host,
                                     const std::string& scratch, const std::vector<std::string>& readOnly,
-                                    const std::vector<std::string>& argv);
+                                    const std::vector<std::string>& argv,
+                                    const std::vector<std::string>& writable = {});
 SandboxLaunch buildRlimitsOnlyLaunch(const SandboxPolicy& policy, const SandboxHost& host,
                                      const std::string& scratch, const std::vector<std::string>& argv);
 

@@ -127,6 +127,11 @@ std::vector<Diagnostic> diagnoseSandboxOutcome(const SandboxPolicy& policy, cons
   }
 
   // Walls that were hit whatever the ending.
+  if (r.memoryLimitHit)
+    c.add(Severity::Error, category::SandboxViolation,
+          "the processes of the run together reached the aggregate memory limit of " +
+              formatBytes(policy.totalMemoryBytes) + " (" + r.memoryLimit + ", peak " + formatBytes(r.peakMemoryBytes) +
+              "); allocations failed or a process was killed");
   if (auto line = findLine(r, {"read-only file system"}))
     c.add(Severity::Error, category::SandboxViolation,
           "a write outside the scratch folder was refused (read-only file system): \"" + *line + "\"");

@@ -25,6 +25,19 @@ struct SandboxPolicy {
   std::filesystem::path scratchDir;
   // Bound read-only at the same path inside the sandbox (e.g. the folder holding the program).
   std::vector<std::filesystem::path> readOnlyPaths;
+  // Existing regular files bound read-write at the same path, on top of the read-only folders. With a
+  // tmpfs scratch these are the only things a run can leave behind: a folder bound read-only with a
+  // few files bound writable inside it lets the program fill those files (up to maxFileSizeBytes each)
+  // but never create, rename, link or replace an entry (docs/sandbox.md, "Trusted evaluation").
+  std::vector<std::filesystem::path> writableFiles;
+  // Non-zero (bubblewrap only): the scratch folder is a fresh private tmpfs of this many bytes mounted
+  // at scratchDir inside the sandbox, so its total size is capped by the kernel and nothing written
+  // there survives the run. Zero: scratchDir is the host folder, bound read-write (uncapped in total).
+  std::uint64_t scratchTmpfsBytes = 0;
+  // Non-zero: all processes of the run together may use at most this much memory (a cgroup of their
+  // own, core/sandbox/MemoryCgroup.h). Where no cgroup can be created the run goes ahead with the
+  // per-process RLIMIT_AS only and a `sandbox-setup` warning says so.
+  std::uint64_t totalMemoryBytes = 0;
 
   std::chrono::milliseconds wallTimeout{30000};     // whole run, then the process tree is killed
   int cpuSeconds = 30;                              // RLIMIT_CPU per process (SIGXCPU)

@@ -4,6 +4,7 @@
 // profile. `ascend-sim` is the emulator (SimBackend), `ascend-cann` the real CANN toolchain
 // (CannBackend). The Evaluator drives them; backends never decide pass/fail themselves.
 
+#include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -21,17 +22,27 @@
 
 namespace kwb {
 
-// Files of one case: inputs and poisoned outputs written by the evaluator before the run; outputs and
-// inputs-after read back afterwards.
+// The folders and files of one case (docs/sandbox.md, "Trusted evaluation"). The case folder belongs
+// to the workbench; a run sees parts of it, each read-only except the pre-created result files:
+//   in/      manifest, input_<name>.bin, output_<name>.poison.bin   (read-only to the kernel run)
+//   tiling/  manifest with shapes, dtypes, attributes only          (read-only to the tiling run)
+//   out/     output_<name>.bin, input_<name>.after.bin, records.bin, tiling.out: created empty by the
+//            workbench; the folder is bound read-only and only these files writable, so a run can
+//            fill them but never add, replace or link an entry
+//   work/    mount point of the run's private, size-capped tmpfs (its working folder and HOME)
+//   ref/     the reference's own run, from the workbench's in-memory inputs
+// After a run the workbench reads only the expected files in out/, each through readResultFile.
 struct CaseFiles {
   std::filesystem::path dir;
-  std::vector<std::filesystem::path> inputs;       // input_<name>.bin
-  std::vector<std::filesystem::path> inputsAfter;  // input_<name>.after.bin (written by the harness)
-  std::vector<std::filesystem::path> outputsInit;  // output_<name>.poison.bin
-  std::vector<std::filesystem::path> outputs;      // output_<name>.bin (written by the harness)
-  std::filesystem::path manifest;                  // harness.manifest
-  std::filesystem::path tilingResult;              // tiling.txt (block_dim, tiling size, workspace, rc)
-  std::filesystem::path report;                    // emulator/runtime report
+  std::filesystem::path inDir, tilingDir, outDir, scratch, refDir;
+  std::vector<std::filesystem::path> inputs;       // in/input_<name>.bin
+  std::vector<std::filesystem::path> inputsAfter;  // out/input_<name>.after.bin (written by the harness)
+  std::vector<std::filesystem::path> outputsInit;  // in/output_<name>.poison.bin
+  std::vector<std::filesystem::path> outputs;      // out/output_<name>.bin (written by the harness)
+  std::filesystem::path manifest;                  // in/harness.manifest
+  std::filesystem::path tilingManifest;            // tiling/harness.manifest
+  std::filesystem::path tilingResult;              // out/tiling.out (binary, written by the tiling run)
+  std::filesystem::path records;                   // out/records.bin (the emulator's raw records)
 };
 
 struct TilingResult {
@@ -40,6 +51,7 @@ struct TilingResult {
   int blockDim = 0;
   std::uint64_t tilingSize = 0;
   std::uint64_t workspaceSize = 0;
+  std::vector<std::uint8_t> data;  // the tiling struct's bytes (tilingSize of them)
 };
 
 struct CaseRunResult {
@@ -48,6 +60,9 @@ struct CaseRunResult {
   std::vector<verify::Bytes> outputs;
   std::vector<verify::Bytes> inputsAfter;
   nlohmann::json profile;  // null when the backend has none for this run
+  // Inputs the trusted side saw recorded writes into (whatever the harness wrote back): the verifier
+  // fails the case for them like for any modified input.
+  std::vector<verify::InputCheck> inputsWritten;
 };
 
 struct BackendOptions {
@@ -76,7 +91,14 @@ class Backend {
   // Verification is the same for every backend.
   verify::CaseCheck verify(const Task& task, const verify::PreparedCase& prepared,
                            const std::vector<std::vector<double>>& expected, const CaseRunResult& run) const {
-    return verify::checkCase(task, prepared, expected, run.outputs, run.inputsAfter, run.tiling.blockDim);
+    verify::CaseCheck c = verify::checkCase(task, prepared, expected, run.outputs, run.inputsAfter, run.tiling.blockDim);
+    for (const auto& w : run.inputsWritten) {
+      const bool known = std::any_of(c.modifiedInputs.begin(), c.modifiedInputs.end(),
+                                     [&](const verify::InputCheck& m) { return m.tensor == w.tensor; });
+      if (!known) c.modifiedInputs.push_back(w);
+      c.passed = false;
+    }
+    return c;
   }
   // Paths a person may want to open (sources, binaries, logs), by label.
   virtual std::map<std::string, std::string> artifacts() const { return {}; }
@@ -85,17 +107,23 @@ class Backend {
 // "ascend-sim" or "ascend-cann"; nullptr with `error` set for other names.
 std::unique_ptr<Backend> makeBackend(const std::string& name, const BackendOptions& options, std::string& error);
 
-// The generated CPU-mode host harness (main.cpp) for a task: reads harness.manifest, fills the
-// KwbTilingInput, calls kwb_tiling, GmAllocs every tensor, loads inputs and poisoned outputs, runs
-// ICPU_RUN_KF(<task>, blockDim, ...), writes outputs and the inputs as they are after the run.
+// The generated CPU-mode host harness (main.cpp) for a task, run in two sandboxes per case:
+// `tiling MANIFEST RESULT` calls kwb_tiling where no tensor data exists and writes its result;
+// `kernel MANIFEST` GmAllocs every tensor, loads inputs and poisoned outputs, runs
+// ICPU_RUN_KF(<task>, blockDim, ...) on the tiling the workbench validated, writes outputs and the
+// inputs as they are after the run.
 std::string generateCpuHarness(const Task& task);
 
-// The manifest the harness reads for one case.
+// The manifest of the tiling run (no tensor files) and of the kernel run (with the validated tiling).
+std::string tilingManifest(const Task& task, const verify::PreparedCase& prepared, const SocInfo& soc);
 std::string harnessManifest(const Task& task, const verify::PreparedCase& prepared, const CaseFiles& files,
-                            const SocInfo& soc);
+                            const SocInfo& soc, const TilingResult& tiling);
 
-// Reads tiling.txt written by the harness.
-TilingResult readTilingResult(const std::filesystem::path& file);
+// Creates the case's folders and the empty result files (see CaseFiles); throws on failure.
+CaseFiles makeCaseFolders(const std::filesystem::path& dir, const verify::PreparedCase& prepared);
+
+// Reads and validates the tiling run's result file (hostile input). `error` says what was wrong.
+TilingResult readTilingResult(const std::filesystem::path& file, std::string& error);
 
 // ge::DataType code of a dtype (KwbDType in kwb_tiling.h).
 int geDataType(DType t);

@@ -10,6 +10,10 @@
 #include "core/diag/RuntimeErrorParser.h"
 #include "core/process/ProcessRunner.h"
 #include "core/sandbox/Sandbox.h"
+#include "core/toolchain/ResultFile.h"
+#include "core/toolchain/TilingPhase.h"
+#include "core/toolchain/ResultFile.h"
+#include "core/toolchain/TilingPhase.h"
 #include "core/verify/ReferenceRunner.h"
 
 namespace kwb {
@@ -26,10 +30,6 @@ std::string readText(const fs::path& p) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
-}
-verify::Bytes readBytes(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return verify::Bytes(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 Diagnostic toolchainError(const std::string& message, std::string_view cat = category::InvalidParam) {
   Diagnostic d;
@@ -146,10 +146,11 @@ CaseRunResult CannBackend::run(const verify::PreparedCase& prepared, const CaseF
   CaseRunResult out;
   out.run.backend = name();
   out.run.ranOn = ranOn();
-  writeText(files.manifest, harnessManifest(*task_, prepared, files, soc_));
   SandboxPolicy policy;
-  policy.scratchDir = files.dir;
-  policy.readOnlyPaths = {workDir_, cann_->root};
+  policy.scratchDir = files.scratch;
+  policy.readOnlyPaths = {binary_, files.inDir, cann_->root};
+  policy.writableFiles = files.outputs;
+  policy.writableFiles.insert(policy.writableFiles.end(), files.inputsAfter.begin(), files.inputsAfter.end());
   policy.wallTimeout = options_.caseTimeout;
   policy.cpuSeconds = static_cast<int>(options_.caseTimeout.count() / 1000) + 5;
   policy.maxProcesses = 256;
@@ -160,16 +161,30 @@ CaseRunResult CannBackend::run(const verify::PreparedCase& prepared, const CaseF
     ld = cann_->tikicpulib->string() + ":" + (*cann_->tikicpulib / options_.soc).string() + ":" + ld;
   policy.environment["LD_LIBRARY_PATH"] = ld;
   policy.environment["ASCEND_TOOLKIT_HOME"] = root.string();
-  if (mode_ == "sim") policy.environment["CAMODEL_LOG_PATH"] = (files.dir / "sim_log").string();
+  // The tiling first, where no tensor data exists (TilingPhase.h).
+  {
+    TilingPhaseResult tiling =
+        runTilingPhase(*task_, prepared, files, soc_, binary_, options_.caseTimeout, {cann_->root}, policy.environment);
+    out.tiling = tiling.tiling;
+    out.run.diagnostics = tiling.diagnostics;
+    if (!tiling.ok) {
+      out.run.status = tiling.timedOut ? RunStatus::Timeout : RunStatus::Error;
+      return out;
+    }
+  }
+  writeText(files.manifest, harnessManifest(*task_, prepared, files, soc_, out.tiling));
+  // CANN's tools (msprof, the simulator) write their own logs and profiles: the scratch stays a host
+  // folder here, and what the workbench reads from it goes through the msprof parsers.
+  if (mode_ == "sim") policy.environment["CAMODEL_LOG_PATH"] = (files.scratch / "sim_log").string();
   std::vector<std::string> argv;
-  const fs::path profDir = files.dir / "msprof";
+  const fs::path profDir = files.scratch / "msprof";
   if (cann_->msprof && mode_ == "npu") {
-    argv = {cann_->msprof->string(), "op", "--output=" + profDir.string(), binary_.string(), files.manifest.string()};
+    argv = {cann_->msprof->string(), "op", "--output=" + profDir.string(), binary_.string(), "kernel", files.manifest.string()};
   } else if (cann_->msprof && mode_ == "sim") {
     argv = {cann_->msprof->string(), "op", "simulator", "--soc-version=" + options_.soc, "--output=" + profDir.string(),
-            binary_.string(), files.manifest.string()};
+            binary_.string(), "kernel", files.manifest.string()};
   } else {
-    argv = {binary_.string(), files.manifest.string()};
+    argv = {binary_.string(), "kernel", files.manifest.string()};
   }
   const auto start = std::chrono::steady_clock::now();
   const SandboxResult r = Sandbox(policy).run(argv);
@@ -178,14 +193,8 @@ CaseRunResult CannBackend::run(const verify::PreparedCase& prepared, const CaseF
   out.run.stderrExcerpt = r.stderrText().substr(0, 8000);
   if (r.exited) out.run.exitCode = r.exitCode;
   if (r.signaled) out.run.signal = r.signal;
-  out.run.diagnostics = r.diagnostics;
+  for (const auto& d : r.diagnostics) out.run.diagnostics.push_back(d);
   for (auto& d : parseRuntimeErrors(r.stdoutText() + "\n" + r.stderrText())) out.run.diagnostics.push_back(std::move(d));
-  out.tiling = readTilingResult(files.tilingResult);
-  if (out.tiling.called && out.tiling.rc != 0) {
-    Diagnostic d = toolchainError("kwb_tiling returned " + std::to_string(out.tiling.rc) + " for this case");
-    d.api = "kwb_tiling";
-    out.run.diagnostics.push_back(d);
-  }
   if (r.timedOut) out.run.status = RunStatus::Timeout;
   else if (r.signaled) out.run.status = RunStatus::Crash;
   else if (r.ok()) out.run.status = RunStatus::Ok;
@@ -220,8 +229,20 @@ CaseRunResult CannBackend::run(const verify::PreparedCase& prepared, const CaseF
       }
     }
   }
-  for (const auto& f : files.outputs) out.outputs.push_back(readBytes(f));
-  for (const auto& f : files.inputsAfter) out.inputsAfter.push_back(readBytes(f));
+  auto readBack = [&](const fs::path& f, std::uint64_t size, std::vector<verify::Bytes>& into) {
+    ResultFileRead rr = readResultFile(f, size, size);
+    if (!rr.bytes) {
+      out.run.diagnostics.push_back(toolchainError("a result of the run cannot be read back: " + rr.error,
+                                                   category::RuntimeCrash));
+      out.run.status = RunStatus::Error;
+      into.emplace_back();
+      return;
+    }
+    into.push_back(std::move(*rr.bytes));
+  };
+  for (std::size_t k = 0; k < files.outputs.size(); ++k) readBack(files.outputs[k], prepared.outputPoison[k].size(), out.outputs);
+  for (std::size_t k = 0; k < files.inputsAfter.size(); ++k)
+    readBack(files.inputsAfter[k], prepared.inputData[k].size(), out.inputsAfter);
   return out;
 }
 

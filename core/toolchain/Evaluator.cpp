@@ -26,6 +26,30 @@ bool hasCategory(const std::vector<Diagnostic>& ds, std::string_view c) {
 }
 }  // namespace
 
+nlohmann::json summarizeCaseProfiles(const std::vector<std::pair<std::string, nlohmann::json>>& cases) {
+  const nlohmann::json* slowest = nullptr;
+  std::string slowestName;
+  double slowestUs = -1, sumUs = 0;
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& [name, p] : cases) {
+    if (!p.is_object() || !p.contains("total_us") || !p["total_us"].is_number()) continue;
+    const double us = p["total_us"].get<double>();
+    sumUs += us;
+    list.push_back({{"name", name}, {"total_us", us}});
+    if (us > slowestUs) {
+      slowestUs = us;
+      slowest = &p;
+      slowestName = name;
+    }
+  }
+  if (!slowest) return cases.empty() ? nlohmann::json() : cases.front().second;
+  nlohmann::json out = *slowest;
+  out["slowest_case"] = {{"name", slowestName}, {"total_us", slowestUs}};
+  out["all_cases_total_us"] = sumUs;
+  out["cases"] = list;
+  return out;
+}
+
 EvalReport evaluate(const Task& task, Backend& backend, const EvalRequest& req) {
   const auto start = std::chrono::steady_clock::now();
   EvalReport rep;
@@ -87,26 +111,22 @@ EvalReport evaluate(const Task& task, Backend& backend, const EvalRequest& req) 
   if (!refBuild.ok) throw std::runtime_error(refBuild.log);
 
   // 4. Cases.
+  std::vector<std::pair<std::string, nlohmann::json>> caseProfiles;
   for (const auto& vc : task.cases) {
     say("case " + vc.name);
     const auto prepared = verify::prepareCase(task, vc, rep.seed);
-    CaseFiles files;
-    files.dir = fs::absolute(req.workDir / "cases" / vc.name);
-    fs::remove_all(files.dir, ec);
-    fs::create_directories(files.dir, ec);
+    const fs::path caseDir = fs::absolute(req.workDir / "cases" / vc.name);
+    fs::remove_all(caseDir, ec);
+    const CaseFiles files = makeCaseFolders(caseDir, prepared);
+    for (std::size_t k = 0; k < prepared.inputs.size(); ++k) writeBytes(files.inputs[k], prepared.inputData[k]);
+    for (std::size_t k = 0; k < prepared.outputs.size(); ++k) writeBytes(files.outputsInit[k], prepared.outputPoison[k]);
+    // The reference gets its own copy of the inputs, from memory, in a folder no run of the candidate
+    // ever sees.
+    std::vector<fs::path> refInputs;
     for (std::size_t k = 0; k < prepared.inputs.size(); ++k) {
-      files.inputs.push_back(files.dir / ("input_" + prepared.inputs[k].name + ".bin"));
-      files.inputsAfter.push_back(files.dir / ("input_" + prepared.inputs[k].name + ".after.bin"));
-      writeBytes(files.inputs.back(), prepared.inputData[k]);
+      refInputs.push_back(files.refDir / ("input_" + prepared.inputs[k].name + ".bin"));
+      writeBytes(refInputs.back(), prepared.inputData[k]);
     }
-    for (std::size_t k = 0; k < prepared.outputs.size(); ++k) {
-      files.outputsInit.push_back(files.dir / ("output_" + prepared.outputs[k].name + ".poison.bin"));
-      files.outputs.push_back(files.dir / ("output_" + prepared.outputs[k].name + ".bin"));
-      writeBytes(files.outputsInit.back(), prepared.outputPoison[k]);
-    }
-    files.manifest = files.dir / "harness.manifest";
-    files.tilingResult = files.dir / "tiling.txt";
-    files.report = files.dir / "report.json";
 
     CaseRunResult run = backend.run(prepared, files);
     CaseRunSummary summary{vc.name, run.run, run.tiling, files.dir.string()};
@@ -115,7 +135,8 @@ EvalReport evaluate(const Task& task, Backend& backend, const EvalRequest& req) 
       d.notes.insert(d.notes.begin(), "case " + vc.name);
       rep.diagnostics.push_back(std::move(d));
     }
-    if (rep.profile.is_null()) rep.profile = backend.profile(run);
+    caseProfiles.push_back({vc.name, backend.profile(run)});
+    rep.profile = summarizeCaseProfiles(caseProfiles);
     if (run.run.status == RunStatus::Timeout || hasCategory(run.run.diagnostics, category::Timeout))
       return finish(Verdict::Timeout, "case " + vc.name + " did not finish in time");
     if (run.run.status != RunStatus::Ok) {
@@ -127,7 +148,7 @@ EvalReport evaluate(const Task& task, Backend& backend, const EvalRequest& req) 
         }
       return finish(Verdict::RuntimeError, "case " + vc.name + ": " + first);
     }
-    const auto ref = refRunner.run(refBuild, prepared, files.inputs, files.dir);
+    const auto ref = refRunner.run(refBuild, prepared, refInputs, files.refDir);
     if (!ref.ok) throw std::runtime_error("reference of case " + vc.name + ": " + ref.error);
     rep.verify.cases.push_back(backend.verify(task, prepared, ref.outputs, run));
   }

@@ -11,6 +11,11 @@
 #include "core/model/Hash.h"
 #include "core/sandbox/Sandbox.h"
 #include "core/verify/ReferenceRunner.h"
+#include "core/toolchain/ResultFile.h"
+#include "core/toolchain/TilingPhase.h"
+#include "core/toolchain/TrustedLaunch.h"
+
+#include <algorithm>
 
 namespace kwb {
 
@@ -26,10 +31,6 @@ std::string readText(const fs::path& p) {
 void writeText(const fs::path& p, const std::string& text) {
   std::ofstream out(p, std::ios::binary | std::ios::trunc);
   out << text;
-}
-verify::Bytes readBytes(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return verify::Bytes(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 }  // namespace
 
@@ -56,6 +57,7 @@ std::vector<Diagnostic> SimBackend::prepare(const Task& task, const std::string&
   kernelFile_ = workDir_ / "kernel.cpp";
   harnessFile_ = workDir_ / "harness_main.cpp";
   writeText(kernelFile_, candidateSource);
+  candidateSource_ = candidateSource;
   const std::string harness = generateCpuHarness(task);
   writeText(harnessFile_, harness);
   const fs::path inc = verify::taskIncludeDir(task);
@@ -144,66 +146,125 @@ CaseRunResult SimBackend::run(const verify::PreparedCase& prepared, const CaseFi
   CaseRunResult out;
   out.run.backend = name();
   out.run.ranOn = RanOn::Emulator;
-  writeText(files.manifest, harnessManifest(*task_, prepared, files, soc_));
+  const auto start = std::chrono::steady_clock::now();
+  auto finish = [&](RunStatus status) {
+    out.run.status = status;
+    out.run.durationMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return out;
+  };
+
+  // 1. The tiling, where no tensor data exists.
+  TilingPhaseResult tiling = runTilingPhase(*task_, prepared, files, soc_, binary_, options_.caseTimeout);
+  out.tiling = tiling.tiling;
+  out.run.diagnostics = tiling.diagnostics;
+  if (!tiling.ok) return finish(tiling.timedOut ? RunStatus::Timeout : RunStatus::Error);
+
+  // 2. The kernel, on the validated tiling. The run sees the program, its inputs (read-only) and the
+  // pre-created result files; its working folder is a private tmpfs.
+  writeText(files.manifest, harnessManifest(*task_, prepared, files, soc_, out.tiling));
   SandboxPolicy policy;
-  policy.scratchDir = files.dir;
-  policy.readOnlyPaths = {workDir_};
+  policy.scratchDir = files.scratch;
+  policy.scratchTmpfsBytes = 64ull << 20;
+  policy.readOnlyPaths = {binary_, files.inDir};
+  policy.writableFiles = files.outputs;
+  policy.writableFiles.insert(policy.writableFiles.end(), files.inputsAfter.begin(), files.inputsAfter.end());
+  policy.writableFiles.push_back(files.records);
   policy.wallTimeout = options_.caseTimeout;
   policy.cpuSeconds = static_cast<int>(options_.caseTimeout.count() / 1000) + 5;
   policy.maxProcesses = 256;  // one forked process per block
-  policy.environment["KWB_SIM_REPORT"] = files.report.string();
-  const auto start = std::chrono::steady_clock::now();
-  const SandboxResult r = Sandbox(policy).run({binary_.string(), files.manifest.string()});
-  out.run.durationMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  std::uint64_t tensorBytes = 0;
+  for (const auto& b : prepared.inputData) tensorBytes += b.size();
+  for (const auto& b : prepared.outputPoison) tensorBytes += b.size();
+  // All processes together: the shared GM (tensors, workspace), each block's UB and trace, and slack.
+  policy.totalMemoryBytes = std::max<std::uint64_t>(4ull << 30, 2 * tensorBytes + out.tiling.workspaceSize + (2ull << 30));
+  policy.environment["KWB_SIM_RECORDS"] = files.records.string();
+  // The program's own report and cost model would only be discarded: the trusted side computes both.
+  policy.environment["KWB_SIM_COST_MODEL"] = "off";
+  const SandboxResult r = Sandbox(policy).run({binary_.string(), "kernel", files.manifest.string()});
   out.run.stdoutExcerpt = r.stdoutText().substr(0, 4000);
   out.run.stderrExcerpt = r.stderrText().substr(0, 8000);
   if (r.exited) out.run.exitCode = r.exitCode;
   if (r.signaled) out.run.signal = r.signal;
-  out.run.diagnostics = r.diagnostics;
-  out.tiling = readTilingResult(files.tilingResult);
+  for (const auto& d : r.diagnostics) out.run.diagnostics.push_back(d);
 
-  // The emulator's report: kernel diagnostics (with lines in kernel.cpp) and the profile.
-  std::error_code ec;
-  bool reportErrors = false;
-  if (fs::exists(files.report, ec)) {
-    try {
-      const auto j = nlohmann::json::parse(readText(files.report));
-      for (const auto& dj : j.value("diagnostics", nlohmann::json::array())) {
-        Diagnostic d = dj.get<Diagnostic>();
-        if (fs::path(d.file).filename() == "kernel.cpp") d.file = "kernel.cpp";
-        reportErrors = reportErrors || d.isError();
-        out.run.diagnostics.push_back(std::move(d));
-      }
-      if (j.contains("profile")) out.profile = j["profile"];
-    } catch (const std::exception& e) {
+  // 3. The trusted side decides: records, outputs and provenance, each read as hostile input.
+  LaunchExpectation expect;
+  expect.kernel = task_->name;
+  expect.blockDim = static_cast<std::uint32_t>(out.tiling.blockDim);
+  expect.soc = soc_.name;
+  expect.socFile = currentInstallLayout().dataRoot / "resources" / "soc" / (soc_.name + ".json");
+  for (std::size_t k = 0; k < prepared.inputs.size(); ++k)
+    expect.tensors.push_back({prepared.inputs[k].name, prepared.inputData[k].size()});
+  for (std::size_t k = 0; k < prepared.outputs.size(); ++k)
+    expect.tensors.push_back({prepared.outputs[k].name, prepared.outputPoison[k].size()});
+  {
+    std::istringstream lines(candidateSource_);
+    for (std::string l; std::getline(lines, l);) expect.candidateLines.push_back(l);
+  }
+  expect.profileDir = files.dir;
+  const ResultFileRead records = readResultFile(files.records, std::nullopt, policy.maxFileSizeBytes);
+  TrustedLaunch launch;
+  if (records.bytes) {
+    launch = analyzeLaunchRecords(
+        std::string_view(reinterpret_cast<const char*>(records.bytes->data()), records.bytes->size()), expect);
+  } else {
+    Diagnostic d;
+    d.source = "workbench";
+    d.category = std::string(category::RuntimeCrash);
+    d.message = "the run's records cannot be read back: " + records.error;
+    launch.diagnostics.push_back(d);
+  }
+  for (const auto& d : launch.diagnostics) out.run.diagnostics.push_back(d);
+  out.profile = launch.profile;
+  bool resultsOk = true;
+  auto readBack = [&](const fs::path& f, std::uint64_t size, std::vector<verify::Bytes>& into) {
+    ResultFileRead rr = readResultFile(f, size, size);
+    if (!rr.bytes) {
+      resultsOk = false;
       Diagnostic d;
-      d.source = "emulator";
-      d.severity = Severity::Warning;
+      d.source = "workbench";
       d.category = std::string(category::RuntimeCrash);
-      d.message = "unreadable emulator report " + files.report.string() + ": " + e.what();
+      d.message = "a result of the run cannot be read back: " + rr.error;
       out.run.diagnostics.push_back(d);
+      into.emplace_back();
+      return;
+    }
+    into.push_back(std::move(*rr.bytes));
+  };
+  if (r.exited && r.exitCode == 0) {
+    for (std::size_t k = 0; k < files.outputs.size(); ++k)
+      readBack(files.outputs[k], prepared.outputPoison[k].size(), out.outputs);
+    for (std::size_t k = 0; k < files.inputsAfter.size(); ++k)
+      readBack(files.inputsAfter[k], prepared.inputData[k].size(), out.inputsAfter);
+  }
+  if (resultsOk && launch.complete && out.outputs.size() == prepared.outputs.size()) {
+    for (std::size_t k = 0; k < prepared.outputs.size(); ++k) {
+      const auto& n = prepared.outputs[k].name;
+      for (auto& d : checkProvenance(n, launch.tensorAddress[n], prepared.outputPoison[k], out.outputs[k],
+                                     launch.writes, expect.candidateFile))
+        out.run.diagnostics.push_back(std::move(d));
+    }
+    for (std::size_t k = 0; k < prepared.inputs.size(); ++k) {
+      const auto& n = prepared.inputs[k].name;
+      for (auto& d : checkInputsUnwritten(n, launch.tensorAddress[n], prepared.inputData[k].size(), launch.writes,
+                                          expect.candidateFile)) {
+        verify::InputCheck ic;
+        ic.tensor = n;
+        ic.changed = 1;
+        ic.summary = d.message;
+        out.inputsWritten.push_back(std::move(ic));
+      }
     }
   }
-  if (out.tiling.called && out.tiling.rc != 0) {
-    Diagnostic d;
-    d.source = "harness";
-    d.category = std::string(category::InvalidParam);
-    d.api = "kwb_tiling";
-    d.message = "kwb_tiling returned " + std::to_string(out.tiling.rc) + " for this case: the tiling rejected its shapes";
-    out.run.diagnostics.push_back(d);
-  } else if (out.tiling.called && (out.tiling.blockDim <= 0 || out.tiling.blockDim > 65535)) {
-    Diagnostic d;
-    d.source = "harness";
-    d.category = std::string(category::InvalidParam);
-    d.api = "kwb_set_block_dim";
-    d.message = "kwb_tiling chose blockDim " + std::to_string(out.tiling.blockDim) + "; it must be 1..65535";
-    out.run.diagnostics.push_back(d);
-  }
-  if (r.timedOut) out.run.status = RunStatus::Timeout;
-  else if (r.signaled) out.run.status = RunStatus::Crash;
-  else if (r.exited && r.exitCode == 0 && !reportErrors && r.ok()) out.run.status = RunStatus::Ok;
-  else out.run.status = RunStatus::Error;
-  if (out.run.status == RunStatus::Error && out.run.diagnostics.empty()) {
+  const bool errors = std::any_of(out.run.diagnostics.begin(), out.run.diagnostics.end(),
+                                  [](const Diagnostic& d) { return d.isError(); });
+  if (r.timedOut || std::any_of(out.run.diagnostics.begin(), out.run.diagnostics.end(), [](const Diagnostic& d) {
+        return d.isError() && d.category == category::Timeout;
+      }))
+    return finish(RunStatus::Timeout);
+  if (r.signaled) return finish(RunStatus::Crash);
+  if (r.exited && r.exitCode == 0 && !errors && r.ok() && resultsOk) return finish(RunStatus::Ok);
+  if (!errors) {
     Diagnostic d;
     d.source = "harness";
     d.category = std::string(category::RuntimeCrash);
@@ -211,9 +272,7 @@ CaseRunResult SimBackend::run(const verify::PreparedCase& prepared, const CaseFi
                 "\ncommand: " + r.commandLine();
     out.run.diagnostics.push_back(d);
   }
-  for (const auto& f : files.outputs) out.outputs.push_back(readBytes(f));
-  for (const auto& f : files.inputsAfter) out.inputsAfter.push_back(readBytes(f));
-  return out;
+  return finish(RunStatus::Error);
 }
 
 std::map<std::string, std::string> SimBackend::artifacts() const {

@@ -28,6 +28,7 @@ class SimBackend : public Backend {
   std::filesystem::path harnessFile_;
   std::filesystem::path binary_;
   std::string buildKey_;
+  std::string candidateSource_;  // the workbench's own copy, for excerpts (never re-read from disk)
 };
 
 }  // namespace kwb

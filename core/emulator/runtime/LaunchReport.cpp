@@ -14,7 +14,8 @@
 #include <vector>
 
 #include "BlockContext.h"
-#include "SourceText.h"
+#include "core/emulator/analysis/LaunchAnalysis.h"
+#include "core/emulator/analysis/SourceText.h"
 #include "core/emulator/costmodel/CostModel.h"
 #include "core/model/Diagnostic.h"
 
@@ -41,6 +42,13 @@ std::vector<std::string>& pendingParentLines() {
   return v;
 }
 
+std::string readBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
 std::vector<nlohmann::json> readJsonLines(const std::string& path) {
   std::vector<nlohmann::json> out;
   std::ifstream in(path);
@@ -56,33 +64,8 @@ std::vector<nlohmann::json> readJsonLines(const std::string& path) {
 }
 
 bool readTrace(const std::string& path, LaunchTrace& lt, BlockTrace& bt) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::uint64_t header[4];
-  if (!in.read(reinterpret_cast<char*>(header), sizeof(header)) || header[0] != 0x4b57425452414345ull) return false;
-  const std::uint64_t n = header[1], nStrings = header[3] >> 1;
-  bt.dropped = header[2];
-  bt.complete = (header[3] & 1u) != 0;
-  std::vector<std::uint32_t> remap(nStrings);
-  for (std::uint64_t i = 0; i < nStrings; ++i) {
-    std::uint32_t len = 0;
-    in.read(reinterpret_cast<char*>(&len), sizeof(len));
-    std::string s(len, '\0');
-    in.read(s.data(), len);
-    auto it = std::find(lt.strings.begin(), lt.strings.end(), s);
-    remap[i] = static_cast<std::uint32_t>(it - lt.strings.begin());
-    if (it == lt.strings.end()) lt.strings.push_back(std::move(s));
-  }
-  bt.instrs.resize(n);
-  if (n && !in.read(reinterpret_cast<char*>(bt.instrs.data()), static_cast<std::streamsize>(n * sizeof(Instr)))) {
-    bt.instrs.resize(static_cast<std::size_t>(in.gcount() / static_cast<std::streamsize>(sizeof(Instr))));
-    bt.complete = false;
-  }
-  for (Instr& i : bt.instrs) {
-    i.api = i.api < remap.size() ? remap[i.api] : 0;
-    i.file = i.file < remap.size() ? remap[i.file] : 0;
-  }
-  return true;
+  std::string error;
+  return kwb::sim::parseTrace(readBytes(path), lt, bt, error);
 }
 
 kwb::Diagnostic toDiag(const nlohmann::json& j) {
@@ -124,86 +107,6 @@ std::string blockList(const std::vector<int>& blocks) {
     i = j;
   }
   return s;
-}
-
-struct GmWrite {
-  std::uint64_t lo, hi;
-  std::int32_t block;
-  std::uint32_t instr;
-  bool atomic;  // a UB->GM copy under SetAtomicAdd/Max/Min
-};
-
-// Two blocks writing the same GM bytes in one launch. Atomic accumulations (SetAtomic*) from different
-// blocks into the same bytes are the point of atomics and do not conflict with each other; a plain write
-// overlapping another block's plain or atomic write does.
-void checkOverlap(const LaunchTrace& lt, std::vector<nlohmann::json>& out) {
-  std::vector<GmWrite> ws;
-  for (const BlockTrace& bt : lt.blocks) {
-    std::vector<GmWrite> mine;
-    for (std::uint32_t k = 0; k < bt.instrs.size(); ++k) {
-      const Instr& i = bt.instrs[k];
-      if (i.dstSpace != MemSpace::GM || i.bytes == 0 || i.sync != SyncKind::None) continue;
-      if (i.pipe == Pipe::S) {
-        mine.push_back({i.gmAddr, i.gmAddr + i.bytes * i.times, bt.block, k, false});
-        continue;
-      }
-      const std::uint32_t bursts = i.burstCount ? i.burstCount : 1;
-      for (std::uint32_t b = 0; b < bursts; ++b) {
-        const std::uint64_t lo = i.gmAddr + b * i.gmStride;
-        mine.push_back({lo, lo + i.burstLen, bt.block, k, i.atomic != AtomicOp::None});
-      }
-    }
-    std::sort(mine.begin(), mine.end(), [](const GmWrite& a, const GmWrite& b) { return a.lo < b.lo; });
-    for (const GmWrite& w : mine) {
-      if (!ws.empty() && ws.back().block == w.block && ws.back().atomic == w.atomic && w.lo <= ws.back().hi) {
-        ws.back().hi = std::max(ws.back().hi, w.hi);
-        continue;
-      }
-      ws.push_back(w);
-    }
-  }
-  std::sort(ws.begin(), ws.end(), [](const GmWrite& a, const GmWrite& b) { return a.lo < b.lo; });
-  std::map<std::pair<std::string, std::string>, bool> seen;
-  // The plain and the atomic interval reaching furthest so far (npos: none yet).
-  constexpr std::size_t npos = static_cast<std::size_t>(-1);
-  std::size_t activePlain = npos, activeAtomic = npos;
-  for (std::size_t k = 0; k < ws.size(); ++k) {
-    const GmWrite& b = ws[k];
-    std::size_t other = npos;
-    if (activePlain != npos && b.lo < ws[activePlain].hi && ws[activePlain].block != b.block) other = activePlain;
-    else if (!b.atomic && activeAtomic != npos && b.lo < ws[activeAtomic].hi && ws[activeAtomic].block != b.block)
-      other = activeAtomic;
-    std::size_t& active = b.atomic ? activeAtomic : activePlain;
-    if (other != npos) {
-      const GmWrite& a = ws[other];
-      const Instr& ia = lt.blocks[a.block].instrs[a.instr];
-      const Instr& ib = lt.blocks[b.block].instrs[b.instr];
-      const std::string siteA = lt.str(ia.file) + ":" + std::to_string(ia.line);
-      const std::string siteB = lt.str(ib.file) + ":" + std::to_string(ib.line);
-      if (!seen[{siteA, siteB}] && seen.size() < 8) {
-        seen[{siteA, siteB}] = true;
-        const std::uint64_t hi = std::min(a.hi, b.hi);
-        char addr[64];
-        std::snprintf(addr, sizeof(addr), "0x%llx", static_cast<unsigned long long>(b.lo));
-        nlohmann::json j{{"category", "multicore-overlap"}, {"severity", "error"}, {"api", lt.str(ib.api)},
-                         {"file", lt.str(ib.file)}, {"line", ib.line}, {"pipe", pipeName(ib.pipe)},
-                         {"operand", 0}, {"block", b.block},
-                         {"message", "blocks " + std::to_string(a.block) + " and " + std::to_string(b.block) +
-                                         " both write GM bytes [" + addr + ", +" + std::to_string(hi - b.lo) +
-                                         ") in one launch (block " + std::to_string(a.block) + " at " + siteA + " (" +
-                                         lt.str(ia.api) + "), block " + std::to_string(b.block) + " at " + siteB +
-                                         "); the final value depends on which core finishes last. Give each block "
-                                         "its own GM range (offset by GetBlockIdx())" +
-                                         (a.atomic || b.atomic
-                                              ? std::string(", or make every block's write to these bytes an atomic "
-                                                            "accumulation (SetAtomicAdd/Max/Min): a plain write "
-                                                            "overwrites whatever the other block accumulated")
-                                              : std::string())}};
-        out.push_back(j);
-      }
-    }
-    if (active == npos || b.hi > ws[active].hi) active = k;
-  }
 }
 
 nlohmann::json runCostModel(const LaunchTrace& lt, bool autoSync, std::string& error, kwb::sim::Profile* keep) {
@@ -301,13 +204,29 @@ void finishLaunch(LaunchResult& res) {
   lt.blockDim = res.blockDim;
   std::vector<std::vector<nlohmann::json>> perBlock(res.blocks.size());
   std::vector<nlohmann::json> global;
-  for (auto& l : pendingParentLines()) global.push_back(nlohmann::json::parse(l));
+  const bool keepRecords = recordsEnabled();
+  std::string hostLines;
+  for (auto& l : pendingParentLines()) {
+    global.push_back(nlohmann::json::parse(l));
+    hostLines += l + "\n";
+  }
   pendingParentLines().clear();
-  for (auto& l : res.parentLines) global.push_back(nlohmann::json::parse(l));
+  for (auto& l : res.parentLines) {
+    global.push_back(nlohmann::json::parse(l));
+    hostLines += l + "\n";
+  }
+  if (keepRecords) {
+    appendRecordFrame(records::FrameKind::HostDiagnostics, -1, hostLines);
+    appendTensorFrame();
+  }
   bool untrusted = false;
   for (std::uint32_t b = 0; b < res.blocks.size(); ++b) {
     const std::string base = res.workDir + "/b" + std::to_string(b);
     perBlock[b] = readJsonLines(base + ".diag");
+    if (keepRecords) {
+      appendRecordFrame(records::FrameKind::BlockDiagnostics, static_cast<std::int32_t>(b), readBytes(base + ".diag"));
+      appendRecordFrame(records::FrameKind::BlockTrace, static_cast<std::int32_t>(b), readBytes(base + ".trace"));
+    }
     BlockTrace bt;
     bt.block = static_cast<std::int32_t>(b);
     if (!readTrace(base + ".trace", lt, bt)) bt.complete = false;
@@ -354,7 +273,7 @@ void finishLaunch(LaunchResult& res) {
       untrusted = true;
     lt.blocks.push_back(std::move(bt));
   }
-  checkOverlap(lt, global);
+  kwb::sim::checkOverlap(lt, global);
 
   // Merge: one diagnostic per (category, file, line, api), first block kept, the others listed.
   struct Merged {
@@ -444,6 +363,17 @@ void finishLaunch(LaunchResult& res) {
                       {"wall_ms", res.blocks[b].elapsedMs}, {"instructions", lt.blocks[b].instrs.size()}});
   }
   launch["block_status"] = blocks;
+  if (keepRecords) {
+    nlohmann::json outcome{{"kernel", res.kernel}, {"blockDim", res.blockDim}, {"soc", lt.soc},
+                           {"autoSync", res.autoSync}, {"blocks", nlohmann::json::array()}};
+    for (std::uint32_t b = 0; b < res.blocks.size(); ++b) {
+      static const char* names[] = {"ok", "aborted", "crashed", "timeout", "exited", "fork-failed"};
+      const BlockResult& br = res.blocks[b];
+      outcome["blocks"].push_back({{"status", names[static_cast<int>(br.status)]}, {"exit_code", br.exitCode},
+                                   {"signal", br.signal}, {"wall_ms", br.elapsedMs}, {"timeout_ms", br.timeoutMs}});
+    }
+    appendRecordFrame(records::FrameKind::Launch, -1, outcome.dump());
+  }
   tot.launches.push_back(launch);
   if (reportPath && *reportPath) writeReport(reportPath);
   removeDir(res.workDir);

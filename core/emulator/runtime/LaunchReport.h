@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/emulator/analysis/RecordFormat.h"
 #include "kwb_sim/runtime.h"
 
 namespace kwb_sim::rt {
@@ -32,6 +33,11 @@ struct LaunchResult {
 };
 
 void finishLaunch(LaunchResult& res);
+
+// KWB_SIM_RECORDS (RecordsWriter.cpp): the raw records of a launch for the trusted side.
+bool recordsEnabled();
+void appendRecordFrame(records::FrameKind kind, std::int32_t block, const std::string& payload);
+void appendTensorFrame();
 int launchErrorCount();
 // Diagnostics reported by host code outside a launch (JSON lines), merged into the next report.
 void addParentLine(const std::string& line);

@@ -10,11 +10,17 @@
 
 #include "kwb_sim/runtime.h"
 
+// Lets host code tell the emulator's CPU mode from CANN's.
+#define KWB_SIM_HOST 1
+
 enum class KernelMode { MIX_MODE = 0, AIC_MODE, AIV_MODE, MIX_AIC_1_1, MIX_AIC_1_2 };
 
 namespace kwb_sim {
 
 void setKernelMode(int mode);
+// The generated evaluation harness names the GM buffers it allocated for the task's tensors, so that
+// the workbench can account every changed output byte to a recorded write (docs/sandbox.md).
+void recordHarnessTensor(const char* name, const void* p, std::uint64_t bytes);
 // Reports a kernel pointer argument that is not inside a GmAlloc block (blocks run in forked processes:
 // writes through such a pointer never reach the host).
 void checkKernelPointerArg(const char* kernel, int index, const void* p, SrcLoc loc);

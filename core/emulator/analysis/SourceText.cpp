@@ -50,15 +50,19 @@ std::string rootName(std::string t) {
 bool identChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 }  // namespace
 
-std::string sourceLine(const std::string& file, unsigned line) {
-  const auto* lines = linesOf(file);
+std::string sourceLine(const std::string& file, unsigned line) { return sourceLineOf(linesOf(file), line); }
+
+std::string sourceLineOf(const std::vector<std::string>* lines, unsigned line) {
   if (!lines || line == 0 || line > lines->size()) return {};
   return squeeze((*lines)[line - 1]);
 }
 
 OperandText operandText(const std::string& file, unsigned line, const std::string& api, int operand) {
+  return operandTextOf(linesOf(file), line, api, operand);
+}
+
+OperandText operandTextOf(const std::vector<std::string>* lines, unsigned line, const std::string& api, int operand) {
   OperandText out;
-  const auto* lines = linesOf(file);
   if (!lines || line == 0 || line > lines->size() || api.empty()) return out;
   // The call may span a few lines.
   std::string text;

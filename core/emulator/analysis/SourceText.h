@@ -3,6 +3,7 @@
 // call's N-th argument ("xLocal", "zGm[progress * tileLength]") or of the object a method was called on.
 
 #include <string>
+#include <vector>
 
 namespace kwb_sim::rt {
 
@@ -15,5 +16,9 @@ struct OperandText {
 OperandText operandText(const std::string& file, unsigned line, const std::string& api, int operand);
 // The source line (trimmed), for excerpts.
 std::string sourceLine(const std::string& file, unsigned line);
+// The same on lines the caller holds (the trusted side passes its own copy of the candidate, never a
+// path named by a record).
+OperandText operandTextOf(const std::vector<std::string>* lines, unsigned line, const std::string& api, int operand);
+std::string sourceLineOf(const std::vector<std::string>* lines, unsigned line);
 
 }  // namespace kwb_sim::rt

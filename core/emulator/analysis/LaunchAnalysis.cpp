@@ -1,0 +1,189 @@
+#include "core/emulator/analysis/LaunchAnalysis.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <map>
+
+#include "core/emulator/analysis/RecordFormat.h"
+
+namespace kwb::sim {
+
+using namespace kwb_sim;
+
+namespace {
+// A trace claims its own sizes; nothing near these is legitimate (the runtime caps a block's trace far
+// below them), so a larger claim is a forged or corrupt header, not a reason to allocate.
+constexpr std::uint64_t kMaxStrings = 1u << 20;
+constexpr std::uint32_t kMaxStringBytes = 1u << 16;
+
+struct GmWrite {
+  std::uint64_t lo, hi;
+  std::int32_t block;
+  std::uint32_t instr;
+  bool atomic;  // a UB->GM copy under SetAtomicAdd/Max/Min
+};
+
+// Two blocks writing the same GM bytes in one launch. Atomic accumulations (SetAtomic*) from different
+// blocks into the same bytes are the point of atomics and do not conflict with each other; a plain write
+// overlapping another block's plain or atomic write does.
+}  // namespace
+
+void checkOverlap(const LaunchTrace& lt, std::vector<nlohmann::json>& out) {
+  std::vector<GmWrite> ws;
+  for (const BlockTrace& bt : lt.blocks) {
+    std::vector<GmWrite> mine;
+    for (std::uint32_t k = 0; k < bt.instrs.size(); ++k) {
+      const Instr& i = bt.instrs[k];
+      if (i.dstSpace != MemSpace::GM || i.bytes == 0 || i.sync != SyncKind::None) continue;
+      if (i.pipe == Pipe::S) {
+        mine.push_back({i.gmAddr, i.gmAddr + i.bytes * i.times, bt.block, k, false});
+        continue;
+      }
+      const std::uint32_t bursts = i.burstCount ? i.burstCount : 1;
+      for (std::uint32_t b = 0; b < bursts; ++b) {
+        const std::uint64_t lo = i.gmAddr + b * i.gmStride;
+        mine.push_back({lo, lo + i.burstLen, bt.block, k, i.atomic != AtomicOp::None});
+      }
+    }
+    std::sort(mine.begin(), mine.end(), [](const GmWrite& a, const GmWrite& b) { return a.lo < b.lo; });
+    for (const GmWrite& w : mine) {
+      if (!ws.empty() && ws.back().block == w.block && ws.back().atomic == w.atomic && w.lo <= ws.back().hi) {
+        ws.back().hi = std::max(ws.back().hi, w.hi);
+        continue;
+      }
+      ws.push_back(w);
+    }
+  }
+  std::sort(ws.begin(), ws.end(), [](const GmWrite& a, const GmWrite& b) { return a.lo < b.lo; });
+  std::map<std::pair<std::string, std::string>, bool> seen;
+  // The plain and the atomic interval reaching furthest so far (npos: none yet).
+  constexpr std::size_t npos = static_cast<std::size_t>(-1);
+  std::size_t activePlain = npos, activeAtomic = npos;
+  for (std::size_t k = 0; k < ws.size(); ++k) {
+    const GmWrite& b = ws[k];
+    std::size_t other = npos;
+    if (activePlain != npos && b.lo < ws[activePlain].hi && ws[activePlain].block != b.block) other = activePlain;
+    else if (!b.atomic && activeAtomic != npos && b.lo < ws[activeAtomic].hi && ws[activeAtomic].block != b.block)
+      other = activeAtomic;
+    std::size_t& active = b.atomic ? activeAtomic : activePlain;
+    if (other != npos) {
+      const GmWrite& a = ws[other];
+      const Instr& ia = lt.blocks[a.block].instrs[a.instr];
+      const Instr& ib = lt.blocks[b.block].instrs[b.instr];
+      const std::string siteA = lt.str(ia.file) + ":" + std::to_string(ia.line);
+      const std::string siteB = lt.str(ib.file) + ":" + std::to_string(ib.line);
+      if (!seen[{siteA, siteB}] && seen.size() < 8) {
+        seen[{siteA, siteB}] = true;
+        const std::uint64_t hi = std::min(a.hi, b.hi);
+        char addr[64];
+        std::snprintf(addr, sizeof(addr), "0x%llx", static_cast<unsigned long long>(b.lo));
+        nlohmann::json j{{"category", "multicore-overlap"}, {"severity", "error"}, {"api", lt.str(ib.api)},
+                         {"file", lt.str(ib.file)}, {"line", ib.line}, {"pipe", pipeName(ib.pipe)},
+                         {"operand", 0}, {"block", b.block},
+                         {"message", "blocks " + std::to_string(a.block) + " and " + std::to_string(b.block) +
+                                         " both write GM bytes [" + addr + ", +" + std::to_string(hi - b.lo) +
+                                         ") in one launch (block " + std::to_string(a.block) + " at " + siteA + " (" +
+                                         lt.str(ia.api) + "), block " + std::to_string(b.block) + " at " + siteB +
+                                         "); the final value depends on which core finishes last. Give each block "
+                                         "its own GM range (offset by GetBlockIdx())" +
+                                         (a.atomic || b.atomic
+                                              ? std::string(", or make every block's write to these bytes an atomic "
+                                                            "accumulation (SetAtomicAdd/Max/Min): a plain write "
+                                                            "overwrites whatever the other block accumulated")
+                                              : std::string())}};
+        out.push_back(j);
+      }
+    }
+    if (active == npos || b.hi > ws[active].hi) active = k;
+  }
+}
+
+
+bool parseTrace(std::string_view bytes, LaunchTrace& lt, BlockTrace& bt, std::string& error) {
+  std::uint64_t header[4];
+  if (bytes.size() < sizeof header) {
+    error = "the trace is " + std::to_string(bytes.size()) + " bytes, shorter than its header";
+    return false;
+  }
+  std::memcpy(header, bytes.data(), sizeof header);
+  if (header[0] != records::kTraceMagic) {
+    error = "the trace does not start with the trace marker";
+    return false;
+  }
+  std::size_t pos = sizeof header;
+  const std::uint64_t n = header[1], nStrings = header[3] >> 1;
+  bt.dropped = header[2];
+  bt.complete = (header[3] & 1u) != 0;
+  if (nStrings > kMaxStrings) {
+    error = "the trace claims " + std::to_string(nStrings) + " strings";
+    return false;
+  }
+  std::vector<std::uint32_t> remap(static_cast<std::size_t>(nStrings), 0);
+  for (std::uint64_t i = 0; i < nStrings; ++i) {
+    std::uint32_t len = 0;
+    if (bytes.size() - pos < sizeof len) {
+      error = "the trace ends inside its string table";
+      return false;
+    }
+    std::memcpy(&len, bytes.data() + pos, sizeof len);
+    pos += sizeof len;
+    if (len > kMaxStringBytes || bytes.size() - pos < len) {
+      error = "the trace's string " + std::to_string(i) + " claims " + std::to_string(len) + " bytes";
+      return false;
+    }
+    std::string s(bytes.substr(pos, len));
+    pos += len;
+    auto it = std::find(lt.strings.begin(), lt.strings.end(), s);
+    remap[i] = static_cast<std::uint32_t>(it - lt.strings.begin());
+    if (it == lt.strings.end()) lt.strings.push_back(std::move(s));
+  }
+  const std::uint64_t available = (bytes.size() - pos) / sizeof(Instr);
+  const std::uint64_t keep = std::min(n, available);
+  if (keep < n) bt.complete = false;
+  bt.instrs.resize(static_cast<std::size_t>(keep));
+  if (keep) std::memcpy(bt.instrs.data(), bytes.data() + pos, static_cast<std::size_t>(keep * sizeof(Instr)));
+  for (Instr& i : bt.instrs) {
+    i.api = i.api < remap.size() ? remap[i.api] : 0;
+    i.file = i.file < remap.size() ? remap[i.file] : 0;
+    // Enumerations come from raw bytes: clamp what the cost model indexes by.
+    if (static_cast<unsigned>(i.pipe) > static_cast<unsigned>(Pipe::None)) i.pipe = Pipe::None;
+    if (static_cast<unsigned>(i.syncSrc) > static_cast<unsigned>(Pipe::None)) i.syncSrc = Pipe::None;
+    if (static_cast<unsigned>(i.syncDst) > static_cast<unsigned>(Pipe::None)) i.syncDst = Pipe::None;
+    if (static_cast<unsigned>(i.sync) > static_cast<unsigned>(SyncKind::Barrier)) i.sync = SyncKind::None;
+    if (static_cast<unsigned>(i.dtype) > static_cast<unsigned>(DType::F64)) i.dtype = DType::None;
+    if (static_cast<unsigned>(i.srcDtype) > static_cast<unsigned>(DType::F64)) i.srcDtype = DType::None;
+    if (static_cast<unsigned>(i.dstSpace) > static_cast<unsigned>(MemSpace::L0C)) i.dstSpace = MemSpace::None;
+    if (static_cast<unsigned>(i.srcSpace) > static_cast<unsigned>(MemSpace::L0C)) i.srcSpace = MemSpace::None;
+    if (static_cast<unsigned>(i.atomic) > static_cast<unsigned>(AtomicOp::Min)) i.atomic = AtomicOp::None;
+    if (i.times == 0) i.times = 1;
+  }
+  return true;
+}
+
+std::vector<GmRange> gmWrites(const LaunchTrace& lt) {
+  std::vector<GmRange> ws;
+  for (const BlockTrace& bt : lt.blocks)
+    for (const Instr& i : bt.instrs) {
+      if (i.dstSpace != MemSpace::GM || i.bytes == 0 || i.sync != SyncKind::None) continue;
+      if (i.pipe == Pipe::S) {
+        ws.push_back({i.gmAddr, i.gmAddr + i.bytes * i.times});
+        continue;
+      }
+      const std::uint32_t bursts = i.burstCount ? i.burstCount : 1;
+      const std::uint64_t len = i.burstLen ? i.burstLen : i.bytes;
+      for (std::uint32_t b = 0; b < bursts; ++b) {
+        const std::uint64_t lo = i.gmAddr + b * i.gmStride;
+        ws.push_back({lo, lo + len});
+      }
+    }
+  std::sort(ws.begin(), ws.end(), [](const GmRange& a, const GmRange& b) { return a.lo < b.lo; });
+  std::vector<GmRange> merged;
+  for (const GmRange& w : ws) {
+    if (!merged.empty() && w.lo <= merged.back().hi) merged.back().hi = std::max(merged.back().hi, w.hi);
+    else merged.push_back(w);
+  }
+  return merged;
+}
+
+}  // namespace kwb::sim

@@ -1,0 +1,80 @@
+#include "core/toolchain/TilingPhase.h"
+
+#include <fstream>
+
+#include "core/sandbox/Sandbox.h"
+
+namespace kwb {
+
+namespace {
+Diagnostic harnessError(std::string category, std::string api, std::string message) {
+  Diagnostic d;
+  d.source = "harness";
+  d.category = std::move(category);
+  if (!api.empty()) d.api = std::move(api);
+  d.message = std::move(message);
+  return d;
+}
+}  // namespace
+
+TilingPhaseResult runTilingPhase(const Task& task, const verify::PreparedCase& prepared, const CaseFiles& files,
+                                 const SocInfo& soc, const std::filesystem::path& binary,
+                                 std::chrono::milliseconds timeout,
+                                 const std::vector<std::filesystem::path>& extraReadOnly,
+                                 const std::map<std::string, std::string>& environment) {
+  TilingPhaseResult out;
+  {
+    std::ofstream m(files.tilingManifest, std::ios::trunc);
+    m << tilingManifest(task, prepared, soc);
+  }
+  SandboxPolicy policy;
+  policy.scratchDir = files.scratch;
+  policy.scratchTmpfsBytes = 16ull << 20;
+  policy.readOnlyPaths = {binary, files.tilingDir};
+  policy.readOnlyPaths.insert(policy.readOnlyPaths.end(), extraReadOnly.begin(), extraReadOnly.end());
+  policy.writableFiles = {files.tilingResult};
+  policy.environment = environment;
+  policy.wallTimeout = std::min(timeout, std::chrono::milliseconds(30000));
+  policy.cpuSeconds = static_cast<int>(policy.wallTimeout.count() / 1000) + 1;
+  policy.maxProcesses = 8;
+  policy.maxFileSizeBytes = 64u << 10;
+  policy.addressSpaceBytes = 2ull << 30;
+  policy.totalMemoryBytes = 2ull << 30;
+  const SandboxResult r =
+      Sandbox(policy).run({binary.string(), "tiling", files.tilingManifest.string(), files.tilingResult.string()});
+  for (const auto& d : r.diagnostics) out.diagnostics.push_back(d);
+  out.timedOut = r.timedOut || r.hasCategory(category::Timeout);
+  std::string error;
+  out.tiling = readTilingResult(files.tilingResult, error);
+  if (!r.ok() || !out.tiling.called) {
+    std::string why = !error.empty() ? error : "the tiling run " + r.process.describeOutcome();
+    if (!r.stderrText().empty()) why += ": " + r.stderrText().substr(0, 2000);
+    out.diagnostics.push_back(harnessError(out.timedOut ? std::string(category::Timeout) : std::string(category::RuntimeCrash),
+                                           "kwb_tiling", "the host tiling (kwb_tiling) did not complete: " + why +
+                                                             "\ncommand: " + r.commandLine()));
+    return out;
+  }
+  if (out.tiling.rc != 0) {
+    out.diagnostics.push_back(harnessError(std::string(category::InvalidParam), "kwb_tiling",
+                                           "kwb_tiling returned " + std::to_string(out.tiling.rc) +
+                                               " for this case: the tiling rejected its shapes"));
+    return out;
+  }
+  if (out.tiling.blockDim <= 0 || out.tiling.blockDim > 65535) {
+    out.diagnostics.push_back(harnessError(std::string(category::InvalidParam), "kwb_set_block_dim",
+                                           "kwb_tiling chose blockDim " + std::to_string(out.tiling.blockDim) +
+                                               "; it must be 1..65535 (kwb_set_block_dim was not called, or with 0)"));
+    return out;
+  }
+  // A workspace beyond what the run may allocate would only fail later, less clearly.
+  if (out.tiling.workspaceSize > (4ull << 30)) {
+    out.diagnostics.push_back(harnessError(std::string(category::InvalidParam), "kwb_set_workspace",
+                                           "kwb_tiling asked for " + std::to_string(out.tiling.workspaceSize) +
+                                               " bytes of workspace; at most 4 GiB"));
+    return out;
+  }
+  out.ok = true;
+  return out;
+}
+
+}  // namespace kwb
