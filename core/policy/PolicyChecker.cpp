@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
 #include <map>
 #include <set>
 #include <sstream>
@@ -141,6 +142,64 @@ class LineIndex {
   std::vector<std::size_t> starts_;
 };
 
+
+// Directives as the preprocessor sees them: line splices (backslash-newline) removed and `%:` read as
+// `#`, which the line-based scan above does not do. Reports #line / linemarkers (they would disguise
+// the candidate's code as a header's), #embed and other file-reading directives, and includes spelled
+// with splices or digraphs. The preprocessed check (PreprocessedPolicy.h) is the authority; this one
+// catches them before anything runs, with the candidate's own line numbers.
+void checkSplicedDirectives(const std::string& source, const std::function<void(int, const std::string&, const std::string&)>& report) {
+  std::string logical;
+  std::vector<int> lineOf;  // original line of each logical character
+  int line = 1;
+  for (std::size_t i = 0; i < source.size(); ++i) {
+    if (source[i] == '\\') {
+      std::size_t j = i + 1;
+      while (j < source.size() && (source[j] == ' ' || source[j] == '\t' || source[j] == '\r')) ++j;
+      if (j < source.size() && source[j] == '\n') {
+        i = j;
+        ++line;
+        continue;
+      }
+    }
+    logical += source[i];
+    lineOf.push_back(line);
+    if (source[i] == '\n') ++line;
+  }
+  const std::string code = blankCommentsAndLiterals(logical, true);
+  const auto& allowed = allowedIncludes();
+  for (std::size_t pos = 0; pos < code.size();) {
+    std::size_t e = code.find('\n', pos);
+    if (e == std::string::npos) e = code.size();
+    std::size_t h = code.find_first_not_of(" \t", pos);
+    bool digraph = false;
+    if (h < e && (code[h] == '#' || (code.compare(h, 2, "%:") == 0 && (digraph = true)))) {
+      const std::size_t k = code.find_first_not_of(" \t", h + (digraph ? 2 : 1));
+      std::size_t ke = k;
+      while (ke < e && isIdentChar(code[ke])) ++ke;
+      const std::string dir = k < e ? code.substr(k, ke - k) : "";
+      const int at = lineOf[h];
+      const bool spliced = lineOf[e > 0 ? e - 1 : 0] != at;
+      if (dir == "line" || (!dir.empty() && std::isdigit(static_cast<unsigned char>(dir[0]))))
+        report(at, "#line and linemarker directives are not allowed in a candidate", "#line");
+      else if (dir == "embed" || dir == "include_next" || dir == "import" || dir == "ident" || dir == "sccs" ||
+               dir == "assert" || dir == "unassert")
+        report(at, "#" + dir + " is not allowed in a candidate", "#" + dir);
+      else if (dir == "include" && (digraph || spliced)) {
+        const std::size_t a = code.find_first_of("<\"", ke);
+        std::string name;
+        if (a < e) {
+          const std::size_t b = code.find(code[a] == '<' ? '>' : '"', a + 1);
+          if (b < e) name = code.substr(a + 1, b - a - 1);
+        }
+        if (std::find(allowed.begin(), allowed.end(), name) == allowed.end())
+          report(at, "this #include (spelled with %: or a line splice) names a header outside the allowed set", "#include");
+      }
+    }
+    pos = e + 1;
+  }
+}
+
 }  // namespace
 
 std::vector<Diagnostic> checkCandidatePolicy(const std::string& source, const std::string& fileName,
@@ -212,6 +271,12 @@ std::vector<Diagnostic> checkCandidatePolicy(const std::string& source, const st
       pos = e + 1;
     }
   }
+
+  checkSplicedDirectives(source, [&](int line, const std::string& message, const std::string& api) {
+    std::size_t offset = 0;
+    for (int l = 1; l < line && offset != std::string::npos; ++l) offset = source.find('\n', offset) + 1;
+    report(offset == std::string::npos ? 0 : offset, message, api);
+  });
 
   // Token scan (comments and literals blanked; #include lines were checked above).
   std::string code = blankCommentsAndLiterals(source, false);

@@ -1,0 +1,244 @@
+// The preprocessed (authoritative) policy check: each test feeds one hostile mechanism through the
+// real preprocessor in the sandbox and expects a policy-violation naming it; the legit candidates
+// (every task's expert, the fixtures meant to compile) must pass untouched.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <unistd.h>
+
+#include "core/policy/CandidatePreprocess.h"
+#include "core/policy/PreprocessedPolicy.h"
+#include "core/policy/PreprocessedTokens.h"
+#include "core/toolchain/InstallLayout.h"
+
+using namespace kwb;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string readAll(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+struct Checked {
+  PreprocessResult pre;
+  std::vector<Diagnostic> policy;
+  std::string all() const {  // every message, excerpt and note, for "names X" / "never quotes Y"
+    std::string s;
+    for (const auto* v : {&pre.diagnostics, &policy})
+      for (const auto& d : *v) {
+        s += d.message + "\n" + d.excerpt + "\n";
+        for (const auto& n : d.notes) s += n + "\n";
+      }
+    return s;
+  }
+  bool flags(const std::string& name) const {
+    for (const auto& d : policy)
+      if (d.category == "policy-violation" && (d.api.value_or("") == name || d.message.find("'" + name + "'") != std::string::npos))
+        return true;
+    return false;
+  }
+};
+
+Checked run(const std::string& source, const std::string& kernel = "add_custom") {
+  static int counter = 0;
+  PreprocessSpec spec;
+  spec.sourceText = source;
+  const std::string tasksInclude = std::string(KWB_SOURCE_DIR) + "/resources/tasks/include";
+  spec.flags = simPreprocessFlags("Ascend910B1", "c++17", true, {tasksInclude}, {"KWB_COMPILE_KERNEL=1", "KWB_COMPILE_TILING=1"});
+  spec.scratchDir = fs::temp_directory_path() / ("kwb-pp-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+  fs::remove_all(spec.scratchDir);
+  Checked c;
+  c.pre = preprocessCandidate(spec);
+  PolicyOptions o;
+  o.kernelName = kernel;
+  o.apiHeaderDirs = {currentInstallLayout().emulatorIncludeDir.string(), tasksInclude};
+  if (!c.pre.text.empty()) c.policy = checkPreprocessedPolicy(c.pre.text, c.pre.candidatePath, "kernel.cpp", o);
+  fs::remove_all(spec.scratchDir);
+  return c;
+}
+
+// A legit skeleton; `body` goes into the tiling function, `top` at file scope after the includes.
+std::string candidate(const std::string& top, const std::string& body = "") {
+  return "#include \"kwb_tiling.h\"\n#include \"kernel_operator.h\"\n#include <cstdint>\nusing namespace AscendC;\n" + top +
+         "\nextern \"C\" __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR w, GM_ADDR t) {}\n"
+         "extern \"C\" int kwb_tiling(const KwbTilingInput* in, KwbTilingOutput* out) {\n" +
+         body + "\n  kwb_set_block_dim(out, 1);\n  return KWB_TILING_OK;\n}\n";
+}
+
+#define EXPECT_FLAGS(c, name) EXPECT_TRUE((c).flags(name)) << "expected '" << (name) << "' refused; got:\n" << (c).all()
+
+}  // namespace
+
+TEST(PolicyPreprocessed, CleanSkeletonPasses) {
+  auto c = run(candidate("constexpr int32_t kTile = 64;", "uint32_t n = static_cast<uint32_t>(in->inputs[0].elements);\n(void)n;"));
+  EXPECT_TRUE(c.pre.ok) << c.all();
+  EXPECT_TRUE(c.policy.empty()) << c.all();
+}
+
+TEST(PolicyPreprocessed, LineSpliceInsideIdentifier) {
+  auto c = run(candidate("", "sy\\\nstem(\"id\");"));
+  EXPECT_FLAGS(c, "system");
+}
+
+TEST(PolicyPreprocessed, DigraphInclude) {
+  auto c = run("%:include <fstream>\n" + candidate(""));
+  EXPECT_FLAGS(c, "fstream");
+}
+
+TEST(PolicyPreprocessed, DigraphTokenPaste) {
+  auto c = run(candidate("#define CAT(a, b) a %:%: b", "CAT(sys, tem)(\"id\");"));
+  EXPECT_FLAGS(c, "##");
+  EXPECT_FLAGS(c, "system");
+}
+
+TEST(PolicyPreprocessed, DefineAliasOfBannedCall) {
+  auto c = run(candidate("#define OPEN_IT fopen", "OPEN_IT(\"/tmp/x\", \"w\");"));
+  EXPECT_FLAGS(c, "fopen");
+}
+
+TEST(PolicyPreprocessed, NamespaceAliasToEmulatorInternals) {
+  auto c = run(candidate("namespace k = kwb_sim;"));
+  EXPECT_FLAGS(c, "kwb_sim");
+}
+
+TEST(PolicyPreprocessed, BuiltinFork) {
+  auto c = run(candidate("", "__builtin_fork();"));
+  EXPECT_FLAGS(c, "__builtin_fork");
+}
+
+TEST(PolicyPreprocessed, Fopen64) {
+  auto c = run(candidate("", "fopen64(\"/tmp/x\", \"w\");"));
+  EXPECT_FLAGS(c, "fopen64");
+}
+
+TEST(PolicyPreprocessed, Dprintf) {
+  auto c = run(candidate("", "dprintf(2, \"hi\");"));
+  EXPECT_FLAGS(c, "dprintf");
+}
+
+TEST(PolicyPreprocessed, ExternCRedeclarationOfWrite) {
+  auto c = run(candidate("extern \"C\" long write(int, const void*, unsigned long);", "write(1, \"x\", 1);"));
+  EXPECT_FLAGS(c, "extern");
+}
+
+TEST(PolicyPreprocessed, FunctionPointerToSystem) {
+  auto c = run(candidate("", "auto p = &system;\n(void)p;"));
+  EXPECT_FLAGS(c, "system");
+}
+
+TEST(PolicyPreprocessed, Environ) {
+  auto c = run(candidate("extern char** environ;", "char** e = environ;\n(void)e;"));
+  EXPECT_FLAGS(c, "extern");
+  EXPECT_FLAGS(c, "environ");
+}
+
+TEST(PolicyPreprocessed, EmulatorRuntimeInternals) {
+  auto c = run(candidate("", "(void)&kwb_sim::rt::R;"));
+  EXPECT_FLAGS(c, "kwb_sim");
+}
+
+TEST(PolicyPreprocessed, AttributesAndAsm) {
+  auto c = run(candidate("__attribute__((constructor)) static void early() {}\n[[gnu::constructor]] static void early2() {}\n"
+                         "static void f() { asm(\"nop\"); }"));
+  EXPECT_FLAGS(c, "__attribute__");
+  EXPECT_FLAGS(c, "[[");
+  EXPECT_FLAGS(c, "asm");
+}
+
+TEST(PolicyPreprocessed, LineDirectiveCannotDisguiseCode) {
+  auto c = run(candidate("#line 1 \"/usr/include/stdio.h\"\nstatic int hidden = system(\"id\");"));
+  EXPECT_FLAGS(c, "#line");
+}
+
+TEST(PolicyPreprocessed, PragmaOtherThanLoopHints) {
+  auto c = run(candidate("_Pragma(\"GCC optimize(\\\"O0\\\")\")\n#pragma GCC unroll 4"));
+  EXPECT_FLAGS(c, "#pragma");
+  EXPECT_EQ(c.policy.size(), 1u) << c.all();
+}
+
+TEST(PolicyPreprocessed, HostFileIsNeverQuoted) {
+  auto c = run("%:include \"/etc/passwd\"\n" + candidate(""));
+  EXPECT_FLAGS(c, "passwd");
+  const std::string all = c.all();
+  std::istringstream passwd(readAll("/etc/passwd"));
+  std::string line;
+  while (std::getline(passwd, line))
+    if (line.size() > 3) EXPECT_EQ(all.find(line), std::string::npos) << "quoted /etc/passwd: " << line;
+}
+
+TEST(PolicyPreprocessed, DevZeroEndsAtTheLimits) {
+  const auto t0 = std::chrono::steady_clock::now();
+  auto c = run("#include \"/dev/zero\"\n" + candidate(""));
+  const auto s = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_LT(s, 65);
+  EXPECT_FALSE(c.pre.ok);
+  EXPECT_FALSE(c.pre.diagnostics.empty() && c.policy.empty()) << "no diagnostic for #include \"/dev/zero\"";
+}
+
+TEST(PolicyPreprocessed, EveryExpertCandidatePasses) {
+  int n = 0;
+  for (const auto& e : fs::directory_iterator(std::string(KWB_SOURCE_DIR) + "/resources/tasks")) {
+    const fs::path f = e.path() / "expert_candidate.cpp";
+    if (!fs::exists(f)) continue;
+    ++n;
+    auto c = run(readAll(f), e.path().filename().string());
+    EXPECT_TRUE(c.pre.ok) << f << "\n" << c.all();
+    EXPECT_TRUE(c.policy.empty()) << f << "\n" << c.all();
+  }
+  EXPECT_GE(n, 20);
+}
+
+TEST(PolicyPreprocessed, FixturesMeantToCompilePass) {
+  for (const char* name : {"modifies_inputs", "one_block_wrong", "unaligned_datacopy", "wrong_tail", "zeros", "hostile_spin"}) {
+    auto c = run(readAll(std::string(KWB_FIXTURES_DIR) + "/candidates/" + name + ".cpp"));
+    EXPECT_TRUE(c.policy.empty()) << name << "\n" << c.all();
+  }
+  // No allowed header declares fork, so the preprocessed check sees a name of the candidate's own
+  // (which cannot compile); the raw check still names it for the agent.
+  PolicyOptions o;
+  o.kernelName = "add_custom";
+  const auto raw = checkCandidatePolicy(readAll(std::string(KWB_FIXTURES_DIR) + "/candidates/hostile_fork.cpp"), "kernel.cpp", o);
+  EXPECT_TRUE(std::any_of(raw.begin(), raw.end(), [](const Diagnostic& d) { return d.api.value_or("") == "fork"; }));
+  auto breach = run(readAll(std::string(KWB_FIXTURES_DIR) + "/candidates/policy_breach.cpp"));
+  EXPECT_FLAGS(breach, "fstream");
+}
+
+// Pure: linemarkers decide provenance; a name a header declares is refused only in the candidate.
+TEST(PolicyPreprocessedPure, GoldenOutputProvenance) {
+  const std::string text =
+      "# 0 \"/s/k.cpp\"\n# 0 \"<built-in>\"\n# 0 \"<command-line>\"\n# 1 \"/s/k.cpp\"\n"
+      "# 1 \"/usr/include/unistd.h\" 1 3 4\nextern long write (int __fd, const void *__buf, unsigned long __n);\n"
+      "# 2 \"/s/k.cpp\" 2\n\nint mine = 1;\nvoid f() <% write(1, 0, 0); %>\n";
+  const PreprocessedUnit u = parsePreprocessed(text);
+  ASSERT_EQ(u.includes.size(), 1u);
+  EXPECT_EQ(u.includes[0].lineInParent, 1);
+  EXPECT_TRUE(u.includes[0].systemHeader);
+  PolicyOptions o;
+  o.requireTiling = false;
+  auto d = checkPreprocessedPolicy(text, "/s/k.cpp", "k.cpp", o);
+  ASSERT_EQ(d.size(), 2u);  // unistd.h is not an allowed include; write is not allowed
+  EXPECT_EQ(d[0].line, 1);
+  EXPECT_EQ(d[1].line, 4);
+  EXPECT_EQ(d[1].api.value_or(""), "write");
+  EXPECT_EQ(d[1].file, "k.cpp");
+}
+
+TEST(PolicyPreprocessedPure, DigraphsNormalised) {
+  auto t = tokenizeCode("a<:0:> <% %> %:%: <::b");
+  ASSERT_GE(t.size(), 9u);
+  EXPECT_EQ(t[1].text, "[");
+  EXPECT_EQ(t[3].text, "]");
+  EXPECT_EQ(t[4].text, "{");
+  EXPECT_EQ(t[6].text, "##");
+  EXPECT_EQ(t[7].text, "<");
+  EXPECT_EQ(t[8].text, "::");
+}
