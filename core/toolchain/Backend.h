@@ -100,6 +100,9 @@ class Backend {
     }
     return c;
   }
+  // The compiler flags that decide what a candidate's translation unit sees (standard, include folders,
+  // defines, forced includes), for the policy's preprocessed check (core/policy/CandidatePreprocess.h).
+  virtual std::vector<std::string> preprocessFlags(const Task& task) const;
   // Paths a person may want to open (sources, binaries, logs), by label.
   virtual std::map<std::string, std::string> artifacts() const { return {}; }
 };

@@ -1,11 +1,15 @@
 #include "core/toolchain/Evaluator.h"
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
 
+#include "core/policy/CandidatePreprocess.h"
 #include "core/policy/PolicyChecker.h"
+#include "core/policy/PreprocessedPolicy.h"
+#include "core/toolchain/InstallLayout.h"
 #include "core/verify/InputGenerator.h"
 #include "core/verify/ReferenceRunner.h"
 
@@ -73,8 +77,37 @@ EvalReport evaluate(const Task& task, Backend& backend, const EvalRequest& req) 
   PolicyOptions po;
   po.kernelName = task.name;
   po.kernelParamCount = static_cast<int>(task.inputs.size() + task.outputs.size() + 2);
-  auto policy = checkCandidatePolicy(req.candidateSource, req.candidateName, po);
+  std::vector<Diagnostic> policy;
+  if (req.policyChecks) {
+    say("policy");
+    po.apiHeaderDirs = {currentInstallLayout().emulatorIncludeDir.string(), verify::taskIncludeDir(task).string()};
+    policy = checkCandidatePolicy(req.candidateSource, req.candidateName, po);
+    if (policy.empty()) {
+      // What the compiler will see: the token stream after translation phases 1-4, checked against the
+      // allow-list (docs/candidate-contract.md). The preprocessor runs sandboxed.
+      PreprocessSpec pp;
+      pp.sourceText = req.candidateSource;
+      pp.reportedFileName = req.candidateName;
+      pp.scratchDir = fs::absolute(req.workDir) / "policy";
+      pp.flags = backend.preprocessFlags(task);
+      std::error_code pec;
+      fs::remove_all(pp.scratchDir, pec);
+      const PreprocessResult pre = preprocessCandidate(pp);
+      if (!pre.text.empty())
+        for (auto& d : checkPreprocessedPolicy(pre.text, pre.candidatePath, req.candidateName, po))
+          policy.push_back(std::move(d));
+      for (const auto& d : pre.diagnostics)
+        if (d.isError()) policy.push_back(d);
+      fs::remove_all(pp.scratchDir, pec);
+    }
+  }
   if (!policy.empty()) {
+    if (std::none_of(policy.begin(), policy.end(), [](const Diagnostic& d) { return d.category == category::PolicyViolation; })) {
+      // The preprocessor itself failed (an error in the candidate's includes or macros, or a limit).
+      rep.diagnostics = policy;
+      return finish(policy.front().category == category::CompileError ? Verdict::CompileError : Verdict::RuntimeError,
+                    policy.front().format());
+    }
     rep.diagnostics = policy;
     return finish(Verdict::Rejected, std::to_string(policy.size()) + " policy violation(s), first: " +
                                          policy.front().format());

@@ -30,6 +30,9 @@ struct EvalRequest {
   std::filesystem::path workDir;               // artifacts go here (cases/<name>/...)
   std::filesystem::path cacheDir;              // build cache shared across evaluations
   std::function<void(const std::string&)> progress;  // one line per step, optional
+  // The static policy (raw text and the preprocessed token stream). Only tests of the layers behind
+  // it (sandbox, trusted side) turn it off: a hostile candidate must meet those even if it got past.
+  bool policyChecks = true;
 };
 
 struct CaseRunSummary {

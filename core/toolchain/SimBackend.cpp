@@ -11,6 +11,7 @@
 #include "core/model/Hash.h"
 #include "core/sandbox/Sandbox.h"
 #include "core/verify/ReferenceRunner.h"
+#include "core/policy/CandidatePreprocess.h"
 #include "core/toolchain/ResultFile.h"
 #include "core/toolchain/TilingPhase.h"
 #include "core/toolchain/TrustedLaunch.h"
@@ -273,6 +274,11 @@ CaseRunResult SimBackend::run(const verify::PreparedCase& prepared, const CaseFi
     out.run.diagnostics.push_back(d);
   }
   return finish(RunStatus::Error);
+}
+
+std::vector<std::string> SimBackend::preprocessFlags(const Task& task) const {
+  return simPreprocessFlags(options_.soc, "c++17", true, {verify::taskIncludeDir(task).string()},
+                            {"KWB_COMPILE_KERNEL=1", "KWB_COMPILE_TILING=1"});
 }
 
 std::map<std::string, std::string> SimBackend::artifacts() const {
