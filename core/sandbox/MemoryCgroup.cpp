@@ -127,6 +127,11 @@ bool MemoryCgroup::limitHit() const {
       if ((key == "max" || key == "oom_kill" || key == "oom") && n > 0) return true;
     return false;
   }
+  std::istringstream oom(readValue(dir_ / "memory.oom_control"));
+  std::string key;
+  std::uint64_t n = 0;
+  while (oom >> key >> n)
+    if (key == "oom_kill" && n > 0) return true;
   return readNumber(dir_ / "memory.failcnt") > 0;
 }
 

@@ -211,9 +211,7 @@ SandboxResult Sandbox::run(const SandboxRun& request) const {
   launch.spec.onStderrLine = request.onStderrLine;
   launch.spec.cancel = request.cancel;
 
-  // The aggregate memory cap: the spawned process is moved into the run's cgroup right after spawn,
-  // while it is still setpriv/bwrap (trusted programs that take milliseconds before the candidate's
-  // program is even exec'd), so everything the program starts is inside.
+  // The aggregate memory cap: a cgroup of the run's own that every process of the run is born into.
   std::unique_ptr<MemoryCgroup> cgroup;
   std::string cgroupProblem;
   if (policy_.totalMemoryBytes > 0) {
@@ -224,14 +222,17 @@ SandboxResult Sandbox::run(const SandboxRun& request) const {
           std::to_string(policy_.addressSpaceBytes >> 20) + " MiB of address space (RLIMIT_AS), but up to " +
           std::to_string(policy_.maxProcesses) + " processes may hold that much at once"));
   }
+  if (cgroup) {
+    // The first process joins the cgroup itself, before it execs the sandbox: moving it from here
+    // after the spawn would race with bwrap, whose children may already exist by then. /bin/sh is part
+    // of the trusted system, and the command line stays re-runnable.
+    std::vector<std::string> argv = {"/bin/sh", "-c", "echo $$ > \"$0\" && exec \"$@\"",
+                                     (cgroup->path() / "cgroup.procs").string()};
+    argv.insert(argv.end(), launch.spec.argv.begin(), launch.spec.argv.end());
+    launch.spec.argv = std::move(argv);
+  }
   TaskCountSampler census;
-  launch.spec.onStarted = [&](int pid) {
-    if (cgroup && !cgroup->addProcess(pid, cgroupProblem)) {
-      warnings.push_back(weakerWarning("MEMORY NOT CAPPED IN TOTAL: " + cgroupProblem));
-      cgroup.reset();
-    }
-    census.start(pid, launch.spawnedProcessIsProgram, kCensusInterval);
-  };
+  launch.spec.onStarted = [&](int pid) { census.start(pid, launch.spawnedProcessIsProgram, kCensusInterval); };
 
   SandboxResult r;
   r.isolation = launch.isolation;

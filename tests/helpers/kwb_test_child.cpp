@@ -23,11 +23,17 @@
 //   cwd                     print the working directory
 //   cat-fd FD               copy descriptor FD to stdout
 //   list-fds                print the open descriptors, space separated
+//   hog-children K MIB      fork K children that each touch MIB MiB and hold it 500 ms; exit with the
+//                           number of children that did not exit 0 (killed or failed to allocate)
+//   fill-cwd MIB            write up to MIB MiB into ./fill, print the bytes written, exit 0
+//   write-file PATH         write "x" to PATH (which must exist), print "wrote" or the error
+//   create-file PATH        create PATH, print "created" or the error
 
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -88,6 +94,56 @@ int main(int argc, char** argv) {
   std::string mode = argv[1];
   auto arg = [&](int i) -> const char* { return i < argc ? argv[i] : nullptr; };
 
+  if (mode == "hog-children" && arg(2) && arg(3)) {
+    const int k = atoi(arg(2));
+    const size_t bytes = static_cast<size_t>(atol(arg(3))) << 20;
+    for (int i = 0; i < k; ++i) {
+      if (fork() == 0) {
+        volatile char* p = static_cast<volatile char*>(malloc(bytes));
+        if (!p) _exit(2);
+        for (size_t o = 0; o < bytes; o += 4096) p[o] = 1;
+        struct timespec ts{0, 500 * 1000 * 1000};
+        nanosleep(&ts, nullptr);
+        _exit(0);
+      }
+    }
+    int failed = 0, status = 0;
+    while (wait(&status) > 0)
+      if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) ++failed;
+    printf("failed %d\n", failed);
+    return failed;
+  }
+  if (mode == "fill-cwd" && arg(2)) {
+    const long mib = atol(arg(2));
+    const int fd = open("fill", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    static char block[1 << 20];
+    long written = 0;
+    for (long i = 0; fd >= 0 && i < mib; ++i) {
+      const ssize_t n = write(fd, block, sizeof block);
+      if (n <= 0) break;
+      written += n;
+    }
+    printf("%ld\n", written);
+    return 0;
+  }
+  if (mode == "write-file" && arg(2)) {
+    const int fd = open(arg(2), O_WRONLY);
+    if (fd < 0 || write(fd, "x", 1) != 1) {
+      printf("%s\n", strerror(errno));
+      return 1;
+    }
+    printf("wrote\n");
+    return 0;
+  }
+  if (mode == "create-file" && arg(2)) {
+    const int fd = open(arg(2), O_WRONLY | O_CREAT | O_EXCL, 0644);
+    if (fd < 0) {
+      printf("%s\n", strerror(errno));
+      return 1;
+    }
+    printf("created\n");
+    return 0;
+  }
   if (mode == "lines" && arg(2)) {
     long n = atol(arg(2));
     const char* text = arg(3) ? arg(3) : "line";
