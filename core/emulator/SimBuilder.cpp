@@ -144,7 +144,10 @@ SimBuildResult SimBuilder::build(const SimBuildOptions& o) const {
   }
 
   // Flags shared by the PCH and every translation unit (they must match for the PCH to be used).
-  std::vector<std::string> flags = {"-std=" + o.standard, "-O2", "-g0", "-fno-strict-aliasing", "-pthread",
+  std::vector<std::string> flags = {"-std=" + o.standard, "-O2", "-g0", "-fno-strict-aliasing",
+                                    // Scalar loops stay scalar loads/stores (not SSE, not memcpy/memset calls):
+                                    // each is one raw access the emulator records and costs (RawAccess.cpp).
+                                    "-fno-tree-vectorize", "-fno-tree-loop-distribute-patterns", "-pthread",
                                     "-I" + includeDir, "-DASCENDC_CPU_DEBUG=1", "-D__CCE_KT_TEST__=1",
                                     "-DKWB_SIM_SOC_NAME=\"" + o.soc + "\"",
                                     "-DKWB_SIM_ARCH=" + std::to_string(socArch(o.soc)),

@@ -17,6 +17,10 @@ constexpr double kRepeatBytes = 256;  // one vector repeat = 8 DataBlocks of 32 
 ApiKind kindOf(const std::string& api) {
   if (api == "GetValue") return ApiKind::GetValue;
   if (api == "SetValue") return ApiKind::SetValue;
+  // Loads and stores kernel code makes through raw pointers (runtime/RawAccess.cpp): the same scalar
+  // memory accesses as GetValue/SetValue on that memory space.
+  if (api == "raw GM read" || api == "raw UB read" || api == "raw L1 read") return ApiKind::GetValue;
+  if (api == "raw GM write" || api == "raw UB write" || api == "raw L1 write") return ApiKind::SetValue;
   if (api == "SetMaskCount" || api == "SetMaskNorm" || api == "SetVectorMask" || api == "ResetMask")
     return ApiKind::MaskSet;
   if (api.find("Copy") != std::string::npos) return ApiKind::Copy;

@@ -59,8 +59,6 @@ void writeAll(int fd, const void* data, std::size_t n) {
     n -= static_cast<std::size_t>(w);
   }
 }
-
-alignas(64) std::uint8_t g_ubStorage[1024 * 1024 + 256 * 1024];
 }  // namespace
 
 const SocCaps& soc() { return *g_soc; }
@@ -128,9 +126,7 @@ void beginBlock(const std::string& dir, std::int64_t idx, std::int64_t num) {
   g_block.blockNum = num;
   g_block.ubSize = soc().ubBytes;
   g_block.l1Size = soc().l1Bytes;
-  g_block.ub = g_ubStorage;
-  g_block.l1 = g_ubStorage + 256 * 1024;
-  std::memset(g_ubStorage, 0, sizeof(g_ubStorage));
+  rawSetupLocal();  // fresh zeroed UB/L1: kernel view + runtime alias (RawAccess.cpp)
   g_block.mask = MaskState{};
   g_block.atomicOp = AtomicOp::None;
   g_block.atomicType = DType::None;
@@ -167,6 +163,7 @@ void writeTraceFile(bool complete) {
 
 void endBlock(int exitCode, bool complete) {
   Runtime& r = R();
+  rawFlush();  // raw accesses since the last API call
   g_block.inKernel = false;
   if (complete) syncEndOfKernel();
   // Repeated diagnostics: one line each with the count of further occurrences.
@@ -229,6 +226,7 @@ void fatal(Cat cat, const char* api, SrcLoc loc, Pipe pipe, int operand, const s
 }
 
 Instr& record(const char* api, SrcLoc loc, Pipe pipe) {
+  rawFlush();  // raw accesses made before this call come first in the trace
   rt::Runtime& r = rt::R();
   r.lastApi = api;
   r.lastLoc = loc;
@@ -248,6 +246,7 @@ Instr& record(const char* api, SrcLoc loc, Pipe pipe) {
 
 void recordScalar(const char* api, SrcLoc loc, DType dt, MemSpace space, std::uint64_t gmAddr, std::uint32_t ubOff,
                   bool write) {
+  rawFlush();
   rt::Runtime& r = rt::R();
   r.lastApi = api;
   r.lastLoc = loc;

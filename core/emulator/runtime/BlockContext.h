@@ -55,6 +55,20 @@ bool gmKnownBlock(const void* p);
 void syncResetBlock();
 void queueResetBlock();
 
+// GM blocks (Memory.cpp) as the raw-access handler needs them; async-signal-safe lookups.
+struct GmBlockInfo {
+  std::uintptr_t base;  // kernel view
+  std::size_t size;     // user bytes
+  std::size_t body;     // mapped bytes (page multiple); a guard page lies before and after
+};
+bool gmBlockOf(std::uintptr_t kernelAddr, GmBlockInfo& out);  // the block or one of its guard pages
+void gmProtectKernelViews(int prot);
+// Raw accesses (RawAccess.cpp). rawSetupLocal: the block's UB/L1 (kernel view + alias) at block start;
+// rawEnterKernel: handlers installed (after the crash handlers, which they fall back to) and the kernel
+// views protected, just before the kernel runs.
+void rawSetupLocal();
+void rawEnterKernel();
+
 // Writes one diagnostic line to the child's file (used by report() and by the parent-side checks).
 std::string diagLine(Cat cat, const char* api, SrcLoc loc, Pipe pipe, int operand, const std::string& message,
                      std::int64_t block);

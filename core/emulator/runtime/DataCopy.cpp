@@ -30,7 +30,8 @@ struct Burst {
 };
 
 std::uint32_t localOff(const LocalDesc& d) {
-  return static_cast<std::uint32_t>(d.ptr - spaceBase(d.ref.space));
+  // d.ptr is the runtime alias (data_copy.h localDesc), so is the base it is measured from.
+  return static_cast<std::uint32_t>(d.ptr - ubAlias(spaceBase(d.ref.space)));
 }
 
 Pipe pipeFor(Dir dir, const LocalDesc* dst) {
@@ -170,8 +171,9 @@ void run(const char* api, Dir dir, const LocalDesc* dstL, const GmDesc* dstG, co
 
   // Move.
   std::uint64_t moved = 0;
-  std::uint8_t* dst = dstL ? dstL->ptr : dstG->ptr;
-  const std::uint8_t* src = srcL ? srcL->ptr : srcG->ptr;
+  // GM through its runtime alias: the kernel view is PROT_NONE while the kernel runs.
+  std::uint8_t* dst = dstL ? dstL->ptr : gmAlias(dstG->ptr);
+  const std::uint8_t* src = srcL ? srcL->ptr : gmAlias(srcG->ptr);
   for (std::uint32_t i = 0; i < b.count; ++i) {
     const std::uint64_t so = i * b.srcStride, dO = i * b.dstStride;
     const std::uint64_t gmOff = srcG ? so : dO;

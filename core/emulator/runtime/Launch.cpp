@@ -163,6 +163,7 @@ int launch(const char* kernelName, std::uint32_t blockDim, KernelThunk thunk, vo
       if (pid == 0) {
         rt::beginBlock(dir, next, blockDim);
         installCrashHandlers();
+        rt::rawEnterKernel();  // raw GM/UB access handlers (fall back to the crash handlers); views protected
         thunk(ctx);
         rt::endBlock(0, true);
       }

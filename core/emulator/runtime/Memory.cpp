@@ -1,6 +1,7 @@
 // GM (GmAlloc: shared mappings with a PROT_NONE guard page, bounds registry) and the bounds /
 // use-after-free checks of local and global tensor accesses.
 
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -14,10 +15,16 @@
 namespace kwb_sim {
 
 namespace {
+// One GmAlloc block. Its pages live in one shared memfd (so forked blocks share GM) mapped twice:
+// `base` is the kernel view (what GmAlloc returns; PROT_NONE inside a running block, see
+// RawAccess.cpp), `alias` the runtime view the emulated APIs use. The kernel view has a PROT_NONE
+// guard page before and after the body, so a raw access just outside the block faults as well.
 struct GmBlock {
   std::uintptr_t base;
   std::size_t size;     // user bytes
-  std::size_t mapped;   // bytes mapped including the guard page
+  std::size_t body;     // bytes mapped (user bytes rounded up to pages)
+  std::uintptr_t alias;
+  std::uint64_t fileOff;
 };
 std::vector<GmBlock>& gmBlocks() {
   static std::vector<GmBlock> v;
@@ -27,9 +34,11 @@ std::size_t pageSize() {
   static const std::size_t p = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
   return p;
 }
+// [base - page, base + body + page): the block and its guard pages.
 const GmBlock* findGm(std::uintptr_t a) {
+  const std::size_t page = pageSize();
   for (const GmBlock& b : gmBlocks())
-    if (a >= b.base && a < b.base + b.mapped) return &b;
+    if (a + page >= b.base && a < b.base + b.body + page) return &b;
   return nullptr;
 }
 std::string hex(std::uintptr_t v) {
@@ -37,30 +46,67 @@ std::string hex(std::uintptr_t v) {
   std::snprintf(buf, sizeof(buf), "0x%llx", static_cast<unsigned long long>(v));
   return buf;
 }
+int g_gmFd = -2;             // the memfd behind every GmAlloc block (-1: unavailable)
+std::uint64_t g_gmFileEnd = 0;
 }  // namespace
 
 void* gmAlloc(std::size_t bytes) {
   const std::size_t page = pageSize();
   const std::size_t user = bytes == 0 ? 1 : bytes;
   const std::size_t body = (user + page - 1) / page * page;
-  const std::size_t mapped = body + page;
-  void* p = ::mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED) return nullptr;
-  ::mprotect(static_cast<char*>(p) + body, page, PROT_NONE);
-  gmBlocks().push_back(GmBlock{reinterpret_cast<std::uintptr_t>(p), bytes, mapped});
-  return p;
+  if (g_gmFd == -2) g_gmFd = ::memfd_create("kwb-sim-gm", MFD_CLOEXEC);
+  if (g_gmFd < 0 || ::ftruncate(g_gmFd, static_cast<off_t>(g_gmFileEnd + body)) != 0) return nullptr;
+  // Kernel view: guard, body, guard (reserved PROT_NONE first, the body mapped over it).
+  void* res = ::mmap(nullptr, body + 2 * page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (res == MAP_FAILED) return nullptr;
+  char* kv = static_cast<char*>(res) + page;
+  void* alias = ::mmap(nullptr, body, PROT_READ | PROT_WRITE, MAP_SHARED, g_gmFd, static_cast<off_t>(g_gmFileEnd));
+  if (::mmap(kv, body, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, g_gmFd, static_cast<off_t>(g_gmFileEnd)) ==
+          MAP_FAILED ||
+      alias == MAP_FAILED) {
+    ::munmap(res, body + 2 * page);
+    if (alias != MAP_FAILED) ::munmap(alias, body);
+    return nullptr;
+  }
+  gmBlocks().push_back(GmBlock{reinterpret_cast<std::uintptr_t>(kv), bytes, body,
+                               reinterpret_cast<std::uintptr_t>(alias), g_gmFileEnd});
+  g_gmFileEnd += body;
+  return kv;
 }
 
 void gmFree(void* p) {
   auto& v = gmBlocks();
+  const std::size_t page = pageSize();
   for (auto it = v.begin(); it != v.end(); ++it) {
     if (it->base == reinterpret_cast<std::uintptr_t>(p)) {
-      ::munmap(p, it->mapped);
+      ::munmap(reinterpret_cast<char*>(it->base) - page, it->body + 2 * page);
+      ::munmap(reinterpret_cast<void*>(it->alias), it->body);
+      // Give the pages back; the file range is not reused (offsets only grow, holes cost nothing).
+      ::fallocate(g_gmFd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(it->fileOff),
+                  static_cast<off_t>(it->body));
       v.erase(it);
       return;
     }
   }
 }
+
+void* gmAliasOf(const void* p) {
+  const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p);
+  const GmBlock* b = findGm(a);
+  return b ? reinterpret_cast<void*>(b->alias + (a - b->base)) : const_cast<void*>(p);
+}
+
+namespace rt {
+bool gmBlockOf(std::uintptr_t a, GmBlockInfo& out) {
+  const GmBlock* b = findGm(a);
+  if (!b) return false;
+  out = GmBlockInfo{b->base, b->size, b->body};
+  return true;
+}
+void gmProtectKernelViews(int prot) {
+  for (const GmBlock& b : gmBlocks()) ::mprotect(reinterpret_cast<void*>(b.base), b.body, prot);
+}
+}  // namespace rt
 
 bool gmKnown(const void* p) { return findGm(reinterpret_cast<std::uintptr_t>(p)) != nullptr; }
 
@@ -86,6 +132,13 @@ std::uint64_t checkGm(const void* addr, std::uint64_t len, std::uintptr_t lo, st
     return ok;
   }
   const std::uintptr_t userEnd = b->base + b->size;
+  if (a < b->base) {
+    report(Cat::GmOutOfBounds, api, loc, pipe, operand,
+           std::string(api) + " " + what + " GM bytes starting " + std::to_string(b->base - a) +
+               " bytes before a GmAlloc block of " + std::to_string(b->size) + " bytes (block at " + hex(b->base) +
+               "); the access is skipped");
+    return 0;
+  }
   if (a >= userEnd || end > userEnd) {
     report(Cat::GmOutOfBounds, api, loc, pipe, operand,
            std::string(api) + " " + what + " GM bytes [" + std::to_string(a - b->base) + ", " +

@@ -160,7 +160,10 @@ void syncResetBlock() {
 }
 
 // Internal: one instruction on pipe p touching several operands.
-void syncBegin(Pipe p) { ++S().seq[pi(p)]; }
+void syncBegin(Pipe p) {
+  rawFlush();  // earlier raw scalar accesses are ordered before this instruction
+  ++S().seq[pi(p)];
+}
 void syncOperand(Pipe p, MemSpace space, std::uint32_t off, std::uint32_t len, bool write, const char* api, SrcLoc loc,
                  int operand) {
   access(pi(p), space, off, len, write, api, loc, operand);
@@ -189,11 +192,13 @@ void syncAccess(Pipe pipe, MemSpace space, std::uint32_t off, std::uint32_t len,
 
 void syncQueueRelease(Pipe src, Pipe dst, int buf) {
   (void)dst;
+  rawFlush();
   if (buf < 0 || buf >= kMaxBuffers) return;
   snapshot(pi(src), S().qSnap[buf][pi(src)]);
 }
 
 void syncQueueAcquire(Pipe src, Pipe dst, int buf) {
+  rawFlush();
   if (buf < 0 || buf >= kMaxBuffers) return;
   merge(S().vc[pi(dst)], S().qSnap[buf][pi(src)]);
 }

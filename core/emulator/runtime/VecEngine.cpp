@@ -13,7 +13,10 @@
 namespace kwb_sim {
 
 namespace {
-std::uint32_t off(const LocalDesc& d) { return static_cast<std::uint32_t>(d.ptr - spaceBase(d.ref.space)); }
+// d.ptr is the runtime alias of the operand (data_copy.h localDesc).
+std::uint32_t off(const LocalDesc& d) {
+  return static_cast<std::uint32_t>(d.ptr - ubAlias(spaceBase(d.ref.space)));
+}
 
 struct Mask {
   bool counter = false;
@@ -409,6 +412,8 @@ void dumpLocal(const void* ptr, DType dt, std::uint32_t count, std::uint32_t des
   std::printf("DumpTensor: desc=%u, %s<%s>, block %lld, %s:%u:", desc, what, dtypeName(dt),
               static_cast<long long>(g_block.blockIdx), loc.file ? loc.file : "?", loc.line);
   const unsigned es = dtypeSize(dt);
+  // A kernel-view address: read it through the runtime alias.
+  ptr = what[0] == 'L' ? static_cast<const void*>(ubAlias(static_cast<const char*>(ptr))) : gmAlias(ptr);
   for (std::uint32_t i = 0; i < count; ++i) {
     if (i % 16 == 0) std::printf("\n  [%5u]", i);
     const double v = loadAsDouble(dt, static_cast<const char*>(ptr) + static_cast<std::size_t>(i) * es);

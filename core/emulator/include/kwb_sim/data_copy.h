@@ -16,7 +16,7 @@ struct LocalDesc {
   TensorRef ref;
 };
 struct GmDesc {
-  std::uint8_t* ptr;
+  std::uint8_t* ptr;  // kernel-view address (what traces record); DataCopy.cpp dereferences gmAlias(ptr)
   std::uintptr_t lo, hi;
 };
 struct ElemDesc {
@@ -26,7 +26,8 @@ struct ElemDesc {
 
 template <typename T>
 LocalDesc localDesc(const AscendC::LocalTensor<T>& t) {
-  return LocalDesc{reinterpret_cast<std::uint8_t*>(t.ptr_), t.ref_};
+  // The runtime works on the alias of the tensor's UB/L1 (kernel-view ptr_ is PROT_NONE in the kernel).
+  return LocalDesc{reinterpret_cast<std::uint8_t*>(ubAlias(t.ptr_)), t.ref_};
 }
 template <typename T>
 GmDesc gmDesc(const AscendC::GlobalTensor<T>& t) {

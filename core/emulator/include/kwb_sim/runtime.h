@@ -140,6 +140,40 @@ void gmFree(void* p);
 void setTilingKey(std::uint64_t key);
 std::uint64_t tilingKey();
 
+// --- two views of GM and UB (runtime/RawAccess.cpp, docs/emulator.md "Raw pointers")
+// GM blocks and the block's UB/L1 are each mapped twice: the kernel view (the addresses kernel code
+// holds: GM_ADDR, GlobalTensor/LocalTensor::ptr_, GetPhyAddr) is PROT_NONE while the kernel runs, so
+// any access by kernel code faults and is checked, recorded and costed as a scalar access; the
+// emulated APIs touch memory through the alias below, which stays readable and writable.
+struct LocalViews {
+  std::uintptr_t lo = 0, hi = 0;  // kernel view of UB+L1 (0, 0: not set up)
+  std::uintptr_t delta = 0;       // alias = kernel view + delta (mod 2^64)
+};
+extern LocalViews g_localViews;
+// Runtime alias of a kernel-view UB/L1 address: a constant shift, also for addresses outside UB so
+// that offsets computed from the alias stay exact and the bounds checks (made before any access) see
+// them; nullptr stays nullptr ("no operand").
+template <typename T>
+inline T* ubAlias(T* p) {
+  const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p);
+  return a == 0 ? p : reinterpret_cast<T*>(a + g_localViews.delta);
+}
+// Runtime alias of a kernel-view GM address (inside a GmAlloc block or its guard pages); other
+// addresses (host memory not from GmAlloc) are returned unchanged.
+void* gmAliasOf(const void* p);
+template <typename T>
+inline T* gmAlias(T* p) {
+  return static_cast<T*>(gmAliasOf(static_cast<const void*>(p)));
+}
+// Raw accesses recorded by the fault handler wait in a small buffer until the next emulated API call
+// (no allocation in the handler); every recording / sync entry point drains it first so program order
+// is kept.
+extern int g_rawPending;
+void rawDrain();
+inline void rawFlush() {
+  if (g_rawPending) rawDrain();
+}
+
 // Inline hot path: validity of a tensor handle (use after FreeTensor).
 inline bool handleStale(const TensorRef& r) {
   return r.buf >= 0 && g_block.bufs[r.buf].gen != r.gen;

@@ -19,9 +19,11 @@ class LocalTensor {
   uint32_t GetSize() const { return size_; }
   uint32_t GetLength() const { return size_ * static_cast<uint32_t>(sizeof(T)); }
   void SetSize(uint32_t size) { size_ = size; }
-  // Address inside the local memory (UB offset), as the hardware sees it.
-  uint64_t GetPhyAddr() const { return ubOffset(); }
-  uint64_t GetPhyAddr(uint32_t offset) const { return ubOffset() + offset * sizeof(T); }
+  // As in CANN's CPU debug mode, the address kernel code may cast to a `__ubuf__ T*`: a kernel-view
+  // address (PROT_NONE while the kernel runs), so every access through it is caught, checked and
+  // costed as a scalar UB access (runtime/RawAccess.cpp). Alignment modulo 32 equals the UB offset's.
+  uint64_t GetPhyAddr() const { return reinterpret_cast<uint64_t>(ptr_); }
+  uint64_t GetPhyAddr(uint32_t offset) const { return reinterpret_cast<uint64_t>(ptr_ + offset); }
   TPosition GetPosition() const { return position_; }
   void SetUserTag(int32_t tag) { tag_ = tag; }
   int32_t GetUserTag() const { return tag_; }
@@ -46,16 +48,19 @@ class LocalTensor {
   T GetValue(uint32_t index, KWB_SIM_LOC) const {
     if (!access(index, false, "GetValue", loc_)) return T{};
     T v;
-    std::memcpy(&v, ptr_ + index, sizeof(T));
+    std::memcpy(&v, kwb_sim::ubAlias(ptr_ + index), sizeof(T));
     return v;
   }
   void SetValue(uint32_t index, T value, KWB_SIM_LOC) const {
     if (!access(index, true, "SetValue", loc_)) return;
-    std::memcpy(ptr_ + index, &value, sizeof(T));
+    std::memcpy(kwb_sim::ubAlias(ptr_ + index), &value, sizeof(T));
   }
-  // Reference access (scalar pipe); checked like GetValue.
+  // Reference access: the handle and the index are checked here; the reference is a kernel-view one,
+  // so the read or write made through it is recorded (and costed) by the raw-access handler.
   T& operator()(uint32_t index) const {
-    access(index, true, "operator()", kwb_sim::SrcLoc{nullptr, 0});
+    const uint32_t off = ubOffset() + index * static_cast<uint32_t>(sizeof(T));
+    kwb_sim::checkLocal(ref_, off, sizeof(T), "operator()", kwb_sim::SrcLoc{nullptr, 0}, kwb_sim::Pipe::S,
+                        kwb_sim::kOperandThis, true);
     return ptr_[index];
   }
 
@@ -115,13 +120,15 @@ class GlobalTensor {
   T GetValue(uint64_t index, KWB_SIM_LOC) const {
     if (!access(index, false, "GetValue", loc_)) return T{};
     T v;
-    std::memcpy(&v, ptr_ + index, sizeof(T));
+    std::memcpy(&v, kwb_sim::gmAlias(ptr_ + index), sizeof(T));
     return v;
   }
   void SetValue(uint64_t index, T value, KWB_SIM_LOC) const {
     if (!access(index, true, "SetValue", loc_)) return;
-    std::memcpy(ptr_ + index, &value, sizeof(T));
+    std::memcpy(kwb_sim::gmAlias(ptr_ + index), &value, sizeof(T));
   }
+  // A kernel-view reference: the access made through it is checked and recorded by the raw-access
+  // handler like any other raw GM access.
   T& operator()(uint64_t index) const { return ptr_[index]; }
 
   // ---- emulator internals
