@@ -61,7 +61,9 @@ TEST(SandboxedCompile, IncludingDevZeroStopsAtTheMemoryLimitWithAClearDiagnostic
         (d.category == "timeout" && d.message.find("limit") != std::string::npos))
       limitNamed = true;
   EXPECT_TRUE(limitNamed) << messages(r) << r.compilerOutput;
-  // Every process this test waited for, transitively: the compiler stayed under its limit.
+  // Resident peak of the processes whose exit reached this one (a g++ run directly, as before the
+  // sandbox, is counted; inside bwrap the compiler is reaped in its pid namespace and the limit itself,
+  // named in the diagnostic above, is the bound).
   EXPECT_LT(childPeakRssKiB(), static_cast<long>((o.sandbox.addressSpaceBytes >> 10) + (256 << 10)));
   EXPECT_FALSE(fs::exists(o.output));
 }
