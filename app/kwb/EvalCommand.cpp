@@ -10,6 +10,8 @@
 #include "core/model/JsonReader.h"
 #include "core/model/Task.h"
 #include "core/toolchain/Evaluator.h"
+#include "core/toolchain/PrivateCacheDir.h"
+#include "core/toolchain/TempWorkDir.h"
 
 namespace kwb::cli {
 namespace {
@@ -23,15 +25,21 @@ struct EvalArgs {
   std::string soc;
   std::string seed;
   std::string workDir;
+  bool keepWork = false;
   bool json = false;
 };
 
-// Builds and reference binaries are shared across evaluations. The sandboxed programs (which may run
-// as an unprivileged user) must be able to reach them, so the default lives in the temp folder, not
-// under a private $HOME.
-fs::path defaultCacheDir() {
-  if (const char* c = std::getenv("KWB_EVAL_CACHE_DIR"); c && *c) return c;
-  return fs::temp_directory_path() / ("kwb-eval-cache-" + std::to_string(::getuid()));
+bool isUnder(const std::string& path, const fs::path& dir) {
+  const std::string d = dir.string();
+  return path == d || (path.size() > d.size() && path.compare(0, d.size(), d) == 0 && path[d.size()] == '/');
+}
+
+// The work folder is gone: the report must not send anyone to files that no longer exist.
+void forgetRemovedPaths(EvalReport& r, const fs::path& workDir) {
+  for (auto it = r.artifacts.begin(); it != r.artifacts.end();)
+    it = isUnder(it->second, workDir) ? r.artifacts.erase(it) : std::next(it);
+  for (auto& run : r.runs)
+    if (isUnder(run.dir, workDir)) run.dir.clear();
 }
 
 void printText(const EvalReport& r) {
@@ -82,23 +90,41 @@ int runEval(const EvalArgs& a) {
   }
   BackendOptions bo;
   bo.soc = a.soc.empty() ? task.soc : a.soc;
-  bo.cacheDir = defaultCacheDir();
+  bo.cacheDir = defaultEvalCacheDir();
+  // Checked here too (the backends check again) so that a refused cache is one clear message.
+  const PrivateDirResult cache = preparePrivateDir(bo.cacheDir);
+  if (!cache.ok) return bad(cache.error);
+  for (const auto& w : cache.warnings) std::cerr << "kwb eval: warning: " << w << "\n";
   std::string error;
   auto backend = makeBackend(a.backend, bo, error);
   if (!backend) return bad(error);
   req.cacheDir = bo.cacheDir;
-  req.workDir = a.workDir.empty() ? fs::temp_directory_path() / ("kwb-eval-" + task.name + "-" +
-                                                                  std::to_string(::getpid()))
-                                  : fs::path(a.workDir);
+  // A fresh, unpredictable folder that goes away at the end; an explicit --work-dir is the user's and stays.
+  TempWorkDir work;
+  if (a.workDir.empty()) {
+    work = TempWorkDir(makeTempWorkDir("kwb-eval-" + task.name + "-", error), a.keepWork);
+    if (work.path().empty()) return bad(error);
+    req.workDir = work.path();
+  } else {
+    req.workDir = a.workDir;
+  }
   if (!a.json) req.progress = [](const std::string& s) { std::cerr << "kwb eval: " << s << "\n"; };
-  const EvalReport r = evaluate(task, *backend, req);
+  // If evaluate() throws, `work` is still removed on the way out.
+  EvalReport r = evaluate(task, *backend, req);
+  const bool removed = a.workDir.empty() && !a.keepWork;
+  if (removed) {
+    const fs::path dir = req.workDir;
+    if (work.remove()) forgetRemovedPaths(r, dir);
+  }
   if (a.json) {
     nlohmann::json j = r;
     j["task"] = task.name;
     j["soc"] = bo.soc;
+    j["work_dir_removed"] = removed;
     printJson(j);
   } else {
     printText(r);
+    if (removed) std::cout << "  (work folder removed; --keep-work keeps it)\n";
   }
   return r.verdict == Verdict::Pass ? Success : Failed;
 }
@@ -114,7 +140,10 @@ void addEvalCommand(CLI::App& app, Context& ctx) {
       ->check(CLI::IsMember({"ascend-sim", "ascend-cann"}));
   cmd->add_option("--soc", a->soc, "SoC name (default: the task's)");
   cmd->add_option("--seed", a->seed, "Seed for the random inputs (default: fresh, printed in the report)");
-  cmd->add_option("--work-dir", a->workDir, "Where sources, binaries and case files go (default: a temp folder)");
+  cmd->add_option("--work-dir", a->workDir,
+                  "Where sources, binaries and case files go; kept afterwards (default: a fresh temp folder, "
+                  "removed at the end)");
+  cmd->add_flag("--keep-work", a->keepWork, "Keep the default temp work folder (its path is in the report)");
   cmd->add_flag("--json", a->json, "Print one JSON document");
   cmd->callback([&ctx, a] { ctx.action = [a] { return runEval(*a); }; });
 }

@@ -50,6 +50,7 @@ void addSimCommand(CLI::App& app, Context& ctx) {
                          {"soc", o.soc},
                          {"autoSync", o.autoSync},
                          {"pch", r.pch},
+                         {"isolation", r.isolation},
                          {"seconds", static_cast<double>(r.elapsed.count()) / 1000.0},
                          {"command", r.command},
                          {"compilerOutput", r.compilerOutput},
@@ -59,6 +60,9 @@ void addSimCommand(CLI::App& app, Context& ctx) {
         return code;
       }
       if (!r.compilerOutput.empty()) std::cerr << r.compilerOutput;
+      // What the compiler cannot say itself: a sandbox limit it hit, a cache entry discarded.
+      for (const auto& d : r.diagnostics)
+        if (d.source == "sandbox" || d.source == "toolchain") std::cerr << "kwb sim build: " << d.format() << "\n";
       if (!r.message.empty()) std::cerr << "kwb sim build: " << r.message << "\n";
       return code;
     };

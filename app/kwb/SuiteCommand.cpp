@@ -12,6 +12,8 @@
 #include "app/kwb/Cli.h"
 #include "core/model/Task.h"
 #include "core/toolchain/Evaluator.h"
+#include "core/toolchain/PrivateCacheDir.h"
+#include "core/toolchain/TempWorkDir.h"
 
 namespace kwb::cli {
 namespace {
@@ -26,6 +28,7 @@ struct SuiteArgs {
   std::string soc;
   std::string seed;
   std::string only;
+  bool keepWork = false;
   bool json = false;
 };
 
@@ -60,11 +63,20 @@ int runSuite(const SuiteArgs& a) {
       return BadInput;
     }
   }
-  const fs::path cache = [] {
-    if (const char* c = std::getenv("KWB_EVAL_CACHE_DIR"); c && *c) return fs::path(c);
-    return fs::temp_directory_path() / ("kwb-eval-cache-" + std::to_string(::getuid()));
-  }();
-  const fs::path root = fs::temp_directory_path() / ("kwb-suite-" + std::to_string(::getpid()));
+  const fs::path cache = defaultEvalCacheDir();
+  const PrivateDirResult cacheCheck = preparePrivateDir(cache);
+  if (!cacheCheck.ok) {
+    std::cerr << "kwb suite eval: " << cacheCheck.error << "\n";
+    return BadInput;
+  }
+  for (const auto& w : cacheCheck.warnings) std::cerr << "kwb suite eval: warning: " << w << "\n";
+  std::string workError;
+  TempWorkDir rootDir(makeTempWorkDir("kwb-suite-", workError), a.keepWork);
+  if (rootDir.path().empty()) {
+    std::cerr << "kwb suite eval: " << workError << "\n";
+    return InternalError;
+  }
+  const fs::path root = rootDir.path();
   nlohmann::json results = nlohmann::json::array();
   int passed = 0, failed = 0, errors = 0;
   const auto start = std::chrono::steady_clock::now();
@@ -91,6 +103,8 @@ int runSuite(const SuiteArgs& a) {
       req.seed = seed;
       req.workDir = root / task.name;
       req.cacheDir = cache;
+      // Each task's folder goes as soon as it is evaluated: a whole suite's cases add up to gigabytes.
+      TempWorkDir taskWork(req.workDir, a.keepWork);
       const EvalReport r = evaluate(task, *backend, req);
       const bool ok = r.verdict == Verdict::Pass;
       (ok ? passed : failed)++;
@@ -116,10 +130,12 @@ int runSuite(const SuiteArgs& a) {
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (a.json) {
     printJson({{"dir", a.dir}, {"backend", a.backend}, {"tasks", results.size()}, {"passed", passed},
-               {"failed", failed}, {"errors", errors}, {"seconds", secs}, {"results", results}});
+               {"failed", failed}, {"errors", errors}, {"seconds", secs}, {"results", results},
+               {"work_dir", a.keepWork ? nlohmann::json(root.string()) : nlohmann::json(nullptr)}});
   } else {
     std::cout << "summary: " << passed << "/" << taskDirs.size() << " passed, " << failed << " failed, " << errors
               << " errors in " << static_cast<long>(secs) << " s\n";
+    if (a.keepWork) std::cout << "work folders kept in " << root.string() << "\n";
   }
   if (errors) return InternalError;
   return failed ? Failed : Success;
@@ -139,6 +155,8 @@ void addSuiteCommand(CLI::App& app, Context& ctx) {
   eval->add_option("--soc", a->soc, "SoC name (default: each task's)");
   eval->add_option("--seed", a->seed, "Seed for every task (default: fresh per task)");
   eval->add_option("--only", a->only, "Only tasks whose folder name contains this text");
+  eval->add_flag("--keep-work", a->keepWork,
+                 "Keep the tasks' work folders (default: each is removed once its task is evaluated)");
   eval->add_flag("--json", a->json, "Print one JSON document");
   eval->callback([&ctx, a] { ctx.action = [a] { return runSuite(*a); }; });
 }

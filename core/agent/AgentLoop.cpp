@@ -12,6 +12,8 @@
 #include "core/agent/KnowledgePack.h"
 #include "core/model/Task.h"
 #include "core/model/Time.h"
+#include "core/toolchain/PrivateCacheDir.h"
+#include "core/toolchain/TempWorkDir.h"
 
 namespace kwb {
 
@@ -39,19 +41,13 @@ std::optional<double> iterationTimeUs(const Iteration& it) {
 }
 
 namespace {
+// An unpredictable folder only this process created (a fixed /tmp/kwb-agent-<pid> name could be
+// pre-created by another user).
 fs::path defaultWorkRoot() {
-  static std::atomic<int> counter{0};
-  return fs::temp_directory_path() /
-         ("kwb-agent-" + std::to_string(::getpid()) + "-" + std::to_string(counter.fetch_add(1)));
-}
-// A build cache shared by the loop's evaluations and across runs. It lives under the temp folder, not
-// under $HOME: sandboxed programs (the reference, the candidate) run as another user and must be able to
-// reach it.
-fs::path defaultCacheDir(const fs::path& workRoot) {
-  if (const char* c = std::getenv("KWB_EVAL_CACHE_DIR"); c && *c) return c;
-  std::error_code ec;
-  const fs::path shared = fs::temp_directory_path(ec) / "kwb-agent-cache";
-  return ec ? workRoot / "cache" : shared;
+  std::string error;
+  fs::path root = makeTempWorkDir("kwb-agent-", error);
+  if (root.empty()) throw std::runtime_error("AgentLoop: " + error);
+  return root;
 }
 }  // namespace
 
@@ -67,9 +63,13 @@ AgentLoop::AgentLoop(SessionStore store, std::shared_ptr<LlmClient> llm, std::sh
   if (!llm) throw std::invalid_argument("AgentLoop needs an LLM client");
   if (!evaluator) throw std::invalid_argument("AgentLoop needs an evaluator");
   if (options.prompts.contract.empty()) options.prompts = loadPromptResources();
-  if (options.workRoot.empty()) options.workRoot = defaultWorkRoot();
-  if (options.cacheDir.empty()) options.cacheDir = defaultCacheDir(options.workRoot);
+  const bool ownsWorkRoot = options.workRoot.empty();
+  if (ownsWorkRoot) options.workRoot = defaultWorkRoot();
+  if (options.cacheDir.empty()) options.cacheDir = defaultEvalCacheDir();
+  const fs::path workRoot = options.workRoot;
+  const bool keepWork = options.keepWork;
   impl_ = std::make_unique<Impl>(std::move(store), std::move(llm), std::move(evaluator), std::move(options));
+  if (ownsWorkRoot) impl_->ownedWorkRoot = TempWorkDir(workRoot, keepWork);
   const Session s = impl_->store.session();
   impl_->task = s.task;
   // Sessions embed the task's spec, not its files: find reference.cpp and README.md again where the task

@@ -57,8 +57,11 @@ namespace kwb {
 struct AgentLoopOptions {
   PromptResources prompts;              // empty contract: loadPromptResources() at construction
   PromptBudget budget;
-  std::filesystem::path workRoot;       // evaluation scratch (default: a fresh temp folder)
-  std::filesystem::path cacheDir;       // build cache (default: $KWB_EVAL_CACHE_DIR, else <tmp>/kwb-agent-cache)
+  std::filesystem::path workRoot;       // evaluation scratch (default: a fresh mkdtemp folder, removed with the loop)
+  std::filesystem::path cacheDir;       // build cache (default: defaultEvalCacheDir(), private and verified)
+  // Keep each iteration's work folder (and the default work root) after its evaluation. Off: what the
+  // session keeps (docs/session-format.md) is copied into the session first, the rest is removed.
+  bool keepWork = false;
   std::optional<std::uint64_t> seed;    // fixed verification seed (default: fresh per evaluation)
   bool exitWhenFinished = true;         // false (GUI): stay alive after the limits, for edits/resume
   int defaultPatience = 3;              // when SessionLimits.patience is unset

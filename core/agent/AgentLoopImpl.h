@@ -7,6 +7,7 @@
 #include <set>
 
 #include "core/agent/AgentLoop.h"
+#include "core/toolchain/TempWorkDir.h"
 
 namespace kwb {
 
@@ -31,6 +32,9 @@ struct AgentLoop::Impl {
   std::shared_ptr<LlmClient> llm;
   std::shared_ptr<CandidateEvaluator> evaluator;
   AgentLoopOptions options;
+  // The default work root, created by the loop: removed with it unless options.keepWork. A root the
+  // caller passed is the caller's and stays (only the iteration folders in it are removed).
+  TempWorkDir ownedWorkRoot;
   Task task;               // the session's task, with its files (reference, README) found again via taskPath
   std::string taskReadme;
 

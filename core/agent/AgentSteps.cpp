@@ -10,6 +10,7 @@
 #include "core/agent/ConstraintEnforcer.h"
 #include "core/agent/ResponseParser.h"
 #include "core/model/Time.h"
+#include "core/toolchain/TempWorkDir.h"
 
 namespace kwb {
 
@@ -215,6 +216,9 @@ void AgentLoop::Impl::evaluateIteration(Iteration& it, const std::vector<Constra
   EvaluationContext ctx;
   ctx.workDir = options.workRoot / ("iteration-" + SessionStore::iterationFolderName(id));
   ctx.cacheDir = options.cacheDir;
+  // The work folder (sources, binary, every case's files: 30-200 MB) goes when this function returns,
+  // however it returns; what the session keeps is copied into it before then.
+  TempWorkDir iterationWork(ctx.workDir, options.keepWork);
   ctx.seed = options.seed;
   ctx.onPhase = [&](EvalPhase phase) {
     if (stopRequested) throw AgentStopRequested{};
@@ -246,6 +250,8 @@ void AgentLoop::Impl::evaluateIteration(Iteration& it, const std::vector<Constra
   it.compile = out.compile;
   it.run = out.run;
   it.diagnostics.insert(it.diagnostics.end(), out.diagnostics.begin(), out.diagnostics.end());
+  // Its paths name the work folder, which is removed at the end of this evaluation.
+  if (!options.keepWork) out.report["work_dir_removed"] = true;
   store.writeArtifact(id, "eval.json", out.report.dump(2));
   if (it.compile && !it.compile->log.empty()) store.writeArtifact(id, "compile.log", it.compile->log);
 

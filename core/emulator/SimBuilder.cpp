@@ -12,6 +12,9 @@
 
 #include "core/diag/CompilerDiagnosticParser.h"
 #include "core/process/ProcessRunner.h"
+#include "core/toolchain/PrivateCacheDir.h"
+#include "core/toolchain/TempWorkDir.h"
+#include "core/toolchain/VerifiedCache.h"
 
 namespace fs = std::filesystem;
 
@@ -61,31 +64,32 @@ std::string defaultCacheDir() {
     fs::create_directories(layoutCache, ec);
     if (!ec && ::access(layoutCache.c_str(), W_OK) == 0) return layoutCache.string();
   }
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/kwb/sim";
-  if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.cache/kwb/sim";
-  return (fs::temp_directory_path() / "kwb-sim-cache").string();
+  return (userCacheRoot() / "sim").string();
 }
 
 int socArch(const std::string& soc) { return soc.rfind("Ascend310P", 0) == 0 ? 2002 : 2201; }
 
-// Runs the compiler; returns the result (output merged for the caller).
-ProcessResult runCompiler(const std::vector<std::string>& argv) {
+// `g++ --version`: no untrusted input, so it runs directly (it only keys the cache).
+ProcessResult compilerVersion(const std::string& cxx) {
   ProcessSpec spec;
-  spec.argv = argv;
-  spec.timeout = std::chrono::minutes(10);
+  spec.argv = {cxx, "--version"};
+  spec.timeout = std::chrono::seconds(30);
   return ProcessRunner().run(spec);
 }
 
-bool writeAtomically(const fs::path& path, const std::string& text) {
-  const fs::path tmp = path.string() + ".tmp" + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out << text;
-    if (!out) return false;
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  return !ec;
+Diagnostic cacheWarning(const std::string& message) {
+  Diagnostic d;
+  d.source = "toolchain";
+  d.severity = Severity::Warning;
+  d.category = std::string(category::CacheIntegrity);
+  d.message = message;
+  return d;
+}
+
+bool writeText(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  return static_cast<bool>(out);
 }
 
 }  // namespace
@@ -154,77 +158,124 @@ SimBuildResult SimBuilder::build(const SimBuildOptions& o) const {
                                     std::string("-DKWB_SIM_AUTO_SYNC=") + (o.autoSync ? "1" : "0")};
   for (const auto& d : o.defines) flags.push_back("-D" + d);
 
-  const ProcessResult version = runCompiler({cxx, "--version"});
+  const ProcessResult version = compilerVersion(cxx);
   if (!version.started || !version.ok())
     return fail(SimBuildResult::Status::InternalError, "cannot run the C++ compiler '" + cxx + "': " + version.describe());
 
   std::string flagText;
   for (const auto& f : flags) flagText += f + "\n";
   const std::string key = hex(fnv1a(version.stdoutText + "\n" + flagText + hex(headerHash(includeDir))));
-  const fs::path cache = fs::path(o.cacheDir.empty() ? defaultCacheDir() : o.cacheDir) / key;
+  // The cache holds a PCH that is force-included into every build: it must be ours alone.
+  const fs::path cacheRoot = o.cacheDir.empty() ? fs::path(defaultCacheDir()) : fs::path(o.cacheDir);
   std::error_code ec;
-  fs::create_directories(cache, ec);
-  if (ec) return fail(SimBuildResult::Status::InternalError, "cannot create cache folder " + cache.string());
+  fs::create_directories(cacheRoot.parent_path(), ec);
+  for (const fs::path& dir : {cacheRoot, cacheRoot / key}) {
+    const PrivateDirResult pd = preparePrivateDir(dir);
+    if (!pd.ok) return fail(SimBuildResult::Status::InternalError, pd.error);
+    for (const auto& w : pd.warnings) r.diagnostics.push_back(cacheWarning(w));
+  }
+  const fs::path cache = cacheRoot / key;
 
-  // 1. Precompiled header.
-  const fs::path pchHeader = cache / "kwb_sim_pch.h";
-  const fs::path pchFile = cache / "kwb_sim_pch.h.gch";
+  // One private scratch folder for every compiler run of this build (the PCH, the SoC object, the
+  // program); it never holds anything but copies, and goes away at the end whatever happens.
+  std::string error;
+  TempWorkDir scratch(makeTempWorkDir("kwb-sim-build-", error));
+  if (scratch.path().empty()) return fail(SimBuildResult::Status::InternalError, error);
+  const fs::path work = scratch.path();
+  SandboxPolicy policy = o.sandbox;
+  std::vector<fs::path> readOnly = {includeDir, runtimeLib};
+  for (const auto& inc : o.includeDirs) readOnly.push_back(fs::absolute(inc, ec));
+  // The sources' own folders, so that `#include "local.h"` next to a source works as with plain g++.
+  for (const auto& s : o.sources) readOnly.push_back(fs::absolute(s, ec).lexically_normal().parent_path());
+  auto compile = [&](const std::vector<std::string>& argv) {
+    SandboxResult sr = runSandboxedCompiler(policy, work, readOnly, argv);
+    if (r.isolation.empty() || sr.isolation != "bubblewrap") r.isolation = sr.isolation;
+    return sr;
+  };
+
+  // 1. Precompiled header: copied out of the cache (and verified) into the scratch folder, or built there.
+  const fs::path pchHeader = work / "kwb_sim_pch.h";
+  const fs::path pchFile = work / "kwb_sim_pch.h.gch";
+  const fs::path pchEntry = cache / "kwb_sim_pch.h.gch";
   r.pch = "off";
   if (o.usePch) {
-    if (fs::exists(pchFile)) {
+    writeText(pchHeader, "// kwb sim build: precompiled emulator API\n#include \"tikicpulib.h\"\n");
+    std::string digest, warning;
+    const CacheLookup lookup = fetchCacheEntry(pchEntry, pchFile, 0644, digest, warning);
+    if (lookup == CacheLookup::Discarded) r.diagnostics.push_back(cacheWarning(warning));
+    if (lookup == CacheLookup::Hit) {
       r.pch = "hit";
     } else {
-      writeAtomically(pchHeader, "// kwb sim build: precompiled emulator API\n#include \"tikicpulib.h\"\n");
-      const fs::path tmp = cache / ("kwb_sim_pch.h.gch.tmp" + std::to_string(::getpid()));
       std::vector<std::string> argv = {cxx};
       argv.insert(argv.end(), flags.begin(), flags.end());
-      argv.insert(argv.end(), {"-x", "c++-header", pchHeader.string(), "-o", tmp.string()});
-      const ProcessResult pr = runCompiler(argv);
-      if (pr.ok()) {
-        fs::rename(tmp, pchFile, ec);
-        r.pch = ec ? "failed" : "built";
-      } else {
-        fs::remove(tmp, ec);
-        r.pch = "failed";
+      argv.insert(argv.end(), {"-x", "c++-header", pchHeader.string(), "-o", pchFile.string()});
+      const SandboxResult pr = compile(argv);
+      r.pch = pr.ok() && fs::exists(pchFile, ec) && storeCacheEntry(pchFile, pchEntry, error) ? "built" : "failed";
+      if (!pr.ok()) {
+        std::error_code rec;
+        fs::remove(pchFile, rec);
       }
     }
   }
 
   // 2. The SoC parameter file embedded for the cost model inside the program.
-  const fs::path socObj = cache / ("soc_" + o.soc + ".o");
-  if (!fs::exists(socObj)) {
+  const fs::path socObj = work / ("soc_" + o.soc + ".o");
+  const fs::path socEntry = cache / ("soc_" + o.soc + ".o");
+  bool haveSoc = false;
+  {
+    std::string digest, warning;
+    const CacheLookup lookup = fetchCacheEntry(socEntry, socObj, 0644, digest, warning);
+    if (lookup == CacheLookup::Discarded) r.diagnostics.push_back(cacheWarning(warning));
+    haveSoc = lookup == CacheLookup::Hit;
+  }
+  if (!haveSoc) {
     const fs::path socJson = layout.dataRoot / "resources" / "soc" / (o.soc + ".json");
     if (fs::exists(socJson)) {
-      const fs::path socSrc = cache / ("soc_" + o.soc + ".cpp");
-      writeAtomically(socSrc, "extern \"C\" const char kwb_sim_soc_json[] = R\"KWBSOCJSON(" + readFile(socJson) +
-                                  ")KWBSOCJSON\";\n");
-      const fs::path tmp = cache / ("soc_" + o.soc + ".o.tmp" + std::to_string(::getpid()));
-      const ProcessResult sr = runCompiler({cxx, "-c", "-x", "c++", socSrc.string(), "-o", tmp.string()});
-      if (sr.ok()) fs::rename(tmp, socObj, ec);
+      const fs::path socSrc = work / ("soc_" + o.soc + ".cpp");
+      writeText(socSrc, "extern \"C\" const char kwb_sim_soc_json[] = R\"KWBSOCJSON(" + readFile(socJson) +
+                            ")KWBSOCJSON\";\n");
+      const SandboxResult sr = compile({cxx, "-c", "-x", "c++", socSrc.string(), "-o", socObj.string()});
+      haveSoc = sr.ok() && fs::exists(socObj, ec);
+      if (haveSoc) storeCacheEntry(socObj, socEntry, error);
     }
   }
 
-  // 3. Compile and link the program in one go.
+  // 3. Compile and link the program in one go, inside the scratch folder; kwb copies it out.
+  const fs::path built = work / "kwb_sim_app";
   std::vector<std::string> argv = {cxx};
   argv.insert(argv.end(), flags.begin(), flags.end());
   argv.push_back("-Winvalid-pch");
   for (const auto& inc : o.includeDirs) argv.push_back("-I" + inc);
   if (r.pch == "hit" || r.pch == "built") argv.insert(argv.end(), {"-include", pchHeader.string()});
   for (const auto& s : o.sources) argv.push_back(fs::absolute(s).lexically_normal().string());
-  if (fs::exists(socObj)) argv.push_back(socObj.string());
-  argv.insert(argv.end(), {runtimeLib, "-lpthread", "-o", o.output});
+  if (haveSoc) argv.push_back(socObj.string());
+  argv.insert(argv.end(), {runtimeLib, "-lpthread", "-o", built.string()});
   for (const auto& a : argv) r.command += (r.command.empty() ? "" : " ") + shellQuote(a);
-  const ProcessResult cr = runCompiler(argv);
-  r.compilerOutput = cr.stderrText + cr.stdoutText;
-  r.diagnostics = parseGccDiagnostics(r.compilerOutput, includeDir);
+  const SandboxResult cr = compile(argv);
+  r.compilerOutput = cr.stderrText() + cr.stdoutText();
+  std::vector<Diagnostic> limits = compilerSandboxDiagnostics(cr, "compiling " + fs::path(o.output).filename().string());
+  std::vector<Diagnostic> parsed = parseGccDiagnostics(r.compilerOutput, includeDir);
+  r.diagnostics.insert(r.diagnostics.end(), limits.begin(), limits.end());
+  r.diagnostics.insert(r.diagnostics.end(), parsed.begin(), parsed.end());
+  if (!cr.process.started) {
+    r.diagnostics.insert(r.diagnostics.end(), cr.diagnostics.begin(), cr.diagnostics.end());
+    return fail(SimBuildResult::Status::InternalError,
+                "cannot run " + cxx + " in the sandbox: " + (cr.process.startError.empty() ? cr.commandLine() : cr.process.startError));
+  }
+  const bool ok = cr.ok() && fs::exists(built, ec);
+  if (ok) {
+    auto digest = copyAndHash(built, o.output, 0755, error);
+    if (!digest) return fail(SimBuildResult::Status::InternalError, "cannot write " + o.output + ": " + error);
+    r.outputSha256 = *digest;
+  }
   r.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0);
-  if (!cr.started) return fail(SimBuildResult::Status::InternalError, "cannot run " + cxx + ": " + cr.startError);
-  r.status = cr.ok() ? SimBuildResult::Status::Ok : SimBuildResult::Status::BuildFailed;
-  if (!cr.ok() && r.diagnostics.empty()) {
+  r.status = ok ? SimBuildResult::Status::Ok : SimBuildResult::Status::BuildFailed;
+  const bool anyError = std::any_of(r.diagnostics.begin(), r.diagnostics.end(), [](const Diagnostic& d) { return d.isError(); });
+  if (!ok && !anyError) {
     Diagnostic d;
     d.source = "compiler";
     d.category = std::string(category::CompileError);
-    d.message = "the compiler failed: " + cr.describe();
+    d.message = "the compiler failed: " + cr.process.describeOutcome() + "; command: " + cr.commandLine();
     r.diagnostics.push_back(d);
   }
   return r;

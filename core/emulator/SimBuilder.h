@@ -2,6 +2,10 @@
 // `kwb sim build`: compiles a CANN CPU-mode Ascend C program (kernel + host main) with g++ against the
 // kwb emulator headers and links it with kwb_sim_runtime. A precompiled header of the emulator API is
 // built once per (compiler, header contents, flags) into a cache folder and force-included.
+// Every compiler run happens inside kwb::Sandbox (core/toolchain/CompileSandbox.h): the sources'
+// folders, -I folders, the emulator headers and the runtime library are bound read-only at their own
+// paths, a fresh private scratch folder is the only writable place, and the result is copied to
+// `output` by kwb afterwards. Cached pieces (PCH, SoC object) carry SHA-256 sidecars checked on use.
 
 #include <chrono>
 #include <functional>
@@ -9,6 +13,7 @@
 #include <vector>
 
 #include "core/model/Diagnostic.h"
+#include "core/toolchain/CompileSandbox.h"
 
 namespace kwb {
 
@@ -22,7 +27,10 @@ struct SimBuildOptions {
   std::vector<std::string> defines;         // -D
   bool usePch = true;
   std::string compiler;                     // default: $KWB_SIM_CXX or g++
-  std::string cacheDir;                     // default: $KWB_SIM_CACHE_DIR, the build tree's, or $XDG_CACHE_HOME/kwb
+  std::string cacheDir;                     // default: $KWB_SIM_CACHE_DIR, the build tree's, or userCacheRoot()/sim
+  // Limits and isolation of every compiler run; scratchDir and readOnlyPaths are set by build() (paths
+  // given here are bound in addition).
+  SandboxPolicy sandbox = compilerSandboxPolicy();
 };
 
 struct SimBuildResult {
@@ -33,6 +41,8 @@ struct SimBuildResult {
   std::vector<Diagnostic> diagnostics;      // parsed from the compiler output
   std::string command;                      // the compile+link command, re-runnable
   std::string pch;                          // "hit", "built", "off" or "failed"
+  std::string isolation;                    // of the compile: "bubblewrap", "rlimits-only" or "none"
+  std::string outputSha256;                 // of `output` as written (when ok)
   std::chrono::milliseconds elapsed{0};
   bool ok() const { return status == Status::Ok; }
 };

@@ -34,7 +34,7 @@ bool isKnownCategory(std::string_view c) {
       category::MulticoreOverlap, category::InvalidParam,  category::UnsupportedDtype,
       category::UnsupportedApi, category::RuntimeCrash,    category::Timeout,
       category::WrongAnswer,   category::SandboxViolation, category::PolicyViolation,
-      category::SandboxSetup};
+      category::SandboxSetup,   category::CacheIntegrity};
   for (auto k : known)
     if (k == c) return true;
   return false;

@@ -40,6 +40,9 @@ inline constexpr std::string_view PolicyViolation = "policy-violation";
 // Added here (not in the brief's list): the sandbox could not be set up as asked (error: nothing ran),
 // or runs weaker than intended (warning, e.g. rlimits only without bubblewrap).
 inline constexpr std::string_view SandboxSetup = "sandbox-setup";
+// A cached build (or the cache folder) failed its integrity check and was discarded and rebuilt
+// (warning): see docs/sandbox.md, "Caches".
+inline constexpr std::string_view CacheIntegrity = "cache-integrity";
 }  // namespace category
 
 // True for the categories listed in the brief (and the few added here); unknown ones still load.

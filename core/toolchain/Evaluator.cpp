@@ -142,6 +142,14 @@ EvalReport evaluate(const Task& task, Backend& backend, const EvalRequest& req) 
   verify::ReferenceRunner refRunner(cache);
   const auto refBuild = refRunner.build(task);
   if (!refBuild.ok) throw std::runtime_error(refBuild.log);
+  for (const auto& w : refBuild.warnings) {  // a discarded cache entry or folder (docs/sandbox.md, "Caches")
+    Diagnostic d;
+    d.source = "toolchain";
+    d.severity = Severity::Warning;
+    d.category = std::string(category::CacheIntegrity);
+    d.message = w;
+    rep.diagnostics.push_back(d);
+  }
 
   // 4. Cases.
   std::vector<std::pair<std::string, nlohmann::json>> caseProfiles;

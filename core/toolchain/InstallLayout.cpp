@@ -1,5 +1,7 @@
 #include "core/toolchain/InstallLayout.h"
 
+#include "core/toolchain/PrivateCacheDir.h"
+
 #include <cstdlib>
 
 namespace kwb {
@@ -8,11 +10,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path userCacheDir() {
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return fs::path(x) / "kernel-workbench" / "sim";
-  if (const char* home = std::getenv("HOME"); home && *home) return fs::path(home) / ".cache" / "kernel-workbench" / "sim";
-  return fs::temp_directory_path() / "kernel-workbench-sim-cache";
-}
+// Never a fixed name in the shared temp folder: another user could pre-create it and plant a PCH.
+fs::path userCacheDir() { return userCacheRoot() / "sim"; }
 
 }  // namespace
 

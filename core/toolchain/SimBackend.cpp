@@ -2,6 +2,7 @@
 
 #include "core/toolchain/InstallLayout.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -10,6 +11,8 @@
 #include "core/emulator/SimBuilder.h"
 #include "core/model/Hash.h"
 #include "core/sandbox/Sandbox.h"
+#include "core/toolchain/PrivateCacheDir.h"
+#include "core/toolchain/VerifiedCache.h"
 #include "core/verify/ReferenceRunner.h"
 #include "core/policy/CandidatePreprocess.h"
 #include "core/toolchain/ResultFile.h"
@@ -88,59 +91,80 @@ std::vector<Diagnostic> SimBackend::prepare(const Task& task, const std::string&
   return out;
 }
 
+namespace {
+Diagnostic toolchainDiagnostic(Severity severity, std::string_view cat, std::string message) {
+  Diagnostic d;
+  d.source = "toolchain";
+  d.severity = severity;
+  d.category = std::string(cat);
+  d.message = std::move(message);
+  return d;
+}
+}  // namespace
+
 CompileResult SimBackend::compile() {
   CompileResult r;
   const auto start = std::chrono::steady_clock::now();
-  std::error_code ec;
+  auto finish = [&] {
+    r.durationMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return r;
+  };
+  // Cached programs are executed later: the folder must be ours alone (core/toolchain/PrivateCacheDir.h),
+  // and each entry must match the SHA-256 kwb recorded when it built it.
   const fs::path cache = options_.cacheDir.empty() ? workDir_ / "build-cache" : options_.cacheDir;
-  fs::create_directories(cache, ec);
+  const PrivateDirResult pd = preparePrivateDir(cache);
+  if (!pd.ok) {
+    r.ok = false;
+    r.diagnostics.push_back(toolchainDiagnostic(Severity::Error, category::SandboxSetup, pd.error));
+    return finish();
+  }
+  for (const auto& w : pd.warnings)
+    r.diagnostics.push_back(toolchainDiagnostic(Severity::Warning, category::CacheIntegrity, w));
   const fs::path cached = cache / ("sim-" + task_->name + "-" + buildKey_);
   binary_ = workDir_ / "kernel_app";
+  // The copy that will run is the one verified, so the entry cannot change between check and use.
+  std::string digest, warning;
+  const CacheLookup lookup = fetchCacheEntry(cached, binary_, 0755, digest, warning);
+  if (lookup == CacheLookup::Hit) {
+    r.ok = true;
+    r.cached = true;
+    r.commandLine = "(cached build " + cached.string() + ", sha256 " + digest + ")";
+    return finish();
+  }
+  if (lookup == CacheLookup::Discarded)
+    r.diagnostics.push_back(toolchainDiagnostic(Severity::Warning, category::CacheIntegrity, warning));
+
   SimBuildOptions o;
-  o.output = (cached.string() + ".tmp");
+  o.output = binary_.string();
   o.sources = {kernelFile_.string(), harnessFile_.string()};
   o.soc = options_.soc;
   o.includeDirs = {verify::taskIncludeDir(*task_).string()};
   o.defines = {"KWB_COMPILE_KERNEL=1", "KWB_COMPILE_TILING=1"};
-  if (fs::exists(cached, ec)) {
-    r.ok = true;
-    r.cached = true;
-    r.commandLine = "(cached build " + cached.string() + ")";
-  } else {
-    const SimBuildResult b = SimBuilder().build(o);
-    r.commandLine = b.command;
-    r.log = b.compilerOutput.empty() ? b.message : b.compilerOutput;
-    r.diagnostics = b.diagnostics;
-    // Diagnostics point at the candidate as the agent knows it.
-    for (auto& d : r.diagnostics)
-      if (fs::path(d.file).filename() == "kernel.cpp") d.file = "kernel.cpp";
-    r.ok = b.ok();
-    if (r.ok) fs::rename(o.output, cached, ec);
-    if (!b.ok() && r.diagnostics.empty()) {
+  const SimBuildResult b = SimBuilder().build(o);
+  r.commandLine = b.command;
+  r.log = b.compilerOutput.empty() ? b.message : b.compilerOutput;
+  // Diagnostics point at the candidate as the agent knows it.
+  for (Diagnostic d : b.diagnostics) {
+    if (fs::path(d.file).filename() == "kernel.cpp") d.file = "kernel.cpp";
+    r.diagnostics.push_back(std::move(d));
+  }
+  r.ok = b.ok();
+  if (!r.ok) {
+    const bool anyError = std::any_of(r.diagnostics.begin(), r.diagnostics.end(), [](const Diagnostic& d) { return d.isError(); });
+    if (!anyError) {
       Diagnostic d;
       d.source = "compiler";
       d.category = std::string(category::CompileError);
       d.message = b.message.empty() ? "the emulator build failed; see the log" : b.message;
       r.diagnostics.push_back(d);
     }
+    return finish();
   }
-  if (r.ok) {
-    fs::remove(binary_, ec);
-    fs::copy_file(cached, binary_, fs::copy_options::overwrite_existing, ec);
-    if (ec) {
-      r.ok = false;
-      Diagnostic d;
-      d.source = "toolchain";
-      d.category = std::string(category::CompileError);
-      d.message = "cannot copy the cached build " + cached.string() + ": " + ec.message();
-      r.diagnostics.push_back(d);
-    }
-    fs::permissions(binary_, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                                 fs::perms::others_read | fs::perms::others_exec,
-                    ec);
-  }
-  r.durationMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  return r;
+  std::string error;
+  if (!storeCacheEntry(binary_, cached, error))
+    r.diagnostics.push_back(toolchainDiagnostic(Severity::Warning, category::CacheIntegrity,
+                                                "the build was not cached: " + error));
+  return finish();
 }
 
 CaseRunResult SimBackend::run(const verify::PreparedCase& prepared, const CaseFiles& files) {

@@ -8,6 +8,10 @@
 #include "core/model/Hash.h"
 #include "core/process/ProcessRunner.h"
 #include "core/sandbox/Sandbox.h"
+#include "core/toolchain/CompileSandbox.h"
+#include "core/toolchain/PrivateCacheDir.h"
+#include "core/toolchain/TempWorkDir.h"
+#include "core/toolchain/VerifiedCache.h"
 
 namespace kwb::verify {
 
@@ -44,28 +48,54 @@ ReferenceBuild ReferenceRunner::build(const Task& task) const {
   const fs::path inc = taskIncludeDir(task);
   const std::string src = readText(*task.files.reference);
   const std::string key = hashHex(src + "\n--\n" + readText(inc / "kwb_reference.h"));
-  std::error_code ec;
-  fs::create_directories(cacheDir_, ec);
+  const PrivateDirResult pd = preparePrivateDir(cacheDir_);
+  if (!pd.ok) {
+    b.log = pd.error;
+    return b;
+  }
+  b.warnings = pd.warnings;
   b.binary = cacheDir_ / ("reference-" + task.name + "-" + key);
-  ProcessSpec spec;
-  spec.argv = {"g++", "-std=c++17", "-O1", "-DKWB_REFERENCE_MAIN", "-I" + inc.string(),
-               fs::absolute(*task.files.reference, ec).string(), "-o", b.binary.string() + ".tmp"};
-  b.command = formatCommandLine(spec);
-  if (fs::exists(b.binary, ec)) {
-    b.ok = true;
-    b.cached = true;
+  std::error_code ec;
+  const fs::path source = fs::absolute(*task.files.reference, ec).lexically_normal();
+  std::string warning;
+  switch (checkCacheEntry(b.binary, b.sha256, warning)) {
+    case CacheLookup::Hit:
+      b.ok = true;
+      b.cached = true;
+      b.command = "(cached reference build " + b.binary.string() + ", sha256 " + b.sha256 + ")";
+      return b;
+    case CacheLookup::Discarded:
+      b.warnings.push_back(warning);
+      break;
+    case CacheLookup::Miss:
+      break;
+  }
+  std::string error;
+  TempWorkDir scratch(makeTempWorkDir("kwb-reference-build-", error));
+  if (scratch.path().empty()) {
+    b.log = error;
     return b;
   }
-  spec.timeout = std::chrono::milliseconds(120000);
-  const auto r = ProcessRunner().run(spec);
-  if (!r.ok()) {
-    b.log = "building the reference of " + task.name + " failed (" + r.describeOutcome() + "):\n" + r.stderrText +
-            r.stdoutText + "\ncommand: " + b.command;
+  const fs::path built = scratch.path() / "reference";
+  const std::vector<std::string> argv = {"g++", "-std=c++17", "-O1", "-DKWB_REFERENCE_MAIN", "-I" + inc.string(),
+                                         source.string(), "-o", built.string()};
+  const SandboxResult r = runSandboxedCompiler(compilerSandboxPolicy(), scratch.path(), {source.parent_path(), inc}, argv);
+  b.command = r.commandLine();
+  if (!r.ok() || !fs::exists(built, ec)) {
+    std::string why;
+    for (const auto& d : compilerSandboxDiagnostics(r, "compiling the reference"))
+      if (d.isError()) why += d.message + "\n";
+    b.log = "building the reference of " + task.name + " failed (" + r.process.describeOutcome() + "):\n" + why +
+            r.stderrText() + r.stdoutText() + "\ncommand: " + b.command;
     return b;
   }
-  fs::rename(b.binary.string() + ".tmp", b.binary, ec);
-  b.ok = !ec;
-  if (ec) b.log = "cannot move the reference binary into the cache: " + ec.message();
+  auto digest = storeCacheEntry(built, b.binary, error);
+  if (!digest) {
+    b.log = "cannot move the reference binary into the cache: " + error;
+    return b;
+  }
+  b.sha256 = *digest;
+  b.ok = true;
   return b;
 }
 
@@ -119,11 +149,23 @@ ReferenceOutput ReferenceRunner::run(const ReferenceBuild& build, const Prepared
     std::ofstream f(manifest);
     f << m.str();
   }
+  // The cache is private to this user (the sandbox user may not even reach it): the case runs a copy
+  // inside its own scratch folder, verified against the digest build() checked.
+  const fs::path program = dir / "reference_program";
+  std::string error;
+  const auto digest = copyAndHash(build.binary, program, 0755, error);
+  if (!digest || build.sha256.empty() || *digest != build.sha256) {
+    out.error = digest ? "the cached reference " + build.binary.string() + " changed since it was verified (sha256 " +
+                             *digest + ", expected " + (build.sha256.empty() ? "none recorded" : build.sha256) + ")"
+                       : "cannot copy the reference program: " + error;
+    std::error_code rec;
+    fs::remove(program, rec);
+    return out;
+  }
   SandboxPolicy policy;
   policy.scratchDir = dir;
-  policy.readOnlyPaths = {build.binary.parent_path()};
   policy.wallTimeout = std::chrono::milliseconds(60000);
-  const auto r = Sandbox(policy).run({build.binary.string(), manifest.string()});
+  const auto r = Sandbox(policy).run({program.string(), manifest.string()});
   if (!r.ok()) {
     out.error = "the reference program failed (" + r.process.describeOutcome() + "): " + r.stderrText() +
                 "\ncommand: " + r.commandLine();

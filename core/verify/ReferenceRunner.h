@@ -1,8 +1,10 @@
 #pragma once
 // Builds a task's reference.cpp (plain C++17 with resources/tasks/include/kwb_reference.h and
 // -DKWB_REFERENCE_MAIN) once per content hash, and runs it on one case: it reads the inputs the
-// verifier wrote and writes every output as raw float64. The program runs in the sandbox like any
-// other code that is not part of the workbench.
+// verifier wrote and writes every output as raw float64. The compile and the program run in the
+// sandbox like any other code that is not part of the workbench (core/toolchain/CompileSandbox.h).
+// The cache folder must be private (preparePrivateDir) and each cached binary carries a SHA-256
+// sidecar, checked when it is reused and again on the copy each case runs.
 
 #include <filesystem>
 #include <string>
@@ -19,10 +21,12 @@ std::filesystem::path taskIncludeDir(const Task& task);
 
 struct ReferenceBuild {
   bool ok = false;
-  std::filesystem::path binary;
+  std::filesystem::path binary;  // the cache entry (never run in place: run() copies and re-verifies it)
+  std::string sha256;            // digest of `binary` verified (or recorded) by build()
   bool cached = false;
   std::string log;      // compiler output when it failed
   std::string command;
+  std::vector<std::string> warnings;  // a cache entry or folder discarded and rebuilt
 };
 
 struct ReferenceOutput {

@@ -33,7 +33,12 @@ class ScriptedEvaluator : public CandidateEvaluator {
     {
       std::lock_guard lock(mutex);
       evaluated.push_back(src);
+      workDirs.push_back(ctx.workDir);
     }
+    // What a real evaluation leaves in its work folder: a case folder with the emulator's trace.
+    const fs::path caseDir = ctx.workDir / "cases" / "c";
+    fs::create_directories(caseDir);
+    std::ofstream(caseDir / "trace.json") << "{\"traceEvents\": []}";
     if (ctx.onPhase) ctx.onPhase(EvalPhase::Compiling);
     std::smatch m;
     EvaluationOutcome o;
@@ -74,13 +79,16 @@ class ScriptedEvaluator : public CandidateEvaluator {
       p.bound = "mte2";
       o.profile = p;
     }
-    o.report = nlohmann::json{{"verdict", verdict}, {"runs", nlohmann::json::array({{{"case", "c"}, {"block_dim", 8}}})}};
+    o.report = nlohmann::json{
+        {"verdict", verdict},
+        {"runs", nlohmann::json::array({{{"case", "c"}, {"block_dim", 8}, {"dir", caseDir.string()}}})}};
     return o;
   }
   std::string backendName() const override { return "scripted"; }
 
   std::mutex mutex;
   std::vector<std::string> evaluated;
+  std::vector<fs::path> workDirs;
 };
 
 // Records every event; a state wait helper for tests.
@@ -131,8 +139,8 @@ struct Fixture {
   }
   ~Fixture() { fs::remove_all(dir); }
 
-  std::unique_ptr<AgentLoop> loop(AgentLoopOptions o = {}) {
-    o.workRoot = dir / "work";
+  std::unique_ptr<AgentLoop> loop(AgentLoopOptions o = {}, bool defaultWorkRoot = false) {
+    if (!defaultWorkRoot) o.workRoot = dir / "work";
     auto l = std::make_unique<AgentLoop>(SessionStore::open(dir / "session", {OpenMode::ReadWrite, false, Durability::NoSync}),
                                          llm, evaluator, o);
     l->addObserver(&recorder);
@@ -166,6 +174,51 @@ TEST(AgentLoop, RepairsThenStopsAtTheIterationBudget) {
   EXPECT_NE(prompt2.find(">>   4 | extern \"C\" __global__"), std::string::npos) << prompt2;
   EXPECT_GE(f.recorder.count<agent_event::IterationFinished>(), 2);
   EXPECT_GE(f.recorder.count<agent_event::TokenStreamed>(), 2);
+}
+
+// Each iteration's work folder (30-200 MB with a real evaluation) is removed once its evaluation ends;
+// the artifacts the session format keeps are in the session by then.
+TEST(AgentLoop, IterationWorkFoldersAreRemovedAndTheSessionKeepsItsArtifacts) {
+  Fixture f("workdirs", {reply("verdict=pass us=40")}, maxIt(1));
+  {
+    auto loop = f.loop();
+    loop->start();
+    ASSERT_TRUE(loop->waitUntilDone(60s));
+  }
+  ASSERT_EQ(f.evaluator->workDirs.size(), 1u);
+  EXPECT_FALSE(fs::exists(f.evaluator->workDirs[0])) << f.evaluator->workDirs[0];
+  const auto store = SessionStore::open(f.dir / "session", {OpenMode::ReadOnly});
+  EXPECT_NE(store.readArtifact(1, "trace.json").find("traceEvents"), std::string::npos);
+  EXPECT_NE(store.readArtifact(1, "eval.json").find("\"work_dir_removed\": true"), std::string::npos);
+}
+
+TEST(AgentLoop, KeepWorkKeepsTheIterationFolders) {
+  Fixture f("keepwork", {reply("verdict=pass us=40")}, maxIt(1));
+  AgentLoopOptions o;
+  o.keepWork = true;
+  {
+    auto loop = f.loop(o);
+    loop->start();
+    ASSERT_TRUE(loop->waitUntilDone(60s));
+  }
+  ASSERT_EQ(f.evaluator->workDirs.size(), 1u);
+  EXPECT_TRUE(fs::exists(f.evaluator->workDirs[0] / "cases" / "c" / "trace.json"));
+}
+
+// The default work root is a fresh mkdtemp folder (not a guessable /tmp/kwb-agent-<pid>-N), removed
+// with the loop.
+TEST(AgentLoop, TheDefaultWorkRootIsUniqueAndRemovedWithTheLoop) {
+  Fixture f("defaultroot", {reply("verdict=pass us=40")}, maxIt(1));
+  {
+    auto loop = f.loop({}, true);
+    loop->start();
+    ASSERT_TRUE(loop->waitUntilDone(60s));
+  }
+  ASSERT_EQ(f.evaluator->workDirs.size(), 1u);
+  const fs::path root = f.evaluator->workDirs[0].parent_path();
+  EXPECT_EQ(root.filename().string().rfind("kwb-agent-", 0), 0u) << root;
+  EXPECT_NE(root.filename().string(), "kwb-agent-" + std::to_string(::getpid()) + "-0");
+  EXPECT_FALSE(fs::exists(root)) << root;
 }
 
 TEST(AgentLoop, PauseTakesEffectAtAStepBoundaryAndStepRunsOneStep) {
