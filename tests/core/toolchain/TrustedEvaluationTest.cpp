@@ -125,7 +125,22 @@ TEST(TrustedEvaluation, PolicyRejectsTheWholeCorpus) {
   const Task t = addTask({"below_one_block_15"});
   for (const auto& e : fs::directory_iterator(fs::path(KWB_FIXTURES_DIR) / "hostile_eval")) {
     if (e.path().extension() != ".cpp") continue;
-    const EvalReport r = evalHostile(t, e.path().filename().string(), true);
-    EXPECT_EQ(r.verdict, Verdict::Rejected) << e.path().filename() << "\n" << dump(r);
+    // Raw pointers are legal Ascend C (and what agents write): the emulator sees and costs them.
+    const std::string name = e.path().filename().string();
+    const bool legal = name == "raw_pointer_scalar.cpp" || name == "vector_reference.cpp";
+    const EvalReport r = evalHostile(t, name, true);
+    EXPECT_EQ(r.verdict, legal ? Verdict::Pass : Verdict::Rejected) << name << "\n" << dump(r);
   }
+}
+
+TEST(TrustedEvaluation, RawPointerLoopsAreSeenCheckedAndCostedAsScalarAccess) {
+  const Task t = addTask({"sample_8x2048"});
+  const EvalReport scalar = evalHostile(t, "raw_pointer_scalar.cpp");
+  const EvalReport vector = evalHostile(t, "vector_reference.cpp");
+  ASSERT_EQ(vector.verdict, Verdict::Pass) << dump(vector);
+  ASSERT_EQ(scalar.verdict, Verdict::Pass) << dump(scalar);
+  const double scalarUs = scalar.profile.value("total_us", 0.0), vectorUs = vector.profile.value("total_us", 0.0);
+  ASSERT_GT(vectorUs, 0.0);
+  EXPECT_GT(scalarUs, 5 * vectorUs) << "a scalar GM loop must cost what it costs on hardware: " << scalarUs
+                                    << " us vs " << vectorUs << " us";
 }
