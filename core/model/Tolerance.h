@@ -1,7 +1,9 @@
 #pragma once
-// Pass rule per output dtype: an element fails when |actual-expected| > atol + rtol*|expected| (the
-// np.isclose rule the CANN samples use), and the case fails when the failing fraction exceeds
-// maxMismatchRatio. Defaults follow the official samples' verify_result.py (facts file section 3.7).
+// Pass rule per output dtype: an element is wrong when |actual-expected| > atol_eff AND
+// |actual-expected| > rtol*|expected|, with atol_eff = atol capped at rtol * max|expected| of the
+// output; a single element wrong by more than 10x both bounds fails the case, and the case fails when
+// the other wrong elements exceed maxMismatchRatio (core/verify/OutputCheck.h has the exact rule).
+// Defaults follow the official samples' verify_result.py (facts file section 3.7).
 
 #include <nlohmann/json_fwd.hpp>
 

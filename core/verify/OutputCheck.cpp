@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <numeric>
 #include <sstream>
 
@@ -27,7 +28,30 @@ std::string_view patternName(PatternKind k) {
   return "scattered";
 }
 
+std::string_view ruleName(FailedRule r) {
+  switch (r) {
+    case FailedRule::Size: return "size";
+    case FailedRule::Unwritten: return "unwritten";
+    case FailedRule::NonFinite: return "non-finite";
+    case FailedRule::GrossError: return "gross-error";
+    case FailedRule::MismatchRatio: return "mismatch-ratio";
+    case FailedRule::ConstantOutput: return "constant-output";
+  }
+  return "gross-error";
+}
+
 namespace {
+
+// One unit in the last place at zero: the spacing a correctly rounded tiny result can be off by.
+double smallestSubnormal(DType t) {
+  switch (t) {
+    case DType::Float16: return std::ldexp(1.0, -24);
+    case DType::BFloat16: return std::ldexp(1.0, -133);
+    case DType::Float32: return std::ldexp(1.0, -149);
+    case DType::Float64: return std::numeric_limits<double>::denorm_min();
+    default: return 0.0;
+  }
+}
 
 std::string num(double v) {
   std::ostringstream os;
@@ -249,6 +273,12 @@ Pattern classifyMismatches(const std::vector<bool>& wrong, const Shape& shape, c
   return p;
 }
 
+double effectiveAtol(const Tolerance& tol, double referenceMaxAbs, DType t) {
+  // rtol == 0 means the task asked for a purely absolute rule: keep it as written.
+  if (!(tol.rtol > 0.0) || !(referenceMaxAbs > 0.0) || !std::isfinite(referenceMaxAbs)) return tol.atol;
+  return std::max(std::min(tol.atol, tol.rtol * referenceMaxAbs), std::min(tol.atol, smallestSubnormal(t)));
+}
+
 TensorCheck checkOutput(const TensorSpec& spec, const std::vector<double>& expected, const Bytes& actualBytes,
                         const Bytes& poison, const Tolerance& tol, const LaunchShape& launch) {
   TensorCheck r;
@@ -267,9 +297,14 @@ TensorCheck checkOutput(const TensorSpec& spec, const std::vector<double>& expec
     r.mismatches = n;
     r.mismatchRatio = 1.0;
     r.pattern.kind = PatternKind::AllWrong;
+    r.failedRules = {FailedRule::Size};
     return r;
   }
   const std::vector<double> actual = decodeAll(spec.dtype, actualBytes);
+  for (double e : expected)
+    if (std::isfinite(e)) r.referenceMaxAbs = std::max(r.referenceMaxAbs, std::fabs(e));
+  const double atol = effectiveAtol(tol, r.referenceMaxAbs, spec.dtype);
+  r.effectiveAtol = atol;
   std::vector<bool> wrong(static_cast<std::size_t>(n), false);
   std::uint8_t encoded[8];
   for (std::int64_t i = 0; i < n; ++i) {
@@ -286,15 +321,23 @@ TensorCheck checkOutput(const TensorSpec& spec, const std::vector<double>& expec
       ++r.unwritten;
     } else if (std::isnan(e)) {
       bad = !std::isnan(a);
+      if (bad) ++r.grossErrors;  // no "nearly NaN": the value is categorically wrong
     } else if (std::isinf(e)) {
       bad = a != e;
+      if (bad) ++r.grossErrors;
     } else if (!std::isfinite(a)) {
       bad = true;
       ++r.nonFinite;
     } else {
       absErr = std::fabs(a - e);
       relErr = e != 0.0 ? absErr / std::fabs(e) : (absErr > 0.0 ? std::numeric_limits<double>::infinity() : 0.0);
-      bad = absErr > tol.atol && relErr > tol.rtol;
+      bad = absErr > atol && relErr > tol.rtol;
+      if (bad) {
+        if (absErr > kGrossFactor * atol && relErr > kGrossFactor * tol.rtol) ++r.grossErrors;
+        else ++r.nearMisses;
+        if (!r.worst || absErr > r.worst->absError)
+          r.worst = Mismatch{i, unravel(i, spec.shape), e, a, absErr, relErr, false};
+      }
       if (absErr > r.maxAbsError) {
         r.maxAbsError = absErr;
         r.maxAbsErrorIndex = i;
@@ -309,6 +352,7 @@ TensorCheck checkOutput(const TensorSpec& spec, const std::vector<double>& expec
     }
   }
   r.mismatchRatio = n ? static_cast<double>(r.mismatches) / static_cast<double>(n) : 0.0;
+  r.nearMissRatio = n ? static_cast<double>(r.nearMisses) / static_cast<double>(n) : 0.0;
   if (n > 1) {
     r.constantOutput = std::all_of(actual.begin(), actual.end(), [&](double a) { return a == actual[0]; });
     // The reference is constant when its values are equal once stored in the output dtype.
@@ -319,7 +363,12 @@ TensorCheck checkOutput(const TensorSpec& spec, const std::vector<double>& expec
     });
   }
   const bool constantHack = r.constantOutput && !r.referenceConstant;
-  r.passed = r.unwritten == 0 && r.nonFinite == 0 && r.mismatchRatio <= tol.maxMismatchRatio && !constantHack;
+  if (r.unwritten) r.failedRules.push_back(FailedRule::Unwritten);
+  if (r.nonFinite) r.failedRules.push_back(FailedRule::NonFinite);
+  if (r.grossErrors) r.failedRules.push_back(FailedRule::GrossError);
+  if (r.nearMissRatio > tol.maxMismatchRatio) r.failedRules.push_back(FailedRule::MismatchRatio);
+  if (constantHack) r.failedRules.push_back(FailedRule::ConstantOutput);
+  r.passed = r.failedRules.empty();
   if (constantHack) {
     std::vector<bool> all(static_cast<std::size_t>(n), true);
     r.pattern = classifyMismatches(all, spec.shape, expected, actual, launch.blockDim);
@@ -329,21 +378,36 @@ TensorCheck checkOutput(const TensorSpec& spec, const std::vector<double>& expec
 
   std::ostringstream s;
   s << spec.name << " " << shapeToString(spec.shape) << " " << dtypeName(spec.dtype) << ": ";
+  const std::string rule = "wrong if abs err > " + num(atol) + (atol < tol.atol ? " (atol " + num(tol.atol) +
+                           " capped at rtol x max|reference| " + num(r.referenceMaxAbs) + ")" : std::string()) +
+                           " and rel err > " + num(tol.rtol) + "; grossly wrong beyond " + num(kGrossFactor) +
+                           "x both";
   if (r.passed) {
     s << "ok, max abs err " << num(r.maxAbsError) << ", max rel err " << num(r.maxRelError);
-    if (r.mismatches) s << ", " << r.mismatches << " elements outside tolerance (" << pct(r.mismatchRatio) << " <= limit "
-                        << pct(tol.maxMismatchRatio) << ")";
+    if (r.nearMisses) s << ", " << r.nearMisses << " near misses outside tolerance (" << pct(r.nearMissRatio)
+                        << " <= limit " << pct(tol.maxMismatchRatio) << ")";
   } else {
+    std::string failed;
+    for (auto f : r.failedRules) failed += (failed.empty() ? "" : ", ") + std::string(ruleName(f));
+    s << "rejected (" << failed << "): ";
     if (constantHack && r.mismatches == 0)
-      s << "rejected: every element equals " << num(actual.empty() ? 0.0 : actual[0])
+      s << "every element equals " << num(actual.empty() ? 0.0 : actual[0])
         << " although the reference is not constant (inside tolerance only because the values are tiny)";
     else
-      s << r.mismatches << " of " << n << " elements wrong (" << pct(r.mismatchRatio) << ", limit "
+      s << r.mismatches << " of " << n << " elements wrong";
+    if (r.grossErrors)
+      s << "; " << r.grossErrors << " grossly wrong (more than " << num(kGrossFactor)
+        << "x the tolerance: any one fails, the mismatch budget only excuses near misses)";
+    if (r.nearMisses)
+      s << "; " << r.nearMisses << " near misses (" << pct(r.nearMissRatio) << ", limit "
         << pct(tol.maxMismatchRatio) << ")";
     if (r.unwritten) s << "; " << r.unwritten << " never written (still hold the poison value)";
     if (r.nonFinite) s << "; " << r.nonFinite << " NaN/Inf where the reference is finite";
     s << "; max abs err " << num(r.maxAbsError) << ", max rel err " << num(r.maxRelError);
-    s << " (rule: wrong if abs err > " << num(tol.atol) << " and rel err > " << num(tol.rtol) << ")";
+    s << " (rule: " << rule << ")";
+    if (r.worst)
+      s << "; worst at index " << r.worst->index << " " << coordText(r.worst->coords) << ": expected "
+        << num(r.worst->expected) << ", got " << num(r.worst->actual);
     if (!r.firstMismatches.empty()) {
       const auto& m = r.firstMismatches.front();
       s << "; first wrong at index " << m.index << " " << coordText(m.coords) << ": expected " << num(m.expected)
@@ -407,6 +471,9 @@ void to_json(nlohmann::json& j, const TensorCheck& t) {
        {"elements", t.elements},
        {"mismatches", t.mismatches},
        {"mismatch_ratio", t.mismatchRatio},
+       {"gross_errors", t.grossErrors},
+       {"near_misses", t.nearMisses},
+       {"near_miss_ratio", t.nearMissRatio},
        {"unwritten", t.unwritten},
        {"non_finite", t.nonFinite},
        {"max_abs_error", t.maxAbsError},
@@ -415,9 +482,16 @@ void to_json(nlohmann::json& j, const TensorCheck& t) {
        {"constant_output", t.constantOutput},
        {"tolerance", {{"atol", t.tolerance.atol}, {"rtol", t.tolerance.rtol},
                       {"max_mismatch_ratio", t.tolerance.maxMismatchRatio}}},
+       {"reference_max_abs", t.referenceMaxAbs},
+       {"effective_atol", t.effectiveAtol},
+       {"gross_factor", kGrossFactor},
        {"first_mismatches", t.firstMismatches},
        {"pattern", t.pattern},
        {"summary", t.summary}};
+  nlohmann::json rules = nlohmann::json::array();
+  for (auto f : t.failedRules) rules.push_back(ruleName(f));
+  j["failed_rules"] = std::move(rules);
+  if (t.worst) j["worst"] = *t.worst;
 }
 
 void to_json(nlohmann::json& j, const InputCheck& c) {

@@ -1,17 +1,28 @@
 #pragma once
 // Compares one output tensor of a kernel with the double-precision reference and explains the result.
 //
-// Pass rule (per output dtype, task tolerance): an element fails when BOTH |a - e| > atol AND
-// |a - e| > rtol * |e| (the "double 1/1000" rule of NPUKernelBench; with rtol > 0 it is the same as
-// np.isclose up to a factor of 2 near the atol/rtol crossover). An element is also wrong when it is
-// NaN/Inf where the reference is finite, or when it still holds the poison pattern (never written).
-// The tensor fails when any element is unwritten or non-finite-where-finite-expected, when the
-// mismatch ratio exceeds maxMismatchRatio, or when the output is constant (e.g. all zeros) while the
-// reference is not, even if every element is inside tolerance.
+// Pass rule (per output dtype, task tolerance {atol, rtol, max_mismatch_ratio}); see
+// docs/candidate-contract.md section 5, which states the same rule for the agent:
+//
+//   M        = max |e| over the finite reference values of this output
+//   atol_eff = max(min(atol, rtol * M), u)   when rtol > 0 and M > 0, else atol
+//              (u = the dtype's smallest positive subnormal, so a correctly rounded result is never wrong)
+//   wrong    : |a - e| > atol_eff  AND  |a - e| > rtol * |e|
+//   gross    : |a - e| > G * atol_eff AND |a - e| > G * rtol * |e|   (G = kGrossFactor = 10)
+//   near miss: wrong but not gross
+//
+// atol is capped by the reference's own magnitude because a fixed atol accepts anything once every
+// reference value is inside it (float32 "near zero" inputs give |z| ~ 1e-5 = atol: z = x passed).
+// The mismatch budget excuses near misses only (rounding and accumulation-order differences); a
+// handful of arbitrarily wrong elements is a wrong kernel, not noise, so a single gross error fails.
+// The tensor fails when any element is unwritten (still the poison pattern), NaN/Inf where the
+// reference is finite, grossly wrong, when near misses exceed max_mismatch_ratio of the elements, or
+// when the output is constant (e.g. all zeros) while the reference is not.
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -58,6 +69,16 @@ struct Pattern {
   std::optional<std::int64_t> firstIndex;  // TailOnly / RowTailOnly (first wrong index / column)
 };
 
+inline constexpr double kGrossFactor = 10.0;
+
+// The absolute tolerance actually applied to an output whose finite reference values have maximum
+// magnitude `referenceMaxAbs` (formula above).
+double effectiveAtol(const Tolerance& tol, double referenceMaxAbs, DType t);
+
+// Which rule failed a tensor, for the report and the agent.
+enum class FailedRule { Size, Unwritten, NonFinite, GrossError, MismatchRatio, ConstantOutput };
+std::string_view ruleName(FailedRule r);  // "size", "unwritten", "non-finite", "gross-error", ...
+
 struct TensorCheck {
   std::string tensor;
   DType dtype = DType::Float16;
@@ -65,6 +86,11 @@ struct TensorCheck {
   Tolerance tolerance;
   std::int64_t elements = 0;
   std::int64_t mismatches = 0;        // elements failing the rule, unwritten and non-finite included
+  std::int64_t grossErrors = 0;       // wrong by more than kGrossFactor x the tolerance (any one fails)
+  std::int64_t nearMisses = 0;        // wrong but within kGrossFactor x the tolerance (the budgeted kind)
+  double nearMissRatio = 0.0;         // nearMisses / elements, compared with maxMismatchRatio
+  double referenceMaxAbs = 0.0;       // M in the rule above
+  double effectiveAtol = 0.0;         // atol_eff in the rule above
   std::int64_t unwritten = 0;         // elements still holding the poison pattern
   std::int64_t nonFinite = 0;         // NaN/Inf where the reference is finite
   double mismatchRatio = 0.0;
@@ -74,6 +100,8 @@ struct TensorCheck {
   bool constantOutput = false;        // every element equal
   bool referenceConstant = false;
   std::vector<Mismatch> firstMismatches;  // up to kMaxReported, by index
+  std::optional<Mismatch> worst;          // the wrong finite element with the largest abs error
+  std::vector<FailedRule> failedRules;    // empty when passed
   Pattern pattern;
   bool passed = false;
   std::string summary;  // "z: 35 of 16384 elements wrong (0.21% > 0.10%), max abs err ... ; only the tail ..."

@@ -122,11 +122,18 @@ TEST(VerifierCheck, AllZerosRejectedEvenInsideTolerance) {
   for (std::size_t i = 0; i < e.size(); ++i) e[i] = 1e-7 * static_cast<double>(i % 13 + 1);
   Bytes zeros(256 * 4, 0);
   auto r = checkOutput(spec({256}), e, zeros, poisonBytes(DType::Float32, 256), Tolerance{1e-5, 1e-4, 1e-4}, {1});
-  EXPECT_EQ(r.mismatches, 0);
+  // atol is capped at rtol * max|reference|, so the zeros are wrong element by element too.
+  EXPECT_EQ(r.mismatches, 256);
   EXPECT_FALSE(r.passed);
   EXPECT_TRUE(r.constantOutput);
   EXPECT_EQ(r.pattern.kind, PatternKind::ConstantOutput) << r.summary;
   EXPECT_NE(r.summary.find("all zeros"), std::string::npos) << r.summary;
+  // With an absolute-only tolerance (rtol 0) the zeros are inside atol: the constant rule still rejects.
+  r = checkOutput(spec({256}), e, zeros, poisonBytes(DType::Float32, 256), Tolerance{1e-5, 0.0, 1e-4}, {1});
+  EXPECT_EQ(r.mismatches, 0);
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.pattern.kind, PatternKind::ConstantOutput) << r.summary;
+  EXPECT_NE(r.summary.find("constant-output"), std::string::npos) << r.summary;
 }
 
 TEST(VerifierCheck, NaNWhereReferenceFiniteFailsEvenUnderRatio) {
@@ -141,13 +148,20 @@ TEST(VerifierCheck, NaNWhereReferenceFiniteFailsEvenUnderRatio) {
 TEST(VerifierCheck, MismatchRatioLimit) {
   auto e = ramp(10000);
   auto a = e;
-  a[17] += 1.0;  // 1 of 10000 = 1e-4 <= fp16 limit 1e-3
+  a[17] *= 1.005;  // a near miss (5 rtol); 1 of 10000 = 1e-4 <= fp16 limit 1e-3
   auto r = checkOutput(spec({10000}, DType::Float32), e, encodeAll(DType::Float32, a), {}, Tolerance{1e-5, 1e-3, 1e-3}, {1});
   EXPECT_TRUE(r.passed) << r.summary;
   EXPECT_EQ(r.mismatches, 1);
-  for (int i = 100; i < 120; ++i) a[static_cast<std::size_t>(i)] += 1.0;
+  EXPECT_EQ(r.nearMisses, 1);
+  for (int i = 100; i < 120; ++i) a[static_cast<std::size_t>(i)] *= 1.005;
   r = checkOutput(spec({10000}, DType::Float32), e, encodeAll(DType::Float32, a), {}, Tolerance{1e-5, 1e-3, 1e-3}, {1});
   EXPECT_FALSE(r.passed);
+  // The budget excuses near misses only: one element off by 1.0 (20% here) fails alone.
+  a = e;
+  a[17] += 1.0;
+  r = checkOutput(spec({10000}, DType::Float32), e, encodeAll(DType::Float32, a), {}, Tolerance{1e-5, 1e-3, 1e-3}, {1});
+  EXPECT_FALSE(r.passed) << r.summary;
+  EXPECT_EQ(r.grossErrors, 1);
 }
 
 TEST(VerifierCheck, RowTailWrong) {
