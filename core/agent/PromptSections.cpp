@@ -101,7 +101,9 @@ std::string describeTask(const Task& t, std::optional<double> baselineUs) {
   for (DType d : dtypes) {
     const Tolerance tol = t.toleranceFor(d);
     s << "- tolerance for " << dtypeName(d) << " outputs: atol " << num(tol.atol) << ", rtol " << num(tol.rtol)
-      << ", at most " << num(tol.maxMismatchRatio * 100.0) << "% of elements outside it\n";
+      << " (atol shrinks to rtol x the largest reference value when the output is tiny); at most "
+      << num(tol.maxMismatchRatio * 100.0)
+      << "% of elements may be near misses, and one element off by more than 10x the tolerance fails\n";
   }
   s << "- target SoC: " << t.soc;
   if (t.blockDim) s << "; suggested blockDim " << *t.blockDim;

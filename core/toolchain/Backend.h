@@ -76,6 +76,8 @@ class Backend {
  public:
   virtual ~Backend() = default;
   virtual std::string name() const = 0;
+  // The SoC it builds and runs for ("" = the task's).
+  virtual std::string soc() const { return {}; }
   // Where runs of this backend really execute ("emulator", "npu", "cann-sim", "cann-cpu").
   virtual RanOn ranOn() const = 0;
 

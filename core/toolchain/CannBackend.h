@@ -25,6 +25,7 @@ class CannBackend : public Backend {
   // `env` finds the toolkit (tests pass a stand-in root through it).
   explicit CannBackend(BackendOptions options, EnvLookup env = processEnvironment());
   std::string name() const override { return "ascend-cann"; }
+  std::string soc() const override { return options_.soc; }
   RanOn ranOn() const override;
   std::vector<Diagnostic> prepare(const Task& task, const std::string& candidateSource,
                                   const std::filesystem::path& workDir) override;

@@ -10,7 +10,9 @@
 #include "core/policy/PolicyChecker.h"
 #include "core/policy/PreprocessedPolicy.h"
 #include "core/toolchain/InstallLayout.h"
+#include "core/emulator/costmodel/SocParams.h"
 #include "core/verify/InputGenerator.h"
+#include "core/verify/ProfileSummary.h"
 #include "core/verify/ReferenceRunner.h"
 
 namespace kwb {
@@ -29,30 +31,6 @@ bool hasCategory(const std::vector<Diagnostic>& ds, std::string_view c) {
   return false;
 }
 }  // namespace
-
-nlohmann::json summarizeCaseProfiles(const std::vector<std::pair<std::string, nlohmann::json>>& cases) {
-  const nlohmann::json* slowest = nullptr;
-  std::string slowestName;
-  double slowestUs = -1, sumUs = 0;
-  nlohmann::json list = nlohmann::json::array();
-  for (const auto& [name, p] : cases) {
-    if (!p.is_object() || !p.contains("total_us") || !p["total_us"].is_number()) continue;
-    const double us = p["total_us"].get<double>();
-    sumUs += us;
-    list.push_back({{"name", name}, {"total_us", us}});
-    if (us > slowestUs) {
-      slowestUs = us;
-      slowest = &p;
-      slowestName = name;
-    }
-  }
-  if (!slowest) return cases.empty() ? nlohmann::json() : cases.front().second;
-  nlohmann::json out = *slowest;
-  out["slowest_case"] = {{"name", slowestName}, {"total_us", slowestUs}};
-  out["all_cases_total_us"] = sumUs;
-  out["cases"] = list;
-  return out;
-}
 
 EvalReport evaluate(const Task& task, Backend& backend, const EvalRequest& req) {
   const auto start = std::chrono::steady_clock::now();
@@ -152,7 +130,15 @@ EvalReport evaluate(const Task& task, Backend& backend, const EvalRequest& req) 
   }
 
   // 4. Cases.
-  std::vector<std::pair<std::string, nlohmann::json>> caseProfiles;
+  std::vector<verify::CaseProfile> caseProfiles;
+  // The roofline floor of each case comes from its tensors' bytes on the SoC's GM bandwidth, never
+  // from the kernel's own trace alone (a trace that omits work would lower it).
+  std::optional<verify::GmBandwidth> bandwidth;
+  try {
+    bandwidth = verify::gmBandwidthOf(sim::loadSocByName(backend.soc().empty() ? task.soc : backend.soc(),
+                                                         currentInstallLayout().dataRoot / "resources" / "soc"));
+  } catch (const std::exception&) {
+  }
   for (const auto& vc : task.cases) {
     say("case " + vc.name);
     const auto prepared = verify::prepareCase(task, vc, rep.seed);
@@ -176,8 +162,15 @@ EvalReport evaluate(const Task& task, Backend& backend, const EvalRequest& req) 
       d.notes.insert(d.notes.begin(), "case " + vc.name);
       rep.diagnostics.push_back(std::move(d));
     }
-    caseProfiles.push_back({vc.name, backend.profile(run)});
-    rep.profile = summarizeCaseProfiles(caseProfiles);
+    {
+      std::optional<double> floor;
+      if (bandwidth) {
+        const auto bytes = verify::tensorBytesOf(prepared);
+        floor = verify::floorUsFromTensorBytes(bytes.read, bytes.written, *bandwidth);
+      }
+      caseProfiles.push_back({vc.name, backend.profile(run), floor});
+      rep.profile = verify::summarizeProfiles(caseProfiles);
+    }
     if (run.run.status == RunStatus::Timeout || hasCategory(run.run.diagnostics, category::Timeout))
       return finish(Verdict::Timeout, "case " + vc.name + " did not finish in time");
     if (run.run.status != RunStatus::Ok) {

@@ -52,17 +52,11 @@ struct EvalReport {
   std::optional<CompileResult> compile;
   std::vector<CaseRunSummary> runs;
   verify::VerifyResult verify;
-  nlohmann::json profile;               // every case's profile: total and slowest (summarizeCaseProfiles)
+  nlohmann::json profile;               // every case's profile summed, slowest case's detail (verify::summarizeProfiles)
   std::map<std::string, std::string> artifacts;
   std::string summary;                  // one line
   double durationMs = 0.0;
 };
-
-// One profile for all cases: the slowest case's profile (so its per-pipe detail stays readable by
-// every consumer) with `total_us`/`total_cycles` of that case, plus `cases` [{name, total_us}],
-// `all_cases_total_us` and `slowest_case`. A kernel fast on one shape and slow on another shows the
-// slow number. Null when no case has a profile.
-nlohmann::json summarizeCaseProfiles(const std::vector<std::pair<std::string, nlohmann::json>>& cases);
 
 EvalReport evaluate(const Task& task, Backend& backend, const EvalRequest& request);
 

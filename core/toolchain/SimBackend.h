@@ -12,6 +12,7 @@ class SimBackend : public Backend {
  public:
   explicit SimBackend(BackendOptions options);
   std::string name() const override { return "ascend-sim"; }
+  std::string soc() const override { return options_.soc; }
   RanOn ranOn() const override { return RanOn::Emulator; }
   std::vector<Diagnostic> prepare(const Task& task, const std::string& candidateSource,
                                   const std::filesystem::path& workDir) override;
