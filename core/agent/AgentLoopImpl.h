@@ -96,7 +96,7 @@ struct AgentLoop::Impl {
   void evaluateIteration(Iteration& it, const std::vector<Constraint>& constraints, bool boundaries);
   // Copies the profiled case's trace and msprof-style CSVs from the evaluation scratch folder into the
   // iteration's folder and records them in profile.artifacts (label -> path relative to the iteration).
-  void keepProfileArtifacts(int id, const nlohmann::json& report, ProfileReport& profile);
+  void keepProfileArtifacts(int id, const std::filesystem::path& dir, ProfileReport& profile);
 };
 
 // Estimated time of a passing iteration (profile totalUs), nullopt without a profile.

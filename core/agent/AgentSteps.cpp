@@ -179,12 +179,9 @@ void AgentLoop::Impl::runEdit(Candidate candidate, std::optional<int> parentId) 
   roundsWithoutImprovement = 0;
 }
 
-void AgentLoop::Impl::keepProfileArtifacts(int id, const nlohmann::json& report, ProfileReport& profile) {
-  // The profile comes from the first case that ran; its scratch folder holds what the emulator wrote.
-  if (!report.contains("runs") || !report["runs"].is_array() || report["runs"].empty()) return;
-  const auto& first = report["runs"][0];
-  if (!first.contains("dir") || !first["dir"].is_string()) return;
-  const fs::path dir = first["dir"].get<std::string>();
+void AgentLoop::Impl::keepProfileArtifacts(int id, const fs::path& dir, ProfileReport& profile) {
+  // The profiled case (the slowest) left the trusted side's trace and CSVs in its case folder.
+  if (dir.empty()) return;
   static constexpr std::pair<const char*, const char*> kFiles[] = {{"trace", "trace.json"},
                                                                    {"pipe_utilization", "PipeUtilization.csv"},
                                                                    {"op_basic_info", "OpBasicInfo.csv"},
@@ -267,7 +264,7 @@ void AgentLoop::Impl::evaluateIteration(Iteration& it, const std::vector<Constra
   // Profiling: the cost model's (or msprof's) report, and the fixed blockDim constraint.
   setState(AgentState::Profiling, id);
   it.profile = out.profile;
-  if (it.profile) keepProfileArtifacts(id, out.report, *it.profile);
+  if (it.profile) keepProfileArtifacts(id, out.profileArtifactsDir, *it.profile);
   it.state = IterationState::Profiling;
   Verdict verdict = out.verdict;
   for (const auto& c : constraints) {

@@ -71,6 +71,7 @@ EvaluationOutcome outcomeFromReport(const EvalReport& r) {
   if (!r.verify.cases.empty())
     o.verify = verify::toVerifyReport(r.verify, r.verify.passed() ? Verdict::Pass : Verdict::WrongAnswer);
   o.profile = profileFromJson(r.profile);
+  if (r.profiledCase >= 0) o.profileArtifactsDir = r.runs[static_cast<std::size_t>(r.profiledCase)].dir;
   // Whatever the parts above do not hold (policy, preparation) stays on the iteration itself.
   auto held = [&](const Diagnostic& d) {
     auto in = [&](const std::vector<Diagnostic>& v) { return std::find(v.begin(), v.end(), d) != v.end(); };
@@ -110,14 +111,21 @@ EvaluationOutcome BackendEvaluator::evaluate(const Task& task, const Candidate& 
   req.seed = ctx.seed;
   req.workDir = ctx.workDir;
   req.cacheDir = ctx.cacheDir;
-  bool running = false;
-  req.progress = [&](const std::string& line) {
+  // Stages arrive typed, as they begin; each phase is announced once, the first time it starts.
+  bool seen[4] = {false, false, false, false};
+  req.onStage = [&](EvalStage stage, const std::string&) {
     if (!ctx.onPhase) return;
-    if (line.rfind("compile", 0) == 0) ctx.onPhase(EvalPhase::Compiling);
-    else if (line.rfind("case", 0) == 0 && !running) {
-      running = true;
-      ctx.onPhase(EvalPhase::Running);
+    std::optional<EvalPhase> phase;
+    switch (stage) {
+      case EvalStage::Policy: break;
+      case EvalStage::Compile: phase = EvalPhase::Compiling; break;
+      case EvalStage::Run: phase = EvalPhase::Running; break;
+      case EvalStage::Verify: phase = EvalPhase::Verifying; break;
+      case EvalStage::Profile: phase = EvalPhase::Profiling; break;
     }
+    if (!phase || seen[static_cast<int>(*phase)]) return;
+    seen[static_cast<int>(*phase)] = true;
+    ctx.onPhase(*phase);
   };
   const EvalReport report = kwb::evaluate(task, *backend, req);
   return outcomeFromReport(report);

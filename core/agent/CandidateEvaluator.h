@@ -48,6 +48,8 @@ struct EvaluationOutcome {
   std::string summary;                 // one line
   std::uint64_t seed = 0;
   nlohmann::json report;               // the full evaluation report (saved as an artifact)
+  // Where the profiled case's trace.json and msprof-style CSVs are (empty: none).
+  std::filesystem::path profileArtifactsDir;
 };
 
 class CandidateEvaluator {

@@ -32,6 +32,17 @@ bool hasCategory(const std::vector<Diagnostic>& ds, std::string_view c) {
 }
 }  // namespace
 
+const char* evalStageName(EvalStage s) {
+  switch (s) {
+    case EvalStage::Policy: return "policy";
+    case EvalStage::Compile: return "compile";
+    case EvalStage::Run: return "run";
+    case EvalStage::Verify: return "verify";
+    case EvalStage::Profile: return "profile";
+  }
+  return "";
+}
+
 EvalReport evaluate(const Task& task, Backend& backend, const EvalRequest& req) {
   const auto start = std::chrono::steady_clock::now();
   EvalReport rep;
@@ -41,6 +52,9 @@ EvalReport evaluate(const Task& task, Backend& backend, const EvalRequest& req) 
   rep.verify.seed = rep.seed;
   auto say = [&](const std::string& s) {
     if (req.progress) req.progress(s);
+  };
+  auto stage = [&](EvalStage st, const std::string& caseName) {
+    if (req.onStage) req.onStage(st, caseName);
   };
   auto finish = [&](Verdict v, const std::string& summary) {
     rep.verdict = v;
@@ -58,6 +72,7 @@ EvalReport evaluate(const Task& task, Backend& backend, const EvalRequest& req) 
   std::vector<Diagnostic> policy;
   if (req.policyChecks) {
     say("policy");
+    stage(EvalStage::Policy, "");
     po.apiHeaderDirs = {currentInstallLayout().emulatorIncludeDir.string(), verify::taskIncludeDir(task).string()};
     policy = checkCandidatePolicy(req.candidateSource, req.candidateName, po);
     if (policy.empty()) {
@@ -103,6 +118,7 @@ EvalReport evaluate(const Task& task, Backend& backend, const EvalRequest& req) 
     return finish(Verdict::RuntimeError, prep.front().message);
   }
   say("compile (" + backend.name() + ")");
+  stage(EvalStage::Compile, "");
   rep.compile = backend.compile();
   for (const auto& d : rep.compile->diagnostics) rep.diagnostics.push_back(d);
   if (!rep.compile->ok) {
@@ -155,9 +171,11 @@ EvalReport evaluate(const Task& task, Backend& backend, const EvalRequest& req) 
       writeBytes(refInputs.back(), prepared.inputData[k]);
     }
 
+    stage(EvalStage::Run, vc.name);
     CaseRunResult run = backend.run(prepared, files);
-    CaseRunSummary summary{vc.name, run.run, run.tiling, files.dir.string()};
-    rep.runs.push_back(summary);
+    stage(EvalStage::Profile, vc.name);
+    const nlohmann::json caseProfile = backend.profile(run);
+    rep.runs.push_back(CaseRunSummary{vc.name, run.run, run.tiling, files.dir.string(), caseProfile});
     for (auto d : run.run.diagnostics) {
       d.notes.insert(d.notes.begin(), "case " + vc.name);
       rep.diagnostics.push_back(std::move(d));
@@ -168,8 +186,15 @@ EvalReport evaluate(const Task& task, Backend& backend, const EvalRequest& req) 
         const auto bytes = verify::tensorBytesOf(prepared);
         floor = verify::floorUsFromTensorBytes(bytes.read, bytes.written, *bandwidth);
       }
-      caseProfiles.push_back({vc.name, backend.profile(run), floor});
+      caseProfiles.push_back({vc.name, caseProfile, floor});
       rep.profile = verify::summarizeProfiles(caseProfiles);
+      // The detail the summary carries is the slowest case's: its trace and CSVs go with it.
+      const std::string slowest = rep.profile.is_object() && rep.profile.contains("slowest_case") &&
+                                          rep.profile["slowest_case"].is_object()
+                                      ? rep.profile["slowest_case"].value("name", std::string())
+                                      : std::string();
+      for (std::size_t k = 0; k < rep.runs.size(); ++k)
+        if (rep.runs[k].caseName == slowest) rep.profiledCase = static_cast<int>(k);
     }
     if (run.run.status == RunStatus::Timeout || hasCategory(run.run.diagnostics, category::Timeout))
       return finish(Verdict::Timeout, "case " + vc.name + " did not finish in time");
@@ -182,6 +207,7 @@ EvalReport evaluate(const Task& task, Backend& backend, const EvalRequest& req) 
         }
       return finish(Verdict::RuntimeError, "case " + vc.name + ": " + first);
     }
+    stage(EvalStage::Verify, vc.name);
     const auto ref = refRunner.run(refBuild, prepared, refInputs, files.refDir);
     if (!ref.ok) throw std::runtime_error("reference of case " + vc.name + ": " + ref.error);
     rep.verify.cases.push_back(backend.verify(task, prepared, ref.outputs, run));
@@ -207,10 +233,13 @@ void to_json(nlohmann::json& j, const EvalReport& r) {
                     {"block_dim", c.tiling.blockDim},
                     {"tiling_rc", c.tiling.rc},
                     {"workspace_bytes", c.tiling.workspaceSize},
-                    {"dir", c.dir}});
+                    {"dir", c.dir},
+                    {"profile", c.profile}});
   j["runs"] = runs;
   j["verify"] = r.verify;
   j["profile"] = r.profile;
+  j["profiled_case"] = r.profiledCase >= 0 ? nlohmann::json(r.runs[static_cast<std::size_t>(r.profiledCase)].caseName)
+                                           : nlohmann::json();
   j["artifacts"] = r.artifacts;
   j["duration_ms"] = r.durationMs;
 }

@@ -23,6 +23,10 @@
 
 namespace kwb {
 
+// What the evaluation is doing now, announced when it begins (not after it ran).
+enum class EvalStage { Policy, Compile, Run, Verify, Profile };
+const char* evalStageName(EvalStage s);
+
 struct EvalRequest {
   std::string candidateSource;
   std::string candidateName = "kernel.cpp";   // for diagnostics
@@ -30,6 +34,9 @@ struct EvalRequest {
   std::filesystem::path workDir;               // artifacts go here (cases/<name>/...)
   std::filesystem::path cacheDir;              // build cache shared across evaluations
   std::function<void(const std::string&)> progress;  // one line per step, optional
+  // Typed: called when a stage begins, with the case it is about ("" for policy and compile). May
+  // throw to abandon the evaluation; the exception is let through.
+  std::function<void(EvalStage, const std::string& caseName)> onStage;
   // The static policy (raw text and the preprocessed token stream). Only tests of the layers behind
   // it (sandbox, trusted side) turn it off: a hostile candidate must meet those even if it got past.
   bool policyChecks = true;
@@ -39,7 +46,8 @@ struct CaseRunSummary {
   std::string caseName;
   RunResult run;
   TilingResult tiling;
-  std::string dir;
+  std::string dir;          // the case folder; the trusted side's trace.json and CSVs are there
+  nlohmann::json profile;   // this case's own profile (null when none)
 };
 
 struct EvalReport {
@@ -54,6 +62,8 @@ struct EvalReport {
   verify::VerifyResult verify;
   nlohmann::json profile;               // every case's profile summed, slowest case's detail (verify::summarizeProfiles)
   std::map<std::string, std::string> artifacts;
+  // The case whose profile detail `profile` carries (the slowest), index into runs; -1: none.
+  int profiledCase = -1;
   std::string summary;                  // one line
   double durationMs = 0.0;
 };

@@ -82,6 +82,7 @@ class ScriptedEvaluator : public CandidateEvaluator {
     o.report = nlohmann::json{
         {"verdict", verdict},
         {"runs", nlohmann::json::array({{{"case", "c"}, {"block_dim", 8}, {"dir", caseDir.string()}}})}};
+    o.profileArtifactsDir = caseDir;
     return o;
   }
   std::string backendName() const override { return "scripted"; }
