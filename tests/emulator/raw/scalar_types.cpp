@@ -37,6 +37,11 @@ __attribute__((noinline)) void fillConst(__gm__ T *z, uint32_t n, T v)
     for (uint32_t i = 0; i < n; ++i) z[i] = v;
 }
 
+__attribute__((noinline)) void fillMinus3(__gm__ int32_t *z, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; ++i) z[i] = -3;  // mov [m], imm
+}
+
 template <typename T>
 __attribute__((noinline)) int64_t sumSigned(__gm__ T *x, uint32_t n)
 {
@@ -80,6 +85,8 @@ extern "C" __global__ __aicore__ void scalar_types(GM_ADDR i32, GM_ADDR f32, GM_
     for (uint32_t i = 0; i < N; ++i) s8 += ub8[i];
     po[3] = s8;
     fillConst<int16_t>(reinterpret_cast<__gm__ int16_t *>(out) + (BLOCKS * 8 + b * N) * 4, N, int16_t(-7));
+    fillMinus3(reinterpret_cast<__gm__ int32_t *>(out) + (BLOCKS * 8 + b * N) * 2 + N / 2, N / 2);
+    po[4] = 0x7e57;
 }
 
 int main()
@@ -133,11 +140,14 @@ int main()
             s8 += i8[b * N + i];
             s16 += i16[b * N + i];
             check(reinterpret_cast<int16_t *>(out)[(BLOCKS * 8 + b * N) * 4 + i] == -7, "int16 const", i);
+            if (i >= N / 2)
+                check(reinterpret_cast<int32_t *>(out)[(BLOCKS * 8 + b * N) * 2 + i] == -3, "int32 imm", i);
         }
         check(out[b * 8 + 0] == s8, "int8 sum", b);
         check(out[b * 8 + 1] == s16, "int16 sum", b);
         check(out[b * 8 + 2] == static_cast<int64_t>(N) * (0x12345 + b), "UB int32 sum", b);
         check(out[b * 8 + 3] == static_cast<int64_t>(N) * (0xA5 + b), "UB uint8 sum", b);
+        check(out[b * 8 + 4] == 0x7e57, "int64 imm", b);
     }
     std::printf(bad == 0 ? "PASS\n" : "FAIL: %u wrong\n", bad);
     return bad == 0 ? 0 : 1;
