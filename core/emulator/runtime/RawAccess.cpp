@@ -7,8 +7,12 @@
 //      (gm-out-of-bounds / ub-out-of-bounds, one line per faulting instruction),
 //   2. notes a scalar access record (pipe S, read/write from the page-fault error code, width decoded
 //      from the instruction) in a fixed buffer that the next emulated API call drains into the trace,
-//   3. opens the page in the kernel view, sets the trap flag and returns; the instruction runs, the
-//      following SIGTRAP closes the page again. One faulting instruction = one recorded access.
+//   3. fast path: an in-bounds, single-page access by an instruction analysis/X86Decode knows exactly
+//      (mov/movzx/movsx, mov imm, ALU with a memory source, SSE moves and scalar arithmetic) is
+//      performed here on the runtime alias - registers/EFLAGS updated in the ucontext, RIP advanced;
+//      otherwise (anything refused, out of bounds, page-crossing) it opens the page in the kernel view,
+//      sets the trap flag and returns; the instruction runs, the following SIGTRAP closes the page
+//      again. Either way one faulting instruction = one recorded access, the same record.
 // Faults elsewhere go to the crash handler (runtime-crash) as before. See docs/emulator.md.
 
 #include <dlfcn.h>
