@@ -164,6 +164,7 @@ void writeTraceFile(bool complete) {
 void endBlock(int exitCode, bool complete) {
   Runtime& r = R();
   rawFlush();  // raw accesses since the last API call
+  rawReportStats();
   g_block.inKernel = false;
   if (complete) syncEndOfKernel();
   // Repeated diagnostics: one line each with the count of further occurrences.

@@ -60,6 +60,7 @@ struct GmBlockInfo {
   std::uintptr_t base;  // kernel view
   std::size_t size;     // user bytes
   std::size_t body;     // mapped bytes (page multiple); a guard page lies before and after
+  std::uintptr_t alias; // runtime view of the same bytes (always accessible)
 };
 bool gmBlockOf(std::uintptr_t kernelAddr, GmBlockInfo& out);  // the block or one of its guard pages
 void gmProtectKernelViews(int prot);
@@ -68,6 +69,7 @@ void gmProtectKernelViews(int prot);
 // views protected, just before the kernel runs.
 void rawSetupLocal();
 void rawEnterKernel();
+void rawReportStats();  // KWB_SIM_RAW_STATS=1: emulated / single-stepped counts on stderr (block end)
 
 // Writes one diagnostic line to the child's file (used by report() and by the parent-side checks).
 std::string diagLine(Cat cat, const char* api, SrcLoc loc, Pipe pipe, int operand, const std::string& message,

@@ -100,7 +100,7 @@ namespace rt {
 bool gmBlockOf(std::uintptr_t a, GmBlockInfo& out) {
   const GmBlock* b = findGm(a);
   if (!b) return false;
-  out = GmBlockInfo{b->base, b->size, b->body};
+  out = GmBlockInfo{b->base, b->size, b->body, b->alias};
   return true;
 }
 void gmProtectKernelViews(int prot) {

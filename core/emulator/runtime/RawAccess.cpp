@@ -7,8 +7,12 @@
 //      (gm-out-of-bounds / ub-out-of-bounds, one line per faulting instruction),
 //   2. notes a scalar access record (pipe S, read/write from the page-fault error code, width decoded
 //      from the instruction) in a fixed buffer that the next emulated API call drains into the trace,
-//   3. opens the page in the kernel view, sets the trap flag and returns; the instruction runs, the
-//      following SIGTRAP closes the page again. One faulting instruction = one recorded access.
+//   3. fast path: an in-bounds, single-page access by an instruction analysis/X86Decode knows exactly
+//      (mov/movzx/movsx, mov imm, ALU with a memory source, SSE moves and scalar arithmetic) is
+//      performed here on the runtime alias - registers/EFLAGS updated in the ucontext, RIP advanced;
+//      otherwise (anything refused, out of bounds, page-crossing) it opens the page in the kernel view,
+//      sets the trap flag and returns; the instruction runs, the following SIGTRAP closes the page
+//      again. Either way one faulting instruction = one recorded access, the same record.
 // Faults elsewhere go to the crash handler (runtime-crash) as before. See docs/emulator.md.
 
 #include <dlfcn.h>
@@ -19,9 +23,11 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "BlockContext.h"
+#include "core/emulator/analysis/X86Decode.h"
 
 namespace kwb_sim {
 
@@ -74,106 +80,6 @@ std::uintptr_t g_reported[64];
 int g_reportedCount = 0;
 
 int spaceIndex(MemSpace s) { return s == MemSpace::GM ? 0 : (s == MemSpace::L1 ? 2 : 1); }
-
-// --- instruction width (x86-64): enough of the encoding for the loads and stores gcc emits for scalar
-// code (mov/movzx/movsx, ALU with a memory operand, SSE/AVX scalar and vector moves, conversions).
-// 0 = not recognised (the caller assumes 4 bytes).
-unsigned vexWidth(const std::uint8_t* p) {
-  unsigned map = 1, pp, L, W = 0;
-  const std::uint8_t* op;
-  if (p[0] == 0xC5) {
-    pp = p[1] & 3; L = (p[1] >> 2) & 1; op = p + 2;
-  } else {
-    map = p[1] & 0x1F; W = p[2] >> 7; pp = p[2] & 3; L = (p[2] >> 2) & 1; op = p + 3;
-  }
-  const unsigned vec = 16u << L, sc = pp == 2 ? 4 : (pp == 3 ? 8 : 0);
-  const std::uint8_t o = *op;
-  if (map == 1) {
-    if (o == 0x10 || o == 0x11 || (o >= 0x51 && o <= 0x5F && o != 0x5A && o != 0x5B)) return sc ? sc : vec;
-    if (o == 0x5A) return sc ? sc : (pp == 0 ? vec / 2 : vec);
-    if (o == 0x6E || o == 0x7E) return pp == 2 ? 8 : (W ? 8 : 4);
-    if (o == 0xD6 || o == 0x12 || o == 0x13 || o == 0x16 || o == 0x17) return 8;
-    if (o == 0x2E || o == 0x2F) return pp == 1 ? 8 : 4;
-    if (o == 0x2A) return W ? 8 : 4;
-    if (o == 0x2C || o == 0x2D) return pp == 2 ? 4 : 8;
-    if (o == 0xC4) return 2;
-    return vec;
-  }
-  if (map == 2) {
-    if (o == 0x13) return vec / 2;  // vcvtph2ps reads halves
-    if (o == 0x18 || o == 0x58) return 4;
-    if (o == 0x19 || o == 0x59) return 8;
-    if (o == 0x78) return 1;
-    if (o == 0x79) return 2;
-    return vec;
-  }
-  if (map == 3) {
-    if (o == 0x1D) return vec / 2;  // vcvtps2ph stores halves
-    if (o == 0x14 || o == 0x20) return 1;
-    if (o == 0x15) return 2;
-    if (o == 0x16 || o == 0x22) return W ? 8 : 4;
-    if (o == 0x17 || o == 0x21) return 4;
-    return vec;
-  }
-  return 0;
-}
-
-unsigned decodeWidth(const std::uint8_t* p) {
-  bool opsz16 = false, rexW = false;
-  std::uint8_t rep = 0;
-  for (int i = 0; i < 14; ++i, ++p) {
-    const std::uint8_t b = *p;
-    if (b == 0x66) opsz16 = true;
-    else if (b == 0xF3 || b == 0xF2) rep = b;
-    else if (!(b == 0xF0 || b == 0x2E || b == 0x36 || b == 0x3E || b == 0x26 || b == 0x64 || b == 0x65 || b == 0x67))
-      break;
-  }
-  if ((*p & 0xF0) == 0x40) { rexW = (*p & 8) != 0; ++p; }
-  const unsigned osz = rexW ? 8 : (opsz16 ? 2 : 4);
-  const std::uint8_t op = *p;
-  if (op == 0xC5 || op == 0xC4) return vexWidth(p);
-  if (op != 0x0F) {
-    if (op < 0x40 && (op & 7) < 4) return (op & 1) ? osz : 1;  // add/or/adc/sbb/and/sub/xor/cmp r/m
-    switch (op) {
-      case 0x88: case 0x8A: case 0xC6: case 0x80: case 0x82: case 0x84: case 0x86: case 0xF6: case 0xFE:
-      case 0xD0: case 0xD2: case 0xC0: case 0xA4: case 0xA6: case 0xAA: case 0xAC: case 0xAE: return 1;
-      case 0x89: case 0x8B: case 0xC7: case 0x81: case 0x83: case 0x85: case 0x87: case 0xF7: case 0xD1:
-      case 0xD3: case 0xC1: case 0x69: case 0x6B: case 0xA5: case 0xA7: case 0xAB: case 0xAD: case 0xAF: return osz;
-      case 0x63: return 4;
-      case 0x8F: return 8;
-      case 0xFF: return ((p[1] >> 3) & 7) < 2 ? osz : 8;  // inc/dec vs call/jmp/push
-      default: return 0;
-    }
-  }
-  const std::uint8_t o = p[1];
-  const unsigned sc = rep == 0xF3 ? 4 : (rep == 0xF2 ? 8 : 0);
-  if (o == 0x3A) {
-    switch (p[2]) {
-      case 0x14: case 0x20: return 1;
-      case 0x15: return 2;
-      case 0x16: case 0x22: return rexW ? 8 : 4;
-      case 0x17: case 0x21: case 0x0A: return 4;
-      case 0x0B: return 8;
-      default: return 16;
-    }
-  }
-  if (o == 0x38) return 16;
-  if (o == 0xB6 || o == 0xBE || o == 0xB0 || o == 0xC0 || (o >= 0x90 && o <= 0x9F) || o == 0x18 || o == 0x0D) return 1;
-  if (o == 0xB7 || o == 0xBF || o == 0xC4) return 2;
-  if (o == 0xB1 || o == 0xC1 || o == 0xAF || (o >= 0x40 && o <= 0x4F) || o == 0xA3 || o == 0xAB || o == 0xB3 ||
-      o == 0xBB || o == 0xBA)
-    return osz;
-  if (o == 0xC7) return 8;
-  if (o == 0x10 || o == 0x11 || (o >= 0x51 && o <= 0x5F && o != 0x5A && o != 0x5B)) return sc ? sc : 16;
-  if (o == 0x5A) return sc ? sc : (opsz16 ? 16 : 8);
-  if (o == 0x2A) return sc ? osz : 8;
-  if (o == 0x2C || o == 0x2D) return sc ? sc : 8;
-  if (o == 0x2E || o == 0x2F) return opsz16 ? 8 : 4;
-  if (o == 0x12 || o == 0x13 || o == 0x16 || o == 0x17 || o == 0xD6) return 8;
-  if (o == 0x6E || o == 0x7E) return rep == 0xF3 ? 8 : (rexW ? 8 : 4);
-  if ((o >= 0x28 && o <= 0x2B) || (o >= 0x50 && o <= 0x7F) || o == 0xC2 || o == 0xC6 || o >= 0xD0) return 16;
-  return 0;
-}
 
 // --- async-signal-safe diagnostic line (the format of rt::diagLine)
 std::size_t appendStr(char* out, std::size_t k, std::size_t cap, const char* s, bool escape) {
@@ -322,10 +228,11 @@ bool classify(std::uintptr_t a, Where& w) {
   return false;
 }
 
-void checkGmRaw(std::uintptr_t rip, std::uintptr_t a, unsigned width, bool write, const rt::GmBlockInfo& b) {
+// True when the access lies inside its GmAlloc block (else reported, once per instruction).
+bool checkGmRaw(std::uintptr_t rip, std::uintptr_t a, unsigned width, bool write, const rt::GmBlockInfo& b) {
   const std::uintptr_t userEnd = b.base + b.size;
-  if (a >= b.base && a + width <= userEnd) return;
-  if (!firstReport(rip)) return;
+  if (a >= b.base && a + width <= userEnd) return true;
+  if (!firstReport(rip)) return false;
   char where[256], msg[768];
   whereText(where, sizeof(where), rip);
   const long long rel = static_cast<long long>(a) - static_cast<long long>(b.base);
@@ -337,9 +244,11 @@ void checkGmRaw(std::uintptr_t rip, std::uintptr_t a, unsigned width, bool write
                 static_cast<unsigned long long>(b.base), a < b.base ? "before" : "past", a < b.base ? "start" : "end",
                 where, width);
   writeDiag("gm-out-of-bounds", "raw GM pointer", msg);
+  return false;
 }
 
-void checkLocalRaw(std::uintptr_t rip, const Where& w, unsigned width, bool write) {
+// True when the access lies inside one InitBuffer buffer of its space (else reported, once per instruction).
+bool checkLocalRaw(std::uintptr_t rip, const Where& w, unsigned width, bool write) {
   const std::uint32_t size = spaceSize(w.space);
   const char* name = spaceName(w.space);
   const char* why = nullptr;
@@ -356,15 +265,208 @@ void checkLocalRaw(std::uintptr_t rip, const Where& w, unsigned width, bool writ
     }
     if (!inside) why = "outside every buffer given out by InitBuffer (or across the end of one)";
   }
-  if (!why || !firstReport(rip)) return;
+  if (!why) return true;
+  if (!firstReport(rip)) return false;
   char where[256], msg[768];
   whereText(where, sizeof(where), rip);
   std::snprintf(msg, sizeof(msg), "a raw %s pointer (e.g. from LocalTensor::GetPhyAddr) %s %s offset %lld (%u bytes), %s; %s",
                 name, write ? "writes" : "reads", name, w.rel, width, why, where);
   writeDiag("ub-out-of-bounds", w.space == MemSpace::L1 ? "raw L1 pointer" : "raw UB pointer", msg);
+  return false;
 }
 
 #if defined(__x86_64__)
+// --- the fast path: the decoded instruction performed on the runtime alias, registers in the ucontext
+std::uint64_t g_rawFast = 0, g_rawSlow = 0;  // accesses emulated / single-stepped (KWB_SIM_RAW_STATS)
+bool g_fastPath = true;                        // KWB_SIM_RAW_SLOW=1: always single-step (measurements, tests)
+bool g_rawStats = false;                       // KWB_SIM_RAW_STATS=1: one stderr line per block at its end
+
+constexpr int kGreg[16] = {REG_RAX, REG_RCX, REG_RDX, REG_RBX, REG_RSP, REG_RBP, REG_RSI, REG_RDI,
+                           REG_R8,  REG_R9,  REG_R10, REG_R11, REG_R12, REG_R13, REG_R14, REG_R15};
+constexpr std::uint64_t kArithFlags = 0x8D5;  // CF PF AF ZF SF OF
+
+std::uint64_t readGpr(const ucontext_t* uc, const x86::MemInstr& m) {
+  const auto v = static_cast<std::uint64_t>(uc->uc_mcontext.gregs[kGreg[m.reg]]);
+  return m.highByte ? (v >> 8) & 0xFF : v;
+}
+
+// The register write of an m.regBytes-sized destination: 8 whole, 4 zero-extends to 64 bits, 2 and 1
+// keep the other bits (AH..BH: bits 8..15).
+void writeGpr(ucontext_t* uc, const x86::MemInstr& m, std::uint64_t v) {
+  auto& g = uc->uc_mcontext.gregs[kGreg[m.reg]];
+  const auto old = static_cast<std::uint64_t>(g);
+  std::uint64_t r;
+  switch (m.regBytes) {
+    case 8: r = v; break;
+    case 4: r = v & 0xFFFFFFFFull; break;
+    case 2: r = (old & ~0xFFFFull) | (v & 0xFFFF); break;
+    default: r = m.highByte ? (old & ~0xFF00ull) | ((v & 0xFF) << 8) : (old & ~0xFFull) | (v & 0xFF); break;
+  }
+  g = static_cast<greg_t>(r);
+}
+
+std::uint64_t loadMem(const std::uint8_t* mem, unsigned width, bool signExtend) {
+  std::uint64_t v = 0;
+  std::memcpy(&v, mem, width);  // little-endian: the low `width` bytes
+  if (signExtend && width < 8) {
+    const unsigned shift = 64 - 8 * width;
+    v = static_cast<std::uint64_t>(static_cast<std::int64_t>(v << shift) >> shift);
+  }
+  return v;
+}
+
+// The ALU instruction itself, on the same operand size, with the program's arithmetic flags in and out
+// (exact flags, adc/sbb carry-in). Below the red zone: pushfq/popfq would otherwise clobber it.
+#define KWB_ALU_ASM(INSN)                                                                                     \
+  asm volatile("lea -128(%%rsp), %%rsp\n\tpushq %[f]\n\tpopfq\n\t" INSN                                        \
+               "\n\tpushfq\n\tpopq %[f]\n\tlea 128(%%rsp), %%rsp"                                               \
+               : [d] "+r"(d), [f] "+r"(fl)                                                                      \
+               : [s] "r"(s)                                                                                     \
+               : "cc", "memory")
+#define KWB_ALU_WIDTHS(MN)                                     \
+  switch (width) {                                             \
+    case 1: KWB_ALU_ASM(MN "b %b[s], %b[d]"); break;           \
+    case 2: KWB_ALU_ASM(MN "w %w[s], %w[d]"); break;           \
+    case 4: KWB_ALU_ASM(MN "l %k[s], %k[d]"); break;           \
+    default: KWB_ALU_ASM(MN "q %q[s], %q[d]"); break;          \
+  }
+std::uint64_t aluExec(x86::Alu op, unsigned width, std::uint64_t d, std::uint64_t s, std::uint64_t& fl) {
+  switch (op) {
+    case x86::Alu::Add: KWB_ALU_WIDTHS("add") break;
+    case x86::Alu::Or: KWB_ALU_WIDTHS("or") break;
+    case x86::Alu::Adc: KWB_ALU_WIDTHS("adc") break;
+    case x86::Alu::Sbb: KWB_ALU_WIDTHS("sbb") break;
+    case x86::Alu::And: KWB_ALU_WIDTHS("and") break;
+    case x86::Alu::Sub: KWB_ALU_WIDTHS("sub") break;
+    case x86::Alu::Xor: KWB_ALU_WIDTHS("xor") break;
+    case x86::Alu::Cmp: KWB_ALU_WIDTHS("cmp") break;
+    case x86::Alu::Test: KWB_ALU_WIDTHS("test") break;
+  }
+  return d;
+}
+#undef KWB_ALU_WIDTHS
+#undef KWB_ALU_ASM
+
+using V2d = double __attribute__((vector_size(16)));
+// The scalar SSE instruction itself (register form: the same operation as the memory form on the low
+// element) under the program's MXCSR (rounding, DAZ/FTZ; its sticky exception flags come back).
+#define KWB_SSE_ASM(INSN)                                                                              \
+  asm volatile("stmxcsr %[sv]\n\tldmxcsr %[mx]\n\t" INSN " %[s], %[d]\n\tstmxcsr %[mx]\n\tldmxcsr %[sv]" \
+               : [d] "+x"(d), [mx] "+m"(mx), [sv] "+m"(sv)                                               \
+               : [s] "x"(s))
+#define KWB_SSE_CMP(INSN)                                                                                 \
+  asm volatile("stmxcsr %[sv]\n\tldmxcsr %[mx]\n\t" INSN " %[s], %[d]\n\tstmxcsr %[mx]\n\tldmxcsr %[sv]"  \
+               : [mx] "+m"(mx), [sv] "+m"(sv), "=@ccz"(zf), "=@ccp"(pf), "=@ccc"(cf)                      \
+               : [d] "x"(d), [s] "x"(s))
+void sseExec(const x86::MemInstr& m, V2d& d, V2d s, std::uint32_t& mx, std::uint64_t& efl) {
+  std::uint32_t sv = 0;
+  bool zf = false, pf = false, cf = false;
+  if (m.dbl) {
+    switch (m.sse) {
+      case x86::Sse::Add: KWB_SSE_ASM("addsd"); break;
+      case x86::Sse::Mul: KWB_SSE_ASM("mulsd"); break;
+      case x86::Sse::Sub: KWB_SSE_ASM("subsd"); break;
+      case x86::Sse::Min: KWB_SSE_ASM("minsd"); break;
+      case x86::Sse::Div: KWB_SSE_ASM("divsd"); break;
+      case x86::Sse::Max: KWB_SSE_ASM("maxsd"); break;
+      case x86::Sse::Sqrt: KWB_SSE_ASM("sqrtsd"); break;
+      case x86::Sse::Ucomi: KWB_SSE_CMP("ucomisd"); break;
+      case x86::Sse::Comi: KWB_SSE_CMP("comisd"); break;
+    }
+  } else {
+    switch (m.sse) {
+      case x86::Sse::Add: KWB_SSE_ASM("addss"); break;
+      case x86::Sse::Mul: KWB_SSE_ASM("mulss"); break;
+      case x86::Sse::Sub: KWB_SSE_ASM("subss"); break;
+      case x86::Sse::Min: KWB_SSE_ASM("minss"); break;
+      case x86::Sse::Div: KWB_SSE_ASM("divss"); break;
+      case x86::Sse::Max: KWB_SSE_ASM("maxss"); break;
+      case x86::Sse::Sqrt: KWB_SSE_ASM("sqrtss"); break;
+      case x86::Sse::Ucomi: KWB_SSE_CMP("ucomiss"); break;
+      case x86::Sse::Comi: KWB_SSE_CMP("comiss"); break;
+    }
+  }
+  if (m.sse == x86::Sse::Ucomi || m.sse == x86::Sse::Comi)  // ZF PF CF from the compare, OF SF AF cleared
+    efl = (efl & ~kArithFlags) | (zf ? 0x40 : 0) | (pf ? 0x4 : 0) | (cf ? 0x1 : 0);
+}
+#undef KWB_SSE_CMP
+#undef KWB_SSE_ASM
+
+// An XSAVE signal frame restores the SSE registers from the legacy area only when XSTATE_BV says they
+// are in use (else it resets them to zero): after writing one, say so.
+void markSseInUse(std::uint8_t* fp) {
+  std::uint32_t magic1;
+  std::memcpy(&magic1, fp + 464, 4);  // struct _fpx_sw_bytes in the fxsave area's software-reserved bytes
+  if (magic1 != 0x46505853u) return;  // FP_XSTATE_MAGIC1; without it the frame is plain fxsave
+  std::uint64_t bv;
+  std::memcpy(&bv, fp + 512, 8);      // the XSAVE header's XSTATE_BV
+  bv |= 2;                            // XFEATURE_MASK_SSE
+  std::memcpy(fp + 512, &bv, 8);
+}
+
+// Performs `m` with its memory operand at `mem` (the alias of the faulting address). False: not done
+// (nothing changed), single-step it instead.
+bool emulate(const x86::MemInstr& m, ucontext_t* uc, std::uint8_t* mem) {
+  if (!g_fastPath) return false;
+  auto& efl = uc->uc_mcontext.gregs[REG_EFL];
+  switch (m.kind) {
+    case x86::Kind::GprLoad:
+      writeGpr(uc, m, loadMem(mem, m.width, m.signExtend));
+      return true;
+    case x86::Kind::GprStore: {
+      const std::uint64_t v = readGpr(uc, m);
+      std::memcpy(mem, &v, m.width);
+      return true;
+    }
+    case x86::Kind::ImmStore:
+      std::memcpy(mem, &m.imm, m.width);
+      return true;
+    case x86::Kind::GprAlu: {
+      const std::uint64_t mv = loadMem(mem, m.width, false);
+      const std::uint64_t rv = m.useImm ? static_cast<std::uint64_t>(m.imm) : readGpr(uc, m);
+      std::uint64_t fl = (static_cast<std::uint64_t>(efl) & kArithFlags) | 0x2;
+      const std::uint64_t r = m.memFirst ? aluExec(m.alu, m.width, mv, rv, fl) : aluExec(m.alu, m.width, rv, mv, fl);
+      if (!m.memFirst && m.alu != x86::Alu::Cmp && m.alu != x86::Alu::Test) writeGpr(uc, m, r);
+      efl = static_cast<greg_t>((static_cast<std::uint64_t>(efl) & ~kArithFlags) | (fl & kArithFlags));
+      return true;
+    }
+    default:
+      break;
+  }
+  // XMM forms: the registers live in the FP frame.
+  if (uc->uc_mcontext.fpregs == nullptr || m.reg > 15) return false;
+  auto* fp = reinterpret_cast<std::uint8_t*>(uc->uc_mcontext.fpregs);
+  std::uint8_t* xmm = reinterpret_cast<std::uint8_t*>(&uc->uc_mcontext.fpregs->_xmm[m.reg]);
+  switch (m.kind) {
+    case x86::Kind::XmmLoad: {
+      std::uint8_t v[16] = {};
+      std::memcpy(v, mem, m.width);
+      std::memcpy(xmm, v, 16);
+      markSseInUse(fp);
+      return true;
+    }
+    case x86::Kind::XmmStore:
+      std::memcpy(mem, xmm, m.width);
+      return true;
+    case x86::Kind::XmmArith: {
+      std::uint32_t mx = uc->uc_mcontext.fpregs->mxcsr;
+      if ((mx & 0x1F80) != 0x1F80) return false;  // an unmasked FP exception would trap here, not there
+      V2d d, s = {0, 0};
+      std::memcpy(&d, xmm, 16);
+      std::memcpy(&s, mem, m.width);
+      std::uint64_t fl = static_cast<std::uint64_t>(efl);
+      sseExec(m, d, s, mx, fl);
+      efl = static_cast<greg_t>(fl);
+      if (m.sse != x86::Sse::Ucomi && m.sse != x86::Sse::Comi) std::memcpy(xmm, &d, 16);
+      uc->uc_mcontext.fpregs->mxcsr = mx;
+      markSseInUse(fp);
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
 void onSegv(int sig, siginfo_t* si, void* ctx) {
   auto* uc = static_cast<ucontext_t*>(ctx);
   const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(si->si_addr);
@@ -376,11 +478,24 @@ void onSegv(int sig, siginfo_t* si, void* ctx) {
     return chain(g_prevSegv, sig, si, ctx);
   }
   const bool write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
-  unsigned width = decodeWidth(reinterpret_cast<const std::uint8_t*>(rip));
+  const auto* code = reinterpret_cast<const std::uint8_t*>(rip);
+  const x86::MemInstr mi = x86::decodeMemInstr(code, 15);
+  unsigned width = mi.kind != x86::Kind::Refuse ? mi.width : x86::accessWidth(code);
   if (width == 0) width = 4;  // unknown encoding: assume one 32-bit element
-  if (w.space == MemSpace::GM) checkGmRaw(rip, a, width, write, w.gm);
-  else checkLocalRaw(rip, w, width, write);
+  const bool inBounds = w.space == MemSpace::GM ? checkGmRaw(rip, a, width, write, w.gm) : checkLocalRaw(rip, w, width, write);
   note(rip, a, w.off, width, w.space, write);
+  // Fast path: an in-bounds access the decoder is sure about, inside one page, whose direction agrees
+  // with the page fault's, is performed here on the runtime alias (see emulate()).
+  if (mi.kind != x86::Kind::Refuse && inBounds && mi.write == write && (a & (g_page - 1)) + width <= g_page &&
+      !(mi.aligned16 && (a & 15) != 0)) {
+    const std::uintptr_t alias = w.space == MemSpace::GM ? w.gm.alias + (a - w.gm.base) : a + g_localViews.delta;
+    if ((w.space == MemSpace::GM || w.inLocal) && emulate(mi, uc, reinterpret_cast<std::uint8_t*>(alias))) {
+      uc->uc_mcontext.gregs[REG_RIP] += mi.length;
+      ++g_rawFast;
+      return;
+    }
+  }
+  ++g_rawSlow;
   g_step = Step{};
   g_step.active = true;
   g_step.rip = rip;
@@ -482,9 +597,30 @@ void rawEnterKernel() {
   sa.sa_sigaction = onTrap;
   ::sigaction(SIGTRAP, &sa, &g_prevTrap);
 #endif
+#if defined(__x86_64__)
+  const char* slow = std::getenv("KWB_SIM_RAW_SLOW");
+  g_fastPath = !(slow && *slow == '1');
+  const char* stats = std::getenv("KWB_SIM_RAW_STATS");
+  g_rawStats = stats && *stats == '1';
+  g_rawFast = g_rawSlow = 0;
+#endif
   g_ready = true;
   if (g_localViews.hi != 0) ::mprotect(reinterpret_cast<void*>(g_localViews.lo), kLocalBytes, PROT_NONE);
   gmProtectKernelViews(PROT_NONE);
+}
+
+void rawReportStats() {
+#if defined(__x86_64__)
+  if (!g_rawStats) return;
+  char line[160];
+  const int n = std::snprintf(line, sizeof(line), "kwb-sim raw accesses: block %lld emulated %llu single-stepped %llu\n",
+                              static_cast<long long>(g_block.blockIdx), static_cast<unsigned long long>(g_rawFast),
+                              static_cast<unsigned long long>(g_rawSlow));
+  if (n > 0) {
+    const ssize_t w = ::write(2, line, static_cast<std::size_t>(n));
+    (void)w;
+  }
+#endif
 }
 
 }  // namespace rt
