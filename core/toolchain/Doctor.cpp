@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "core/process/ProcessRunner.h"
+#include "core/sandbox/MemoryCgroup.h"
 #include "core/sandbox/Sandbox.h"
 #include "core/sandbox/SandboxHost.h"
 #include "core/toolchain/ExecutableSearch.h"
@@ -106,6 +107,18 @@ DoctorReport runDoctor(const DoctorOptions& o) {
     if (!Sandbox::bubblewrapAvailable()) c.status = host.bwrapPath.empty() ? "missing" : "warning";
     if (!host.bwrapPath.empty()) c.path = host.bwrapPath;
     if (!host.bwrapVersion.empty()) c.version = host.bwrapVersion;
+    r.checks.push_back(c);
+  }
+  {
+    // The aggregate memory cap of candidate runs (docs/sandbox.md, "Aggregate memory"): a trial cgroup.
+    std::string problem;
+    auto cgroup = MemoryCgroup::create(64u << 20, problem);
+    DoctorCheck c{"memory-cgroup", cgroup ? "ok" : "warning",
+                  cgroup ? "all processes of a candidate run share one memory cap (" + cgroup->kind() + ")"
+                         : "MEMORY NOT CAPPED IN TOTAL: " + problem +
+                               "; each process of a run is still limited by RLIMIT_AS",
+                  std::nullopt, std::nullopt};
+    if (cgroup) c.path = cgroup->path().parent_path().string();
     r.checks.push_back(c);
   }
   r.cann = detectCann(o.env);

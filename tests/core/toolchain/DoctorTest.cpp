@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/sandbox/MemoryCgroup.h"
 #include "core/sandbox/Sandbox.h"
 #include "core/sandbox/SandboxHost.h"
 #include "core/toolchain/Doctor.h"
@@ -28,6 +29,19 @@ TEST(Doctor, BubblewrapCheckIsTheSandboxProbe) {
     EXPECT_NE(it->detail.find("rlimits only"), std::string::npos) << it->detail;
   }
   EXPECT_EQ(it->path.value_or(""), host.bwrapPath);
+}
+
+TEST(Doctor, MemoryCgroupCheckSaysWhetherRunsAreCappedInTotal) {
+  DoctorOptions options;
+  options.probeVersions = false;
+  const DoctorReport report = runDoctor(options);
+  auto it = std::find_if(report.checks.begin(), report.checks.end(),
+                         [](const DoctorCheck& c) { return c.name == "memory-cgroup"; });
+  ASSERT_NE(it, report.checks.end());
+  std::string problem;
+  const bool available = MemoryCgroup::create(1u << 20, problem) != nullptr;
+  EXPECT_EQ(it->status, available ? "ok" : "warning");
+  if (!available) EXPECT_NE(it->detail.find("MEMORY NOT CAPPED IN TOTAL"), std::string::npos) << it->detail;
 }
 
 }  // namespace
