@@ -1,10 +1,10 @@
 // kwb eval: evaluate one candidate kernel for one task on a backend (docs/candidate-contract.md).
+#include <unistd.h>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
-#include <unistd.h>
 
 #include "app/kwb/Cli.h"
 #include "core/model/JsonReader.h"
@@ -51,8 +51,8 @@ void printText(const EvalReport& r) {
     for (const auto& n : d.notes) std::cout << "      note: " << n << "\n";
   }
   for (const auto& c : r.verify.cases) {
-    std::cout << "  case " << c.caseName << ": " << (c.passed ? "pass" : "FAIL") << " (blockDim " << c.blockDim
-              << ")\n";
+    std::cout << "  case " << c.caseName << ": " << (c.passed ? "pass" : "FAIL") << " (blockDim "
+              << c.blockDim << ")\n";
     for (const auto& t : c.outputs) std::cout << "    " << t.summary << "\n";
     for (const auto& i : c.modifiedInputs) std::cout << "    " << i.summary << "\n";
   }
@@ -62,8 +62,10 @@ void printText(const EvalReport& r) {
 
 int runEval(const EvalArgs& a) {
   auto bad = [&](const std::string& msg) {
-    if (a.json) printJson({{"error", msg}, {"verdict", nullptr}});
-    else std::cerr << "kwb eval: " << msg << "\n";
+    if (a.json)
+      printJson({{"error", msg}, {"verdict", nullptr}});
+    else
+      std::cerr << "kwb eval: " << msg << "\n";
     return BadInput;
   };
   Task task;

@@ -8,7 +8,8 @@
 namespace kwb::cli {
 
 void addSimCommand(CLI::App& app, Context& ctx) {
-  auto* sim = app.add_subcommand("sim", "Ascend C emulator: build CPU-mode programs that run kernels on the CPU");
+  auto* sim =
+      app.add_subcommand("sim", "Ascend C emulator: build CPU-mode programs that run kernels on the CPU");
   sim->require_subcommand(1);
   auto* build = sim->add_subcommand(
       "build",
@@ -44,17 +45,20 @@ void addSimCommand(CLI::App& app, Context& ctx) {
                        : r.status == SimBuildResult::Status::BadInput    ? BadInput
                                                                          : InternalError;
       if (opts->json) {
-        nlohmann::json j{{"ok", r.ok()},
-                         {"status", r.ok() ? "ok" : (code == Failed ? "build-failed" : (code == BadInput ? "bad-input" : "internal-error"))},
-                         {"output", o.output},
-                         {"soc", o.soc},
-                         {"autoSync", o.autoSync},
-                         {"pch", r.pch},
-                         {"isolation", r.isolation},
-                         {"seconds", static_cast<double>(r.elapsed.count()) / 1000.0},
-                         {"command", r.command},
-                         {"compilerOutput", r.compilerOutput},
-                         {"diagnostics", r.diagnostics}};
+        nlohmann::json j{
+            {"ok", r.ok()},
+            {"status", r.ok() ? "ok"
+                              : (code == Failed ? "build-failed"
+                                                : (code == BadInput ? "bad-input" : "internal-error"))},
+            {"output", o.output},
+            {"soc", o.soc},
+            {"autoSync", o.autoSync},
+            {"pch", r.pch},
+            {"isolation", r.isolation},
+            {"seconds", static_cast<double>(r.elapsed.count()) / 1000.0},
+            {"command", r.command},
+            {"compilerOutput", r.compilerOutput},
+            {"diagnostics", r.diagnostics}};
         if (!r.message.empty()) j["message"] = r.message;
         printJson(j);
         return code;
@@ -62,7 +66,8 @@ void addSimCommand(CLI::App& app, Context& ctx) {
       if (!r.compilerOutput.empty()) std::cerr << r.compilerOutput;
       // What the compiler cannot say itself: a sandbox limit it hit, a cache entry discarded.
       for (const auto& d : r.diagnostics)
-        if (d.source == "sandbox" || d.source == "toolchain") std::cerr << "kwb sim build: " << d.format() << "\n";
+        if (d.source == "sandbox" || d.source == "toolchain")
+          std::cerr << "kwb sim build: " << d.format() << "\n";
       if (!r.message.empty()) std::cerr << "kwb sim build: " << r.message << "\n";
       return code;
     };

@@ -1,5 +1,6 @@
 // kwb suite eval DIR --reference: evaluates every task's expert candidate (or one named candidate file
 // per task) and prints one progress line per task and a summary.
+#include <unistd.h>
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -7,7 +8,6 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
-#include <unistd.h>
 
 #include "app/kwb/Cli.h"
 #include "core/model/Task.h"
@@ -48,7 +48,9 @@ int runSuite(const SuiteArgs& a) {
   std::sort(taskDirs.begin(), taskDirs.end());
   if (!a.only.empty())
     taskDirs.erase(std::remove_if(taskDirs.begin(), taskDirs.end(),
-                                  [&](const fs::path& p) { return p.filename().string().find(a.only) == std::string::npos; }),
+                                  [&](const fs::path& p) {
+                                    return p.filename().string().find(a.only) == std::string::npos;
+                                  }),
                    taskDirs.end());
   if (taskDirs.empty()) {
     std::cerr << "kwb suite eval: no task folders (with task.json) in " << a.dir << "\n";
@@ -82,8 +84,8 @@ int runSuite(const SuiteArgs& a) {
   const auto start = std::chrono::steady_clock::now();
   for (std::size_t i = 0; i < taskDirs.size(); ++i) {
     const auto& dir = taskDirs[i];
-    const std::string label = "[" + std::to_string(i + 1) + "/" + std::to_string(taskDirs.size()) + "] " +
-                              dir.filename().string();
+    const std::string label =
+        "[" + std::to_string(i + 1) + "/" + std::to_string(taskDirs.size()) + "] " + dir.filename().string();
     nlohmann::json item{{"task", dir.filename().string()}};
     try {
       Task task = loadTaskDir(dir);
@@ -114,8 +116,8 @@ int runSuite(const SuiteArgs& a) {
       item["duration_ms"] = r.durationMs;
       item["cached_build"] = r.compile && r.compile->cached;
       if (!a.json) {
-        std::cout << label << ": " << verdictName(r.verdict) << " (" << static_cast<long>(r.durationMs) << " ms"
-                  << (r.compile && r.compile->cached ? ", cached build" : "") << ")";
+        std::cout << label << ": " << verdictName(r.verdict) << " (" << static_cast<long>(r.durationMs)
+                  << " ms" << (r.compile && r.compile->cached ? ", cached build" : "") << ")";
         if (!ok) std::cout << " - " << r.summary;
         std::cout << std::endl;
       }
@@ -129,12 +131,18 @@ int runSuite(const SuiteArgs& a) {
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (a.json) {
-    printJson({{"dir", a.dir}, {"backend", a.backend}, {"tasks", results.size()}, {"passed", passed},
-               {"failed", failed}, {"errors", errors}, {"seconds", secs}, {"results", results},
+    printJson({{"dir", a.dir},
+               {"backend", a.backend},
+               {"tasks", results.size()},
+               {"passed", passed},
+               {"failed", failed},
+               {"errors", errors},
+               {"seconds", secs},
+               {"results", results},
                {"work_dir", a.keepWork ? nlohmann::json(root.string()) : nlohmann::json(nullptr)}});
   } else {
-    std::cout << "summary: " << passed << "/" << taskDirs.size() << " passed, " << failed << " failed, " << errors
-              << " errors in " << static_cast<long>(secs) << " s\n";
+    std::cout << "summary: " << passed << "/" << taskDirs.size() << " passed, " << failed << " failed, "
+              << errors << " errors in " << static_cast<long>(secs) << " s\n";
     if (a.keepWork) std::cout << "work folders kept in " << root.string() << "\n";
   }
   if (errors) return InternalError;
@@ -151,7 +159,8 @@ void addSuiteCommand(CLI::App& app, Context& ctx) {
   eval->add_option("DIR", a->dir, "Folder of task folders (e.g. resources/tasks)")->required();
   eval->add_flag("--reference", a->reference, "Evaluate each task's expert (reference) candidate");
   eval->add_option("--candidate", a->candidate, "Candidate file name inside each task folder");
-  eval->add_option("--backend", a->backend, "ascend-sim or ascend-cann")->check(CLI::IsMember({"ascend-sim", "ascend-cann"}));
+  eval->add_option("--backend", a->backend, "ascend-sim or ascend-cann")
+      ->check(CLI::IsMember({"ascend-sim", "ascend-cann"}));
   eval->add_option("--soc", a->soc, "SoC name (default: each task's)");
   eval->add_option("--seed", a->seed, "Seed for every task (default: fresh per task)");
   eval->add_option("--only", a->only, "Only tasks whose folder name contains this text");

@@ -1,11 +1,11 @@
 #include "core/agent/AgentLoop.h"
 
+#include <unistd.h>
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
 #include <utility>
-#include <unistd.h>
 
 #include "core/agent/AgentLoopImpl.h"
 #include "core/agent/CannProjectExporter.h"
@@ -21,16 +21,26 @@ namespace fs = std::filesystem;
 
 std::string_view agentStateName(AgentState s) {
   switch (s) {
-    case AgentState::Idle: return "idle";
-    case AgentState::Generating: return "generating";
-    case AgentState::Compiling: return "compiling";
-    case AgentState::Running: return "running";
-    case AgentState::Verifying: return "verifying";
-    case AgentState::Profiling: return "profiling";
-    case AgentState::Deciding: return "deciding";
-    case AgentState::Paused: return "paused";
-    case AgentState::Stopped: return "stopped";
-    case AgentState::Finished: return "finished";
+    case AgentState::Idle:
+      return "idle";
+    case AgentState::Generating:
+      return "generating";
+    case AgentState::Compiling:
+      return "compiling";
+    case AgentState::Running:
+      return "running";
+    case AgentState::Verifying:
+      return "verifying";
+    case AgentState::Profiling:
+      return "profiling";
+    case AgentState::Deciding:
+      return "deciding";
+    case AgentState::Paused:
+      return "paused";
+    case AgentState::Stopped:
+      return "stopped";
+    case AgentState::Finished:
+      return "finished";
   }
   return "idle";
 }
@@ -57,8 +67,8 @@ AgentLoop::Impl::Impl(SessionStore s, std::shared_ptr<LlmClient> l, std::shared_
 
 // ---------------------------------------------------------------- construction and control
 
-AgentLoop::AgentLoop(SessionStore store, std::shared_ptr<LlmClient> llm, std::shared_ptr<CandidateEvaluator> evaluator,
-                     AgentLoopOptions options) {
+AgentLoop::AgentLoop(SessionStore store, std::shared_ptr<LlmClient> llm,
+                     std::shared_ptr<CandidateEvaluator> evaluator, AgentLoopOptions options) {
   if (!store.writable()) throw std::invalid_argument("AgentLoop needs a session opened for writing");
   if (!llm) throw std::invalid_argument("AgentLoop needs an LLM client");
   if (!evaluator) throw std::invalid_argument("AgentLoop needs an evaluator");
@@ -106,7 +116,8 @@ void AgentLoop::addObserver(AgentObserver* o) {
 
 void AgentLoop::removeObserver(AgentObserver* o) {
   std::lock_guard lock(impl_->observerMutex);
-  impl_->observers.erase(std::remove(impl_->observers.begin(), impl_->observers.end(), o), impl_->observers.end());
+  impl_->observers.erase(std::remove(impl_->observers.begin(), impl_->observers.end(), o),
+                         impl_->observers.end());
 }
 
 void AgentLoop::start() {
@@ -227,7 +238,8 @@ bool AgentLoop::unpinConstraint(int constraintId) {
   {
     std::lock_guard lock(impl_->mutex);
     Session s = impl_->store.session();
-    auto it = std::find_if(s.constraints.begin(), s.constraints.end(), [&](const Constraint& c) { return c.id == constraintId; });
+    auto it = std::find_if(s.constraints.begin(), s.constraints.end(),
+                           [&](const Constraint& c) { return c.id == constraintId; });
     if (it == s.constraints.end()) return false;
     s.constraints.erase(it);
     impl_->store.setConstraints(s.constraints);
@@ -245,10 +257,12 @@ void AgentLoop::rollbackTo(int iterationId) {
 
 fs::path AgentLoop::accept(int iterationId, const fs::path& exportDir) {
   const auto it = impl_->store.iteration(iterationId);
-  if (!it) throw std::invalid_argument("accept: no iteration " + std::to_string(iterationId) + " in this session");
+  if (!it)
+    throw std::invalid_argument("accept: no iteration " + std::to_string(iterationId) + " in this session");
   if (it->verdict != Verdict::Pass)
-    throw std::invalid_argument("accept: iteration " + std::to_string(iterationId) + " did not pass (verdict " +
-                                (it->verdict ? std::string(verdictName(*it->verdict)) : std::string("none")) + ")");
+    throw std::invalid_argument(
+        "accept: iteration " + std::to_string(iterationId) + " did not pass (verdict " +
+        (it->verdict ? std::string(verdictName(*it->verdict)) : std::string("none")) + ")");
   const Session s = impl_->store.session();
   CannExportOptions eo;
   eo.soc = s.settings.soc.empty() ? impl_->task.soc : s.settings.soc;
@@ -258,7 +272,9 @@ fs::path AgentLoop::accept(int iterationId, const fs::path& exportDir) {
   return dir;
 }
 
-Session AgentLoop::snapshot() const { return impl_->store.session(); }
+Session AgentLoop::snapshot() const {
+  return impl_->store.session();
+}
 
 AgentState AgentLoop::state() const {
   std::lock_guard lock(impl_->mutex);
@@ -361,7 +377,8 @@ void AgentLoop::Impl::threadMain() {
     for (int id : interrupted) {
       auto it = store.iteration(id);
       if (!it) continue;
-      setState(AgentState::Compiling, id, "re-evaluating iteration " + std::to_string(id) + " after an interruption");
+      setState(AgentState::Compiling, id,
+               "re-evaluating iteration " + std::to_string(id) + " after an interruption");
       evaluateIteration(*it, store.session().constraints, false);
     }
     interrupted.clear();
@@ -452,7 +469,8 @@ bool AgentLoop::Impl::limitsReached(std::string& why) {
     }
   }
   if (L.maxSeconds) {
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - startedAt).count();
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - startedAt).count();
     if (elapsed >= *L.maxSeconds) {
       why = "time budget reached";
       return true;
@@ -491,7 +509,8 @@ void AgentLoop::Impl::recoverInterrupted() {
     }
     Iteration copy = it;
     copy.state = IterationState::Stopped;
-    copy.notes += (copy.notes.empty() ? "" : "\n") + std::string("interrupted before its candidate was complete");
+    copy.notes +=
+        (copy.notes.empty() ? "" : "\n") + std::string("interrupted before its candidate was complete");
     copy.updatedAt = nowIso8601();
     store.saveIteration(copy);
   }

@@ -55,18 +55,19 @@
 namespace kwb {
 
 struct AgentLoopOptions {
-  PromptResources prompts;              // empty contract: loadPromptResources() at construction
+  PromptResources prompts;  // empty contract: loadPromptResources() at construction
   PromptBudget budget;
-  std::filesystem::path workRoot;       // evaluation scratch (default: a fresh mkdtemp folder, removed with the loop)
-  std::filesystem::path cacheDir;       // build cache (default: defaultEvalCacheDir(), private and verified)
+  std::filesystem::path
+      workRoot;  // evaluation scratch (default: a fresh mkdtemp folder, removed with the loop)
+  std::filesystem::path cacheDir;  // build cache (default: defaultEvalCacheDir(), private and verified)
   // Keep each iteration's work folder (and the default work root) after its evaluation. Off: what the
   // session keeps (docs/session-format.md) is copied into the session first, the rest is removed.
   bool keepWork = false;
-  std::optional<std::uint64_t> seed;    // fixed verification seed (default: fresh per evaluation)
-  bool exitWhenFinished = true;         // false (GUI): stay alive after the limits, for edits/resume
-  int defaultPatience = 3;              // when SessionLimits.patience is unset
-  int defaultMaxIterations = 20;        // when no iteration/token/time budget is set at all
-  double minImprovement = 0.02;         // an optimisation round must be this much faster (2 %) to count
+  std::optional<std::uint64_t> seed;  // fixed verification seed (default: fresh per evaluation)
+  bool exitWhenFinished = true;       // false (GUI): stay alive after the limits, for edits/resume
+  int defaultPatience = 3;            // when SessionLimits.patience is unset
+  int defaultMaxIterations = 20;      // when no iteration/token/time budget is set at all
+  double minImprovement = 0.02;       // an optimisation round must be this much faster (2 %) to count
   std::string candidateFileName = "kernel.cpp";
 };
 

@@ -25,7 +25,8 @@ struct RoundPlan {
 };
 
 struct AgentLoop::Impl {
-  Impl(SessionStore s, std::shared_ptr<LlmClient> l, std::shared_ptr<CandidateEvaluator> e, AgentLoopOptions o);
+  Impl(SessionStore s, std::shared_ptr<LlmClient> l, std::shared_ptr<CandidateEvaluator> e,
+       AgentLoopOptions o);
 
   // --- fixed after construction
   SessionStore store;
@@ -35,7 +36,7 @@ struct AgentLoop::Impl {
   // The default work root, created by the loop: removed with it unless options.keepWork. A root the
   // caller passed is the caller's and stays (only the iteration folders in it are removed).
   TempWorkDir ownedWorkRoot;
-  Task task;               // the session's task, with its files (reference, README) found again via taskPath
+  Task task;  // the session's task, with its files (reference, README) found again via taskPath
   std::string taskReadme;
 
   // --- control, guarded by mutex
@@ -47,7 +48,7 @@ struct AgentLoop::Impl {
   std::atomic<bool> stopRequested{false};  // also the LLM cancel flag
   bool pauseRequested = false;
   int stepGrants = 0;
-  bool finished = false;          // limits reached
+  bool finished = false;  // limits reached
   std::string finishReason;
   // Start or Step after the loop finished: the engineer asked for another round explicitly, so the
   // next round runs even when a budget is already spent (the limits are checked again after it).
@@ -56,12 +57,12 @@ struct AgentLoop::Impl {
   std::deque<std::pair<Candidate, std::optional<int>>> edits;
   std::string hint;
   std::optional<int> rollbackTarget;
-  std::optional<int> head;        // what the next round builds on
-  std::optional<int> lastAttempt; // the latest attempt not kept (its feedback goes into the next prompt)
+  std::optional<int> head;         // what the next round builds on
+  std::optional<int> lastAttempt;  // the latest attempt not kept (its feedback goes into the next prompt)
   int roundsWithoutImprovement = 0;
   int reservedNextId = 1;
   std::chrono::steady_clock::time_point startedAt{};
-  std::vector<int> interrupted;   // iterations to re-evaluate after a crash (candidate saved)
+  std::vector<int> interrupted;  // iterations to re-evaluate after a crash (candidate saved)
 
   // --- observers
   std::mutex observerMutex;

@@ -79,7 +79,8 @@ int AgentLoop::Impl::runAgentIteration(const RoundPlan& plan) {
   in.budget = options.budget;
   const BuiltPrompt prompt = buildPrompt(options.prompts, in);
   store.writeArtifact(it.id, "prompt.md",
-                      "<!-- system -->\n" + prompt.request.system + "\n<!-- user -->\n" + prompt.request.messages.front().content);
+                      "<!-- system -->\n" + prompt.request.system + "\n<!-- user -->\n" +
+                          prompt.request.messages.front().content);
 
   try {
     generateAndEvaluate(it, plan, prompt);
@@ -109,7 +110,9 @@ void AgentLoop::Impl::generateAndEvaluate(Iteration& it, const RoundPlan& plan, 
   usage.durationMs = static_cast<double>(resp.latency.count());
   it.usage = usage;
   if (!resp.text.empty() || !resp.reasoning.empty())
-    store.writeArtifact(it.id, "reply.md", resp.reasoning.empty() ? resp.text : "<think>\n" + resp.reasoning + "\n</think>\n" + resp.text);
+    store.writeArtifact(
+        it.id, "reply.md",
+        resp.reasoning.empty() ? resp.text : "<think>\n" + resp.reasoning + "\n</think>\n" + resp.text);
 
   if (!resp.ok()) {
     if (resp.error.kind == LlmErrorKind::Cancelled || stopRequested) {
@@ -119,7 +122,8 @@ void AgentLoop::Impl::generateAndEvaluate(Iteration& it, const RoundPlan& plan, 
       throw AgentStopRequested{};
     }
     it.state = IterationState::Failed;
-    it.diagnostics.push_back(agentDiagnostic("llm-error", std::string(toString(resp.error.kind)) + ": " + resp.error.message));
+    it.diagnostics.push_back(
+        agentDiagnostic("llm-error", std::string(toString(resp.error.kind)) + ": " + resp.error.message));
     save(it);
     emit(agent_event::Error{it.id, "LLM request failed (" + llm->describe() + "): " + resp.error.message});
     emit(agent_event::IterationFinished{it});
@@ -133,7 +137,8 @@ void AgentLoop::Impl::generateAndEvaluate(Iteration& it, const RoundPlan& plan, 
   if (!parsed.hasCandidate()) {
     it.verdict = Verdict::Rejected;
     it.state = IterationState::Done;
-    it.diagnostics.push_back(agentDiagnostic("no-candidate", parsed.feedback.empty() ? "the reply held no code" : parsed.feedback));
+    it.diagnostics.push_back(agentDiagnostic(
+        "no-candidate", parsed.feedback.empty() ? "the reply held no code" : parsed.feedback));
     save(it);
     emit(agent_event::DiagnosticsReported{it.id, it.diagnostics});
     emit(agent_event::IterationFinished{it});
@@ -143,11 +148,12 @@ void AgentLoop::Impl::generateAndEvaluate(Iteration& it, const RoundPlan& plan, 
     if (!isValidCandidateFileName(f.name)) continue;
     it.candidate.files[f.name] = f.content;
   }
-  if (it.candidate.files.empty()) it.candidate.files[options.candidateFileName] = parsed.files.front().content;
+  if (it.candidate.files.empty())
+    it.candidate.files[options.candidateFileName] = parsed.files.front().content;
   it.candidate.origin = it.origin;
   if (parsed.truncated)
-    it.diagnostics.push_back(agentDiagnostic("truncated-reply", "the reply was cut off inside its code block (token limit?)",
-                                             Severity::Warning));
+    it.diagnostics.push_back(agentDiagnostic(
+        "truncated-reply", "the reply was cut off inside its code block (token limit?)", Severity::Warning));
   it.state = IterationState::Compiling;
   save(it);
   checkpoint();  // generated -> compiling
@@ -182,10 +188,11 @@ void AgentLoop::Impl::runEdit(Candidate candidate, std::optional<int> parentId) 
 void AgentLoop::Impl::keepProfileArtifacts(int id, const fs::path& dir, ProfileReport& profile) {
   // The profiled case (the slowest) left the trusted side's trace and CSVs in its case folder.
   if (dir.empty()) return;
-  static constexpr std::pair<const char*, const char*> kFiles[] = {{"trace", "trace.json"},
-                                                                   {"pipe_utilization", "PipeUtilization.csv"},
-                                                                   {"op_basic_info", "OpBasicInfo.csv"},
-                                                                   {"code_hotspot", "code_hotspot.csv"}};
+  static constexpr std::pair<const char*, const char*> kFiles[] = {
+      {"trace", "trace.json"},
+      {"pipe_utilization", "PipeUtilization.csv"},
+      {"op_basic_info", "OpBasicInfo.csv"},
+      {"code_hotspot", "code_hotspot.csv"}};
   for (const auto& [label, name] : kFiles) {
     std::ifstream in(dir / name, std::ios::binary);
     if (!in) continue;
@@ -196,7 +203,8 @@ void AgentLoop::Impl::keepProfileArtifacts(int id, const fs::path& dir, ProfileR
   }
 }
 
-void AgentLoop::Impl::evaluateIteration(Iteration& it, const std::vector<Constraint>& constraints, bool boundaries) {
+void AgentLoop::Impl::evaluateIteration(Iteration& it, const std::vector<Constraint>& constraints,
+                                        bool boundaries) {
   const int id = it.id;
   // Pinned constraints first: a breach is rejected without compiling or running anything.
   auto violations = checkConstraints(it.candidate, constraints);
@@ -238,9 +246,11 @@ void AgentLoop::Impl::evaluateIteration(Iteration& it, const std::vector<Constra
     throw;
   } catch (const std::exception& e) {
     it.state = IterationState::Failed;
-    it.diagnostics.push_back(agentDiagnostic("evaluation-failed", std::string("evaluation failed: ") + e.what()));
+    it.diagnostics.push_back(
+        agentDiagnostic("evaluation-failed", std::string("evaluation failed: ") + e.what()));
     save(it);
-    emit(agent_event::Error{id, std::string("evaluating iteration ") + std::to_string(id) + " failed: " + e.what()});
+    emit(agent_event::Error{
+        id, std::string("evaluating iteration ") + std::to_string(id) + " failed: " + e.what()});
     emit(agent_event::IterationFinished{it});
     return;
   }
@@ -268,16 +278,17 @@ void AgentLoop::Impl::evaluateIteration(Iteration& it, const std::vector<Constra
   it.state = IterationState::Profiling;
   Verdict verdict = out.verdict;
   for (const auto& c : constraints) {
-    if (c.kind != ConstraintKind::FixedParameter || (c.parameter != "blockDim" && c.parameter != "block_dim")) continue;
+    if (c.kind != ConstraintKind::FixedParameter || (c.parameter != "blockDim" && c.parameter != "block_dim"))
+      continue;
     const nlohmann::json& rep = out.report;
     if (!rep.contains("runs")) continue;
     for (const auto& r : rep["runs"]) {
       const int bd = r.value("block_dim", 0);
       if (bd != 0 && !parameterValueMatches(std::to_string(bd), c.value)) {
-        Diagnostic d = agentDiagnostic(std::string(category::PolicyViolation),
-                                       "fixed parameter blockDim must be " + c.value.dump() + " (constraint " +
-                                           std::to_string(c.id) + "), kwb_tiling chose " + std::to_string(bd) +
-                                           " for case " + r.value("case", std::string()));
+        Diagnostic d = agentDiagnostic(
+            std::string(category::PolicyViolation),
+            "fixed parameter blockDim must be " + c.value.dump() + " (constraint " + std::to_string(c.id) +
+                "), kwb_tiling chose " + std::to_string(bd) + " for case " + r.value("case", std::string()));
         d.source = "policy";
         it.diagnostics.push_back(d);
         emit(agent_event::DiagnosticsReported{id, {d}});

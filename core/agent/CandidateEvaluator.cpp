@@ -19,7 +19,8 @@ std::optional<ProfileReport> profileFromJson(const nlohmann::json& j) {
   ProfileReport p;
   p.soc = j.value("soc", std::string());
   p.source = j.value("source", std::string("emulator-model"));
-  if (auto it = j.find("total_cycles"); it != j.end() && it->is_number()) p.totalCycles = it->get<std::int64_t>();
+  if (auto it = j.find("total_cycles"); it != j.end() && it->is_number())
+    p.totalCycles = it->get<std::int64_t>();
   if (auto it = j.find("total_us"); it != j.end() && it->is_number()) p.totalUs = it->get<double>();
   if (auto it = j.find("pipes"); it != j.end() && it->is_object()) {
     for (const auto& [name, v] : it->items()) {
@@ -38,8 +39,8 @@ std::optional<ProfileReport> profileFromJson(const nlohmann::json& j) {
     p.gmBytes = j.value("gm_to_ub_bytes", std::int64_t{0}) + j.value("ub_to_gm_bytes", std::int64_t{0});
   if (auto it = j.find("achieved_gbps"); it != j.end() && it->is_number()) p.achievedGbps = it->get<double>();
   nlohmann::json extra = nlohmann::json::object();
-  for (const char* key : {"block_dim", "cores", "cores_used", "waves", "floor", "floor_ratio", "lines", "model", "kernel",
-                          "cases", "slowest_case", "computed_by"})
+  for (const char* key : {"block_dim", "cores", "cores_used", "waves", "floor", "floor_ratio", "lines",
+                          "model", "kernel", "cases", "slowest_case", "computed_by"})
     if (auto it = j.find(key); it != j.end()) extra[key] = *it;
   p.extra = std::move(extra);
   return p;
@@ -96,7 +97,8 @@ BackendEvaluator::BackendEvaluator(std::string backend, std::string soc,
     throw std::invalid_argument("unknown backend \"" + backend_ + "\" (ascend-sim or ascend-cann)");
 }
 
-EvaluationOutcome BackendEvaluator::evaluate(const Task& task, const Candidate& candidate, const EvaluationContext& ctx) {
+EvaluationOutcome BackendEvaluator::evaluate(const Task& task, const Candidate& candidate,
+                                             const EvaluationContext& ctx) {
   BackendOptions bo;
   bo.soc = soc_.empty() ? task.soc : soc_;
   bo.cacheDir = ctx.cacheDir;
@@ -117,11 +119,20 @@ EvaluationOutcome BackendEvaluator::evaluate(const Task& task, const Candidate& 
     if (!ctx.onPhase) return;
     std::optional<EvalPhase> phase;
     switch (stage) {
-      case EvalStage::Policy: break;
-      case EvalStage::Compile: phase = EvalPhase::Compiling; break;
-      case EvalStage::Run: phase = EvalPhase::Running; break;
-      case EvalStage::Verify: phase = EvalPhase::Verifying; break;
-      case EvalStage::Profile: phase = EvalPhase::Profiling; break;
+      case EvalStage::Policy:
+        break;
+      case EvalStage::Compile:
+        phase = EvalPhase::Compiling;
+        break;
+      case EvalStage::Run:
+        phase = EvalPhase::Running;
+        break;
+      case EvalStage::Verify:
+        phase = EvalPhase::Verifying;
+        break;
+      case EvalStage::Profile:
+        phase = EvalPhase::Profiling;
+        break;
     }
     if (!phase || seen[static_cast<int>(*phase)]) return;
     seen[static_cast<int>(*phase)] = true;

@@ -44,10 +44,10 @@ struct EvaluationOutcome {
   std::optional<RunResult> run;        // the failing case's run, else the last case's
   std::optional<VerifyReport> verify;  // absent when nothing was verified
   std::optional<ProfileReport> profile;
-  std::vector<Diagnostic> diagnostics; // findings not held by compile/run/verify (policy, preparation)
-  std::string summary;                 // one line
+  std::vector<Diagnostic> diagnostics;  // findings not held by compile/run/verify (policy, preparation)
+  std::string summary;                  // one line
   std::uint64_t seed = 0;
-  nlohmann::json report;               // the full evaluation report (saved as an artifact)
+  nlohmann::json report;  // the full evaluation report (saved as an artifact)
   // Where the profiled case's trace.json and msprof-style CSVs are (empty: none).
   std::filesystem::path profileArtifactsDir;
 };
@@ -56,7 +56,8 @@ class CandidateEvaluator {
  public:
   virtual ~CandidateEvaluator() = default;
   // Must be safe to call from several threads at once (best-of-N).
-  virtual EvaluationOutcome evaluate(const Task& task, const Candidate& candidate, const EvaluationContext& ctx) = 0;
+  virtual EvaluationOutcome evaluate(const Task& task, const Candidate& candidate,
+                                     const EvaluationContext& ctx) = 0;
   virtual std::string backendName() const = 0;
 };
 
@@ -64,8 +65,10 @@ class BackendEvaluator : public CandidateEvaluator {
  public:
   // Throws std::invalid_argument for an unknown backend name.
   // `caseTimeout` bounds each sandboxed case run (the backend's default when unset).
-  BackendEvaluator(std::string backend, std::string soc, std::optional<std::chrono::milliseconds> caseTimeout = {});
-  EvaluationOutcome evaluate(const Task& task, const Candidate& candidate, const EvaluationContext& ctx) override;
+  BackendEvaluator(std::string backend, std::string soc,
+                   std::optional<std::chrono::milliseconds> caseTimeout = {});
+  EvaluationOutcome evaluate(const Task& task, const Candidate& candidate,
+                             const EvaluationContext& ctx) override;
   std::string backendName() const override { return backend_; }
 
  private:

@@ -28,12 +28,18 @@ const Shape& caseShape(const VerificationCase& c, const std::string& tensor) {
 
 int attrTypeCode(AttrType t) {
   switch (t) {
-    case AttrType::Int: return 0;
-    case AttrType::Float: return 1;
-    case AttrType::Bool: return 2;
-    case AttrType::IntList: return 3;
-    case AttrType::FloatList: return 4;
-    case AttrType::String: return -1;
+    case AttrType::Int:
+      return 0;
+    case AttrType::Float:
+      return 1;
+    case AttrType::Bool:
+      return 2;
+    case AttrType::IntList:
+      return 3;
+    case AttrType::FloatList:
+      return 4;
+    case AttrType::String:
+      return -1;
   }
   return -1;
 }
@@ -42,13 +48,15 @@ int attrTypeCode(AttrType t) {
 
 std::string cannProjectCMake(const Task& task, const std::string& soc) {
   std::ostringstream s;
-  s << "# Kernel-launch project for " << task.name << ", exported by Kernel Workbench (layout of the official\n"
+  s << "# Kernel-launch project for " << task.name
+    << ", exported by Kernel Workbench (layout of the official\n"
     << "# Ascend C kernel_launch samples). Build and run: bash run.sh -r cpu|sim|npu -v " << soc << "\n"
     << R"KWB(cmake_minimum_required(VERSION 3.16)
 project(Ascend_c)
 
 set(RUN_MODE "npu" CACHE STRING "cpu/sim/npu")
-set(SOC_VERSION ")KWB" << soc << R"KWB(" CACHE STRING "system on chip type")
+set(SOC_VERSION ")KWB"
+    << soc << R"KWB(" CACHE STRING "system on chip type")
 set(ASCEND_CANN_PACKAGE_PATH "/usr/local/Ascend/ascend-toolkit/latest" CACHE STRING "ASCEND CANN package installation directory")
 if(NOT CMAKE_BUILD_TYPE)
   set(CMAKE_BUILD_TYPE "Debug" CACHE STRING "Build type Release/Debug (default Debug)" FORCE)
@@ -58,7 +66,8 @@ if(CMAKE_INSTALL_PREFIX STREQUAL /usr/local)
 endif()
 
 # The kernel source is the accepted candidate itself.
-file(GLOB KERNEL_FILES ${CMAKE_CURRENT_SOURCE_DIR}/)KWB" << task.name << R"KWB(.cpp)
+file(GLOB KERNEL_FILES ${CMAKE_CURRENT_SOURCE_DIR}/)KWB"
+    << task.name << R"KWB(.cpp)
 
 if("${RUN_MODE}" STREQUAL "cpu")
   include(cmake/cpu_lib.cmake)
@@ -139,23 +148,28 @@ std::string cannHostMain(const Task& task, const VerificationCase& c, const std:
 #include "kwb_tiling.h"
 #ifndef ASCENDC_CPU_DEBUG
 #include "acl/acl.h"
-#include "aclrtlaunch_)KWB" << task.name << R"KWB(.h"
+#include "aclrtlaunch_)KWB"
+    << task.name << R"KWB(.h"
 #else
 #include "tikicpulib.h"
-extern "C" __global__ __aicore__ void )KWB" << task.name << "(";
+extern "C" __global__ __aicore__ void )KWB"
+    << task.name << "(";
   for (std::size_t k = 0; k < n; ++k) s << "GM_ADDR a" << k << ", ";
   s << R"KWB(GM_ADDR workspace, GM_ADDR tiling);
 #endif
 
 // The SoC as the tiling function sees it (override with -DKWB_CORE_NUM_AIV=... for another part).
 #ifndef KWB_CORE_NUM_AIV
-#define KWB_CORE_NUM_AIV )KWB" << aiv << R"KWB(
+#define KWB_CORE_NUM_AIV )KWB"
+    << aiv << R"KWB(
 #endif
 #ifndef KWB_CORE_NUM_AIC
-#define KWB_CORE_NUM_AIC )KWB" << aic << R"KWB(
+#define KWB_CORE_NUM_AIC )KWB"
+    << aic << R"KWB(
 #endif
 #ifndef KWB_UB_SIZE
-#define KWB_UB_SIZE )KWB" << ub << R"KWB(ULL
+#define KWB_UB_SIZE )KWB"
+    << ub << R"KWB(ULL
 #endif
 
 struct TensorInfo {
@@ -165,11 +179,13 @@ struct TensorInfo {
   int64_t dims[KWB_MAX_DIMS];
   const char* file;
 };
-static const TensorInfo kTensors[)KWB" << n << "] = {\n";
+static const TensorInfo kTensors[)KWB"
+    << n << "] = {\n";
   auto emit = [&](const TensorDecl& t, bool input) {
     const Shape& sh = caseShape(c, t.name);
-    s << "    {\"" << t.name << "\", " << geDataType(t.dtype) << ", " << sh.size() << ", " << shapeList(sh, "{", "}")
-      << ", \"./" << (input ? "input/input_" : "output/output_") << t.name << ".bin\"},\n";
+    s << "    {\"" << t.name << "\", " << geDataType(t.dtype) << ", " << sh.size() << ", "
+      << shapeList(sh, "{", "}") << ", \"./" << (input ? "input/input_" : "output/output_") << t.name
+      << ".bin\"},\n";
   };
   for (const auto& t : task.inputs) emit(t, true);
   for (const auto& t : task.outputs) emit(t, false);
@@ -206,12 +222,13 @@ int32_t main(int32_t argc, char* argv[]) {
     const int code = attrTypeCode(a.type);
     if (code < 0 || !attrs.contains(a.name)) continue;
     const nlohmann::json& v = attrs[a.name];
-    s << "  {\n    KwbAttr& a = in.attrs[in.attrNum++];\n    std::snprintf(a.name, sizeof a.name, \"%s\", \"" << a.name
-      << "\");\n    a.type = " << code << ";\n";
+    s << "  {\n    KwbAttr& a = in.attrs[in.attrNum++];\n    std::snprintf(a.name, sizeof a.name, \"%s\", \""
+      << a.name << "\");\n    a.type = " << code << ";\n";
     if (v.is_array()) {
       s << "    a.listLen = " << v.size() << ";\n";
       for (std::size_t k = 0; k < v.size() && k < 8; ++k)
-        s << "    a.flist[" << k << "] = " << v[k].get<double>() << "; a.ilist[" << k << "] = " << static_cast<long long>(v[k].get<double>()) << ";\n";
+        s << "    a.flist[" << k << "] = " << v[k].get<double>() << "; a.ilist[" << k
+          << "] = " << static_cast<long long>(v[k].get<double>()) << ";\n";
     } else {
       const double d = v.is_boolean() ? (v.get<bool>() ? 1.0 : 0.0) : v.get<double>();
       s << "    a.f = " << d << "; a.i = " << static_cast<long long>(d) << ";\n";
@@ -221,14 +238,16 @@ int32_t main(int32_t argc, char* argv[]) {
   s << R"KWB(  in.coreNumAiv = KWB_CORE_NUM_AIV;
   in.coreNumAic = KWB_CORE_NUM_AIC;
   in.ubSize = KWB_UB_SIZE;
-  std::snprintf(in.socVersion, sizeof in.socVersion, "%s", ")KWB" << soc << R"KWB(");
+  std::snprintf(in.socVersion, sizeof in.socVersion, "%s", ")KWB"
+    << soc << R"KWB(");
   if (kwb_tiling(&in, &out) != KWB_TILING_OK || out.blockDim == 0 || out.blockDim > 65535) {
     std::fprintf(stderr, "kwb_tiling rejected the shapes (blockDim %u)\n", out.blockDim);
     return 1;
   }
   const uint32_t blockDim = out.blockDim;
   const size_t workspaceBytes = out.workspaceSize > 32 ? out.workspaceSize : 32;
-  uint8_t* host[)KWB" << n << R"KWB(];
+  uint8_t* host[)KWB"
+    << n << R"KWB(];
 #ifdef ASCENDC_CPU_DEBUG
   for (uint32_t k = 0; k < kInputNum + kOutputNum; ++k) {
     host[k] = (uint8_t*)AscendC::GmAlloc(TensorBytes(kTensors[k]));
@@ -238,7 +257,8 @@ int32_t main(int32_t argc, char* argv[]) {
   uint8_t* tiling = (uint8_t*)AscendC::GmAlloc(KWB_TILING_CAPACITY);
   std::memcpy(tiling, out.tilingData, KWB_TILING_CAPACITY);
   AscendC::SetKernelMode(KernelMode::AIV_MODE);
-  ICPU_RUN_KF()KWB" << task.name << ", blockDim, ";
+  ICPU_RUN_KF()KWB"
+    << task.name << ", blockDim, ";
   for (std::size_t k = 0; k < n; ++k) s << "host[" << k << "], ";
   s << R"KWB(workspace, tiling);
   for (uint32_t k = kInputNum; k < kInputNum + kOutputNum; ++k)
@@ -252,7 +272,8 @@ int32_t main(int32_t argc, char* argv[]) {
   CHECK_ACL(aclrtSetDevice(deviceId));
   aclrtStream stream = nullptr;
   CHECK_ACL(aclrtCreateStream(&stream));
-  uint8_t* dev[)KWB" << n << R"KWB(];
+  uint8_t* dev[)KWB"
+    << n << R"KWB(];
   for (uint32_t k = 0; k < kInputNum + kOutputNum; ++k) {
     const size_t bytes = TensorBytes(kTensors[k]);
     CHECK_ACL(aclrtMallocHost((void**)(&host[k]), bytes));
@@ -267,7 +288,8 @@ int32_t main(int32_t argc, char* argv[]) {
   CHECK_ACL(aclrtMalloc((void**)&workspace, workspaceBytes, ACL_MEM_MALLOC_HUGE_FIRST));
   CHECK_ACL(aclrtMalloc((void**)&tiling, KWB_TILING_CAPACITY, ACL_MEM_MALLOC_HUGE_FIRST));
   CHECK_ACL(aclrtMemcpy(tiling, KWB_TILING_CAPACITY, out.tilingData, KWB_TILING_CAPACITY, ACL_MEMCPY_HOST_TO_DEVICE));
-  ACLRT_LAUNCH_KERNEL()KWB" << task.name << ")(blockDim, stream, ";
+  ACLRT_LAUNCH_KERNEL()KWB"
+    << task.name << ")(blockDim, stream, ";
   for (std::size_t k = 0; k < n; ++k) s << "dev[" << k << "], ";
   s << R"KWB(workspace, tiling);
   CHECK_ACL(aclrtSynchronizeStream(stream));
@@ -294,7 +316,8 @@ int32_t main(int32_t argc, char* argv[]) {
 
 std::string cannRunScript(const Task& task, const std::string& soc) {
   std::ostringstream s;
-  s << "#!/bin/bash\n# Build and run " << task.name << " (exported by Kernel Workbench), as the official samples do:\n"
+  s << "#!/bin/bash\n# Build and run " << task.name
+    << " (exported by Kernel Workbench), as the official samples do:\n"
     << "#   bash run.sh -r cpu|sim|npu -v " << soc << " [-i CANN_INSTALL_PATH] [-b Debug|Release]\n"
     << R"KWB(set -e
 CURRENT_DIR=$(cd "$(dirname "$0")" && pwd)
@@ -302,7 +325,8 @@ cd "$CURRENT_DIR"
 BUILD_TYPE="Debug"
 INSTALL_PREFIX="${CURRENT_DIR}/out"
 RUN_MODE="npu"
-SOC_VERSION=")KWB" << soc << R"KWB("
+SOC_VERSION=")KWB"
+    << soc << R"KWB("
 SHORT=r:,v:,i:,b:,p:,
 LONG=run-mode:,soc-version:,install-path:,build-type:,install-prefix:,
 OPTS=$(getopt -a --options $SHORT --longoptions $LONG -- "$@")
@@ -368,7 +392,8 @@ python3 scripts/verify_result.py
 std::string cannGenDataScript(const Task& task, const VerificationCase& c) {
   std::ostringstream s;
   s << R"KWB(#!/usr/bin/python3
-# Inputs for case )KWB" << c.name << R"KWB( of )KWB" << task.name << R"KWB( and the golden output from the task's
+# Inputs for case )KWB"
+    << c.name << R"KWB( of )KWB" << task.name << R"KWB( and the golden output from the task's
 # double-precision reference (reference/reference.cpp, built here with the host C++ compiler).
 import os
 import subprocess
@@ -381,20 +406,22 @@ INPUTS = [)KWB";
     ValueHint h;
     if (c.values) h = *c.values;
     if (auto it = c.tensorValues.find(t.name); it != c.tensorValues.end()) h = it->second;
-    s << "(\"" << t.name << "\", \"" << pyDtype(t.dtype) << "\", " << shapeList(caseShape(c, t.name)) << ", \""
-      << distributionName(h.distribution) << "\", " << (h.low ? std::to_string(*h.low) : "None") << ", "
-      << (h.high ? std::to_string(*h.high) : "None") << "), ";
+    s << "(\"" << t.name << "\", \"" << pyDtype(t.dtype) << "\", " << shapeList(caseShape(c, t.name))
+      << ", \"" << distributionName(h.distribution) << "\", " << (h.low ? std::to_string(*h.low) : "None")
+      << ", " << (h.high ? std::to_string(*h.high) : "None") << "), ";
   }
   s << "]\nOUTPUTS = [";
   for (const auto& t : task.outputs)
-    s << "(\"" << t.name << "\", \"" << pyDtype(t.dtype) << "\", " << shapeList(caseShape(c, t.name)) << "), ";
+    s << "(\"" << t.name << "\", \"" << pyDtype(t.dtype) << "\", " << shapeList(caseShape(c, t.name))
+      << "), ";
   s << "]\nATTRS = [";
   const nlohmann::json attrs = task.caseAttrs(c);
   for (const auto& a : task.attrs) {
     if (!attrs.contains(a.name)) continue;
     const nlohmann::json& v = attrs[a.name];
     nlohmann::json list = v;
-    if (!v.is_array()) list = nlohmann::json::array({v.is_boolean() ? nlohmann::json(v.get<bool>() ? 1 : 0) : v});
+    if (!v.is_array())
+      list = nlohmann::json::array({v.is_boolean() ? nlohmann::json(v.get<bool>() ? 1 : 0) : v});
     s << "(\"" << a.name << "\", \"" << attrTypeName(a.type) << "\", " << list.dump() << "), ";
   }
   s << "]\nCASE = \"" << c.name << "\"\n";

@@ -23,7 +23,8 @@ std::string num(double v) {
 }
 }  // namespace
 
-void fitSections(std::vector<PromptSection>& sections, std::size_t budgetChars, std::vector<std::string>& trimmed) {
+void fitSections(std::vector<PromptSection>& sections, std::size_t budgetChars,
+                 std::vector<std::string>& trimmed) {
   auto total = [&] {
     return std::accumulate(sections.begin(), sections.end(), std::size_t{0},
                            [](std::size_t n, const PromptSection& s) { return n + s.body.size() + 1; });
@@ -31,8 +32,9 @@ void fitSections(std::vector<PromptSection>& sections, std::size_t budgetChars, 
   std::vector<std::size_t> order;
   for (std::size_t k = 0; k < sections.size(); ++k)
     if (sections[k].role == SectionRole::Trimmable) order.push_back(k);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return sections[a].importance < sections[b].importance; });
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return sections[a].importance < sections[b].importance;
+  });
   for (std::size_t idx : order) {
     const std::size_t now = total();
     if (now <= budgetChars) return;
@@ -76,8 +78,9 @@ std::string describeTask(const Task& t, std::optional<double> baselineUs) {
   for (const auto& a : t.attrs) {
     s << "- attribute `" << a.name << "` (" << attrTypeName(a.type) << ")";
     if (a.defaultValue) s << ", default " << a.defaultValue->dump();
-    s << ": read it in kwb_tiling with kwb_attr_" << (a.type == AttrType::Float || a.type == AttrType::FloatList ? "float" : "int")
-      << "(in, \"" << a.name << "\", ...)\n";
+    s << ": read it in kwb_tiling with kwb_attr_"
+      << (a.type == AttrType::Float || a.type == AttrType::FloatList ? "float" : "int") << "(in, \"" << a.name
+      << "\", ...)\n";
   }
   s << "- verification cases (every one must pass):\n";
   for (const auto& c : t.cases) {
@@ -91,7 +94,8 @@ std::string describeTask(const Task& t, std::optional<double> baselineUs) {
     if (c.values) {
       s << "; values " << distributionName(c.values->distribution);
       if (c.values->low || c.values->high)
-        s << " [" << (c.values->low ? num(*c.values->low) : "") << ", " << (c.values->high ? num(*c.values->high) : "") << "]";
+        s << " [" << (c.values->low ? num(*c.values->low) : "") << ", "
+          << (c.values->high ? num(*c.values->high) : "") << "]";
     }
     s << "\n";
   }
@@ -100,7 +104,8 @@ std::string describeTask(const Task& t, std::optional<double> baselineUs) {
     if (std::find(dtypes.begin(), dtypes.end(), o.dtype) == dtypes.end()) dtypes.push_back(o.dtype);
   for (DType d : dtypes) {
     const Tolerance tol = t.toleranceFor(d);
-    s << "- tolerance for " << dtypeName(d) << " outputs: atol " << num(tol.atol) << ", rtol " << num(tol.rtol)
+    s << "- tolerance for " << dtypeName(d) << " outputs: atol " << num(tol.atol) << ", rtol "
+      << num(tol.rtol)
       << " (atol shrinks to rtol x the largest reference value when the output is tiny); at most "
       << num(tol.maxMismatchRatio * 100.0)
       << "% of elements may be near misses, and one element off by more than 10x the tolerance fails\n";
@@ -108,8 +113,10 @@ std::string describeTask(const Task& t, std::optional<double> baselineUs) {
   s << "- target SoC: " << t.soc;
   if (t.blockDim) s << "; suggested blockDim " << *t.blockDim;
   s << "\n";
-  if (t.baseline) s << "- baseline: " << num(t.baseline->latencyUs) << " us (" << t.baseline->source << ")\n";
-  else if (baselineUs) s << "- baseline: " << num(*baselineUs) << " us (the first correct candidate)\n";
+  if (t.baseline)
+    s << "- baseline: " << num(t.baseline->latencyUs) << " us (" << t.baseline->source << ")\n";
+  else if (baselineUs)
+    s << "- baseline: " << num(*baselineUs) << " us (the first correct candidate)\n";
   return s.str();
 }
 

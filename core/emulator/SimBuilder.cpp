@@ -47,8 +47,8 @@ std::string readFile(const fs::path& p) {
 std::uint64_t headerHash(const fs::path& includeDir) {
   std::vector<fs::path> files;
   std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(includeDir, ec); !ec && it != fs::recursive_directory_iterator();
-       it.increment(ec))
+  for (auto it = fs::recursive_directory_iterator(includeDir, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
     if (it->is_regular_file()) files.push_back(it->path());
   std::sort(files.begin(), files.end());
   std::uint64_t h = 1469598103934665603ull;
@@ -67,7 +67,9 @@ std::string defaultCacheDir() {
   return (userCacheRoot() / "sim").string();
 }
 
-int socArch(const std::string& soc) { return soc.rfind("Ascend310P", 0) == 0 ? 2002 : 2201; }
+int socArch(const std::string& soc) {
+  return soc.rfind("Ascend310P", 0) == 0 ? 2002 : 2201;
+}
 
 // `g++ --version`: no untrusted input, so it runs directly (it only keys the cache).
 ProcessResult compilerVersion(const std::string& cxx) {
@@ -94,7 +96,8 @@ bool writeText(const fs::path& path, const std::string& text) {
 
 }  // namespace
 
-std::vector<Diagnostic> parseGccDiagnostics(const std::string& output, const std::string& emulatorIncludeDir) {
+std::vector<Diagnostic> parseGccDiagnostics(const std::string& output,
+                                            const std::string& emulatorIncludeDir) {
   std::vector<Diagnostic> out = parseCompilerDiagnostics(output);
   std::string_view headers = emulatorIncludeDir;
   while (headers.size() > 1 && headers.back() == '/') headers.remove_suffix(1);
@@ -104,7 +107,8 @@ std::vector<Diagnostic> parseGccDiagnostics(const std::string& output, const std
   };
   relocateToUserCode(out, [&](std::string_view file) { return !inEmulatorHeaders(file); });
   for (auto& d : out)
-    if (d.category == category::UnsupportedApi || d.category == category::UnsupportedDtype) d.source = "emulator";
+    if (d.category == category::UnsupportedApi || d.category == category::UnsupportedDtype)
+      d.source = "emulator";
   return out;
 }
 
@@ -134,7 +138,8 @@ SimBuildResult SimBuilder::build(const SimBuildOptions& o) const {
     return fail(SimBuildResult::Status::BadInput, "unknown SoC '" + o.soc + "' (known: " + list + ")");
   }
   if (o.standard != "c++17" && o.standard != "c++20" && o.standard != "gnu++17" && o.standard != "gnu++20")
-    return fail(SimBuildResult::Status::BadInput, "unsupported language standard '" + o.standard + "' (c++17 or c++20)");
+    return fail(SimBuildResult::Status::BadInput,
+                "unsupported language standard '" + o.standard + "' (c++17 or c++20)");
 
   const InstallLayout layout = currentInstallLayout();
   const std::string includeDir = layout.emulatorIncludeDir.string();
@@ -148,19 +153,20 @@ SimBuildResult SimBuilder::build(const SimBuildOptions& o) const {
   }
 
   // Flags shared by the PCH and every translation unit (they must match for the PCH to be used).
-  std::vector<std::string> flags = {"-std=" + o.standard, "-O2", "-g0", "-fno-strict-aliasing",
-                                    // Scalar loops stay scalar loads/stores (not SSE, not memcpy/memset calls):
-                                    // each is one raw access the emulator records and costs (RawAccess.cpp).
-                                    "-fno-tree-vectorize", "-fno-tree-loop-distribute-patterns", "-pthread",
-                                    "-I" + includeDir, "-DASCENDC_CPU_DEBUG=1", "-D__CCE_KT_TEST__=1",
-                                    "-DKWB_SIM_SOC_NAME=\"" + o.soc + "\"",
-                                    "-DKWB_SIM_ARCH=" + std::to_string(socArch(o.soc)),
-                                    std::string("-DKWB_SIM_AUTO_SYNC=") + (o.autoSync ? "1" : "0")};
+  std::vector<std::string> flags = {
+      "-std=" + o.standard, "-O2", "-g0", "-fno-strict-aliasing",
+      // Scalar loops stay scalar loads/stores (not SSE, not memcpy/memset calls):
+      // each is one raw access the emulator records and costs (RawAccess.cpp).
+      "-fno-tree-vectorize", "-fno-tree-loop-distribute-patterns", "-pthread", "-I" + includeDir,
+      "-DASCENDC_CPU_DEBUG=1", "-D__CCE_KT_TEST__=1", "-DKWB_SIM_SOC_NAME=\"" + o.soc + "\"",
+      "-DKWB_SIM_ARCH=" + std::to_string(socArch(o.soc)),
+      std::string("-DKWB_SIM_AUTO_SYNC=") + (o.autoSync ? "1" : "0")};
   for (const auto& d : o.defines) flags.push_back("-D" + d);
 
   const ProcessResult version = compilerVersion(cxx);
   if (!version.started || !version.ok())
-    return fail(SimBuildResult::Status::InternalError, "cannot run the C++ compiler '" + cxx + "': " + version.describe());
+    return fail(SimBuildResult::Status::InternalError,
+                "cannot run the C++ compiler '" + cxx + "': " + version.describe());
 
   std::string flagText;
   for (const auto& f : flags) flagText += f + "\n";
@@ -210,7 +216,8 @@ SimBuildResult SimBuilder::build(const SimBuildOptions& o) const {
       argv.insert(argv.end(), flags.begin(), flags.end());
       argv.insert(argv.end(), {"-x", "c++-header", pchHeader.string(), "-o", pchFile.string()});
       const SandboxResult pr = compile(argv);
-      r.pch = pr.ok() && fs::exists(pchFile, ec) && storeCacheEntry(pchFile, pchEntry, error) ? "built" : "failed";
+      r.pch = pr.ok() && fs::exists(pchFile, ec) && storeCacheEntry(pchFile, pchEntry, error) ? "built"
+                                                                                              : "failed";
       if (!pr.ok()) {
         std::error_code rec;
         fs::remove(pchFile, rec);
@@ -253,24 +260,28 @@ SimBuildResult SimBuilder::build(const SimBuildOptions& o) const {
   for (const auto& a : argv) r.command += (r.command.empty() ? "" : " ") + shellQuote(a);
   const SandboxResult cr = compile(argv);
   r.compilerOutput = cr.stderrText() + cr.stdoutText();
-  std::vector<Diagnostic> limits = compilerSandboxDiagnostics(cr, "compiling " + fs::path(o.output).filename().string());
+  std::vector<Diagnostic> limits =
+      compilerSandboxDiagnostics(cr, "compiling " + fs::path(o.output).filename().string());
   std::vector<Diagnostic> parsed = parseGccDiagnostics(r.compilerOutput, includeDir);
   r.diagnostics.insert(r.diagnostics.end(), limits.begin(), limits.end());
   r.diagnostics.insert(r.diagnostics.end(), parsed.begin(), parsed.end());
   if (!cr.process.started) {
     r.diagnostics.insert(r.diagnostics.end(), cr.diagnostics.begin(), cr.diagnostics.end());
     return fail(SimBuildResult::Status::InternalError,
-                "cannot run " + cxx + " in the sandbox: " + (cr.process.startError.empty() ? cr.commandLine() : cr.process.startError));
+                "cannot run " + cxx + " in the sandbox: " +
+                    (cr.process.startError.empty() ? cr.commandLine() : cr.process.startError));
   }
   const bool ok = cr.ok() && fs::exists(built, ec);
   if (ok) {
     auto digest = copyAndHash(built, o.output, 0755, error);
-    if (!digest) return fail(SimBuildResult::Status::InternalError, "cannot write " + o.output + ": " + error);
+    if (!digest)
+      return fail(SimBuildResult::Status::InternalError, "cannot write " + o.output + ": " + error);
     r.outputSha256 = *digest;
   }
   r.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0);
   r.status = ok ? SimBuildResult::Status::Ok : SimBuildResult::Status::BuildFailed;
-  const bool anyError = std::any_of(r.diagnostics.begin(), r.diagnostics.end(), [](const Diagnostic& d) { return d.isError(); });
+  const bool anyError = std::any_of(r.diagnostics.begin(), r.diagnostics.end(),
+                                    [](const Diagnostic& d) { return d.isError(); });
   if (!ok && !anyError) {
     Diagnostic d;
     d.source = "compiler";

@@ -18,16 +18,16 @@
 namespace kwb {
 
 struct SimBuildOptions {
-  std::string output;                       // -o
-  std::vector<std::string> sources;         // .cpp files (kernel and host, any order)
+  std::string output;                // -o
+  std::vector<std::string> sources;  // .cpp files (kernel and host, any order)
   std::string soc = "Ascend910B1";
-  bool autoSync = true;                     // model --cce-auto-sync (off: every hazard flagged)
-  std::string standard = "c++17";           // c++17 or c++20
-  std::vector<std::string> includeDirs;     // -I
-  std::vector<std::string> defines;         // -D
+  bool autoSync = true;                  // model --cce-auto-sync (off: every hazard flagged)
+  std::string standard = "c++17";        // c++17 or c++20
+  std::vector<std::string> includeDirs;  // -I
+  std::vector<std::string> defines;      // -D
   bool usePch = true;
-  std::string compiler;                     // default: $KWB_SIM_CXX or g++
-  std::string cacheDir;                     // default: $KWB_SIM_CACHE_DIR, the build tree's, or userCacheRoot()/sim
+  std::string compiler;  // default: $KWB_SIM_CXX or g++
+  std::string cacheDir;  // default: $KWB_SIM_CACHE_DIR, the build tree's, or userCacheRoot()/sim
   // Limits and isolation of every compiler run; scratchDir and readOnlyPaths are set by build() (paths
   // given here are bound in addition).
   SandboxPolicy sandbox = compilerSandboxPolicy();
@@ -36,13 +36,13 @@ struct SimBuildOptions {
 struct SimBuildResult {
   enum class Status { Ok, BuildFailed, BadInput, InternalError };
   Status status = Status::InternalError;
-  std::string message;                      // bad input / internal error explanation
-  std::string compilerOutput;               // as the compiler printed it (stderr + stdout)
-  std::vector<Diagnostic> diagnostics;      // parsed from the compiler output
-  std::string command;                      // the compile+link command, re-runnable
-  std::string pch;                          // "hit", "built", "off" or "failed"
-  std::string isolation;                    // of the compile: "bubblewrap", "rlimits-only" or "none"
-  std::string outputSha256;                 // of `output` as written (when ok)
+  std::string message;                  // bad input / internal error explanation
+  std::string compilerOutput;           // as the compiler printed it (stderr + stdout)
+  std::vector<Diagnostic> diagnostics;  // parsed from the compiler output
+  std::string command;                  // the compile+link command, re-runnable
+  std::string pch;                      // "hit", "built", "off" or "failed"
+  std::string isolation;                // of the compile: "bubblewrap", "rlimits-only" or "none"
+  std::string outputSha256;             // of `output` as written (when ok)
   std::chrono::milliseconds elapsed{0};
   bool ok() const { return status == Status::Ok; }
 };

@@ -10,10 +10,14 @@ namespace kwb {
 
 std::string_view toString(Severity s) {
   switch (s) {
-    case Severity::Note: return "note";
-    case Severity::Warning: return "warning";
-    case Severity::Error: return "error";
-    case Severity::Fatal: return "fatal";
+    case Severity::Note:
+      return "note";
+    case Severity::Warning:
+      return "warning";
+    case Severity::Error:
+      return "error";
+    case Severity::Fatal:
+      return "fatal";
   }
   return "error";
 }
@@ -28,13 +32,13 @@ std::optional<Severity> parseSeverity(std::string_view text) {
 
 bool isKnownCategory(std::string_view c) {
   static constexpr std::array known{
-      category::CompileError,  category::LinkError,        category::UbOverflow,
-      category::MisalignedCopy, category::GmOutOfBounds,   category::UbOutOfBounds,
-      category::QueueMisuse,   category::MissingSync,      category::UnpairedFlag,
-      category::MulticoreOverlap, category::InvalidParam,  category::UnsupportedDtype,
-      category::UnsupportedApi, category::RuntimeCrash,    category::Timeout,
-      category::WrongAnswer,   category::SandboxViolation, category::PolicyViolation,
-      category::SandboxSetup,   category::CacheIntegrity};
+      category::CompileError,     category::LinkError,        category::UbOverflow,
+      category::MisalignedCopy,   category::GmOutOfBounds,    category::UbOutOfBounds,
+      category::QueueMisuse,      category::MissingSync,      category::UnpairedFlag,
+      category::MulticoreOverlap, category::InvalidParam,     category::UnsupportedDtype,
+      category::UnsupportedApi,   category::RuntimeCrash,     category::Timeout,
+      category::WrongAnswer,      category::SandboxViolation, category::PolicyViolation,
+      category::SandboxSetup,     category::CacheIntegrity};
   for (auto k : known)
     if (k == c) return true;
   return false;

@@ -49,12 +49,12 @@ inline constexpr std::string_view CacheIntegrity = "cache-integrity";
 bool isKnownCategory(std::string_view c);
 
 struct Diagnostic {
-  std::string source;    // "compiler", "emulator", "runtime", "verifier", "sandbox", "policy", "agent"
+  std::string source;  // "compiler", "emulator", "runtime", "verifier", "sandbox", "policy", "agent"
   Severity severity = Severity::Error;
   std::string category;  // one of kwb::category, or a newer one
   std::string file;
-  int line = 0;          // 1-based; 0 = unknown
-  int column = 0;        // 1-based; 0 = unknown
+  int line = 0;    // 1-based; 0 = unknown
+  int column = 0;  // 1-based; 0 = unknown
   std::string message;
   std::optional<std::string> api;     // e.g. "DataCopy"
   std::optional<std::string> tensor;  // e.g. "xLocal"

@@ -28,35 +28,58 @@ const char* kKeywords =
 // enumerators and parameter-struct fields; GmAlloc, GmFree, SetKernelMode, KernelMode are host harness
 // API and stay out). Keep in step with the emulator when it grows an API.
 const char* kAscendC =
-    "Abs Add AddRelu Adds AlignUp AllocEventID AllocTensor And Axpy BLOCK_CUBE BinaryRepeatParams BlockReduceMax  "
-    "BlockReduceMin BlockReduceSum Brcb C2PIPE2GM C2PIPE2LOCAL CAST_CEIL CAST_FLOOR CAST_NONE CAST_ODD CAST_RINT  "
-    "CAST_ROUND CAST_TRUNC CMPMODE CO1 CO2 COUNTER Cast Compare Compares Cos CreateVecIndex CrossCoreSetFlag  "
-    "CrossCoreWaitFlag DEFAULT DEFAULT_BLK_NUM DEFAULT_BLK_STRIDE DEFAULT_REPEAT_STRIDE DataCopy DataCopyExtParams  "
-    "DataCopyPad DataCopyPadExtParams DataCopyPadParams DataCopyParams DeQue Destroy DisableDmaAtomic Div DivCeil  "
-    "DumpTensor Duplicate EQ EnQue Erf Exp FIX_FIX FIX_M FIX_MTE1 FIX_MTE2 FIX_MTE3 FIX_S FetchEventID Fixpipe  "
-    "FreeAllEvent FreeTensor FusedMulAdd GE GM GT Gather GatherMask Gelu Get GetBlockIdx GetBlockNum GetLength  "
-    "GetPhyAddr GetPosition GetSize GetSubBlockIdx GetSubBlockNum GetSysWorkSpacePtr GetSystemCycle GetTPipePtr  "
-    "GetTaskRation GetTensorCountInQue GetUserTag GetValue GetWithOffset GlobalTensor HardEvent HasIdleBuffer  "
+    "Abs Add AddRelu Adds AlignUp AllocEventID AllocTensor And Axpy BLOCK_CUBE BinaryRepeatParams "
+    "BlockReduceMax  "
+    "BlockReduceMin BlockReduceSum Brcb C2PIPE2GM C2PIPE2LOCAL CAST_CEIL CAST_FLOOR CAST_NONE CAST_ODD "
+    "CAST_RINT  "
+    "CAST_ROUND CAST_TRUNC CMPMODE CO1 CO2 COUNTER Cast Compare Compares Cos CreateVecIndex CrossCoreSetFlag "
+    " "
+    "CrossCoreWaitFlag DEFAULT DEFAULT_BLK_NUM DEFAULT_BLK_STRIDE DEFAULT_REPEAT_STRIDE DataCopy "
+    "DataCopyExtParams  "
+    "DataCopyPad DataCopyPadExtParams DataCopyPadParams DataCopyParams DeQue Destroy DisableDmaAtomic Div "
+    "DivCeil  "
+    "DumpTensor Duplicate EQ EnQue Erf Exp FIX_FIX FIX_M FIX_MTE1 FIX_MTE2 FIX_MTE3 FIX_S FetchEventID "
+    "Fixpipe  "
+    "FreeAllEvent FreeTensor FusedMulAdd GE GM GT Gather GatherMask Gelu Get GetBlockIdx GetBlockNum "
+    "GetLength  "
+    "GetPhyAddr GetPosition GetSize GetSubBlockIdx GetSubBlockNum GetSysWorkSpacePtr GetSystemCycle "
+    "GetTPipePtr  "
+    "GetTaskRation GetTensorCountInQue GetUserTag GetValue GetWithOffset GlobalTensor HardEvent "
+    "HasIdleBuffer  "
     "HasTensorInQue IBSet IBWait InitBuffer InitConstValue LCM LE LT LayerNorm LeakyRelu Ln LoadData  "
-    "LoadDataWithTranspose LocalTensor MAX MAX_REPEAT_TIMES MTE1_FIX MTE1_M MTE1_MTE2 MTE1_MTE3 MTE1_V MTE2_FIX  "
+    "LoadDataWithTranspose LocalTensor MAX MAX_REPEAT_TIMES MTE1_FIX MTE1_M MTE1_MTE2 MTE1_MTE3 MTE1_V "
+    "MTE2_FIX  "
     "MTE2_M MTE2_MTE1 MTE2_MTE3 MTE2_S MTE2_V MTE3_MTE1 MTE3_MTE2 MTE3_S MTE3_V M_FIX M_MTE1 M_MTE2 M_S M_V  "
-    "MaskMode Max Maxs Min Mins Mmad MrgSort MrgSort4 Mul MulAddDst Muls NE NORMAL Not ONE_BLK_SIZE ONE_BLOCK_SIZE  "
-    "ONE_REPEAT_BYTE_SIZE ORDER_INDEX_VALUE ORDER_ONLY_INDEX ORDER_ONLY_VALUE ORDER_VALUE_INDEX Or PIPE_S PRINTF  "
-    "PairReduceSum PipeBarrier Power PrimType ProposalConcat ProposalExtract QuePosition Reciprocal ReduceMax  "
-    "ReduceMin ReduceOrder ReduceSum ReinterpretCast ReleaseEventID Relu RepeatReduceSum Reset ResetMask RmsNorm  "
-    "RoundMode Rsqrt SELMODE SHM SPM S_MTE2 S_MTE3 S_V Scatter Select SetAtomicAdd SetAtomicMax SetAtomicMin  "
+    "MaskMode Max Maxs Min Mins Mmad MrgSort MrgSort4 Mul MulAddDst Muls NE NORMAL Not ONE_BLK_SIZE "
+    "ONE_BLOCK_SIZE  "
+    "ONE_REPEAT_BYTE_SIZE ORDER_INDEX_VALUE ORDER_ONLY_INDEX ORDER_ONLY_VALUE ORDER_VALUE_INDEX Or PIPE_S "
+    "PRINTF  "
+    "PairReduceSum PipeBarrier Power PrimType ProposalConcat ProposalExtract QuePosition Reciprocal "
+    "ReduceMax  "
+    "ReduceMin ReduceOrder ReduceSum ReinterpretCast ReleaseEventID Relu RepeatReduceSum Reset ResetMask "
+    "RmsNorm  "
+    "RoundMode Rsqrt SELMODE SHM SPM S_MTE2 S_MTE3 S_V Scatter Select SetAtomicAdd SetAtomicMax SetAtomicMin "
+    " "
     "SetAtomicNone SetAtomicType SetFlag SetGlobalBuffer SetL2CacheHint SetMaskCount SetMaskNorm SetSize  "
-    "SetSysWorkspace SetUserTag SetValue SetVectorMask ShiftLeft ShiftRight Sigmoid Sin SoftMax SoftmaxFlash Sort  "
-    "Sort32 Sqrt Sub SubRelu SyncAll TBuf TEventID TOTAL_L1_SIZE TOTAL_UB_SIZE TPipe TPosition TQue TQueBind TSCM  "
+    "SetSysWorkspace SetUserTag SetValue SetVectorMask ShiftLeft ShiftRight Sigmoid Sin SoftMax SoftmaxFlash "
+    "Sort  "
+    "Sort32 Sqrt Sub SubRelu SyncAll TBuf TEventID TOTAL_L1_SIZE TOTAL_UB_SIZE TPipe TPosition TQue TQueBind "
+    "TSCM  "
     "Tanh TensorTrait TransDataTo5HD Transpose UnaryRepeatParams VECCALC VECIN VECOUT VSEL_CMPMASK_SPR  "
     "VSEL_TENSOR_SCALAR_MODE VSEL_TENSOR_TENSOR_MODE V_M V_MTE1 V_MTE2 V_MTE3 V_S V_V VacantInQue WaitFlag  "
-    "WholeReduceMax WholeReduceMin WholeReduceSum bfloat16_t blockCount blockIdx blockLen blockNum blockNumber  "
-    "bufOffset buffer bufferSize calIndex cmpMode count depth desc dst dstBlk dstBlkStride dstBlockStride dstRep  "
-    "dstRepStride dstRepeatStride dstStride dstStrideIn dumpSize event eventID half index isPad isPadIn isSetMask  "
-    "left leftPadding mask maskHigh maskLow mode modeId offset order pad paddingValue params pipe pipe_barrier_t  "
-    "pipe_t pos repeatStrideMode repeatTime right rightPadding round roundEn rsv rsvIn scalar scalarValue selMask  "
+    "WholeReduceMax WholeReduceMin WholeReduceSum bfloat16_t blockCount blockIdx blockLen blockNum "
+    "blockNumber  "
+    "bufOffset buffer bufferSize calIndex cmpMode count depth desc dst dstBlk dstBlkStride dstBlockStride "
+    "dstRep  "
+    "dstRepStride dstRepeatStride dstStride dstStrideIn dumpSize event eventID half index isPad isPadIn "
+    "isSetMask  "
+    "left leftPadding mask maskHigh maskLow mode modeId offset order pad paddingValue params pipe "
+    "pipe_barrier_t  "
+    "pipe_t pos repeatStrideMode repeatTime right rightPadding round roundEn rsv rsvIn scalar scalarValue "
+    "selMask  "
     "selMode size src src0 src0Blk src0BlkStride src0Rep src0RepStride src1 src1Blk src1BlkStride src1Rep  "
-    "src1RepStride srcBlk srcBlkStride srcRep srcRepStride srcStride srcStrideIn strideSizeMode tag type ubOffset  "
+    "src1RepStride srcBlk srcBlkStride srcRep srcRepStride srcStride srcStrideIn strideSizeMode tag type "
+    "ubOffset  "
     "value work  "
     "AscendC half bfloat16_t event_t printf PRINTF";
 
@@ -64,7 +87,8 @@ const char* kAscendC =
 const char* kTiling =
     "KwbTilingInput KwbTilingOutput KwbTensorDesc KwbAttr KwbDType KwbAttrType kwb_tiling kwb_set_block_dim "
     "kwb_set_workspace kwb_set_tiling kwb_find_attr kwb_attr_float kwb_attr_int kwb_dtype_size "
-    "inputNum outputNum inputs outputs attrNum attrs coreNumAiv coreNumAic ubSize socVersion dtype dimNum dims "
+    "inputNum outputNum inputs outputs attrNum attrs coreNumAiv coreNumAic ubSize socVersion dtype dimNum "
+    "dims "
     "elements name type i f listLen ilist flist blockDim tilingDataSize workspaceSize tilingData "
     "KWB_DT_FLOAT KWB_DT_FLOAT16 KWB_DT_INT8 KWB_DT_INT32 KWB_DT_UINT8 KWB_DT_INT16 KWB_DT_UINT16 "
     "KWB_DT_UINT32 KWB_DT_INT64 KWB_DT_UINT64 KWB_DT_DOUBLE KWB_DT_BOOL KWB_DT_BF16 KWB_ATTR_INT "
@@ -103,7 +127,8 @@ const char* kStd =
 // Ascend C qualifiers as written (kept for candidates that end up with them unexpanded), and the
 // constant builtins that the allowed macros INFINITY, NAN, HUGE_VAL and offsetof expand to.
 const char* kReserved =
-    "__func__ __FUNCTION__ __PRETTY_FUNCTION__ __restrict__ __restrict __inline__ __global__ __aicore__ __gm__ "
+    "__func__ __FUNCTION__ __PRETTY_FUNCTION__ __restrict__ __restrict __inline__ __global__ __aicore__ "
+    "__gm__ "
     "__ubuf__ __builtin_inff __builtin_inf __builtin_infl __builtin_nanf __builtin_nan __builtin_nanl "
     "__builtin_huge_valf __builtin_huge_val __builtin_huge_vall __builtin_offsetof";
 
@@ -133,7 +158,9 @@ namespace {
 const std::unordered_map<std::string, std::string>& hintTable();
 }
 
-bool isAlwaysRefused(const std::string& name) { return hintTable().count(name) > 0; }
+bool isAlwaysRefused(const std::string& name) {
+  return hintTable().count(name) > 0;
+}
 
 std::optional<std::string> refusalHint(const std::string& name) {
   const auto& kHints = hintTable();
@@ -143,7 +170,8 @@ std::optional<std::string> refusalHint(const std::string& name) {
     return std::string("is the emulator's internal runtime, not Ascend C; use the AscendC API");
   if (name.rfind("__builtin_", 0) == 0 || name.rfind("__sync_", 0) == 0 || name.rfind("__atomic_", 0) == 0)
     return std::string("is a compiler builtin; kernels use the AscendC API and the allowed std/math names");
-  if (name.rfind("acl", 0) == 0) return std::string("is ACL runtime (host) API; the workbench owns the launch");
+  if (name.rfind("acl", 0) == 0)
+    return std::string("is ACL runtime (host) API; the workbench owns the launch");
   return std::nullopt;
 }
 
@@ -156,11 +184,14 @@ const std::unordered_map<std::string, std::string>& hintTable() {
       std::string w;
       while (in >> w) m[w] = why;
     };
-    add("system popen pclose execl execlp execle execv execvp execvpe execve fexecve fork vfork clone posix_spawn "
+    add("system popen pclose execl execlp execle execv execvp execvpe execve fexecve fork vfork clone "
+        "posix_spawn "
         "posix_spawnp daemon ptrace kill raise signal sigaction",
         "starts processes or sends signals; a candidate may not run other programs");
-    add("fopen fopen64 freopen fdopen open open64 openat creat unlink remove rename mkdir rmdir opendir truncate "
-        "mmap mmap64 munmap mprotect dup dup2 pipe ioctl fwrite fread fputs puts fgets fprintf dprintf fscanf "
+    add("fopen fopen64 freopen fdopen open open64 openat creat unlink remove rename mkdir rmdir opendir "
+        "truncate "
+        "mmap mmap64 munmap mprotect dup dup2 pipe ioctl fwrite fread fputs puts fgets fprintf dprintf "
+        "fscanf "
         "write read pwrite pread writev readv close lseek FILE stdout stderr stdin fflush putchar getchar",
         "accesses files or streams; kernels read and write only the GM tensors they are given (printf is the "
         "one allowed output)");

@@ -15,10 +15,10 @@
 namespace kwb {
 
 struct AllowedNames {
-  std::unordered_set<std::string> keywords;       // C++20 keywords and alternative tokens, no asm
-  std::unordered_set<std::string> external;       // names from headers a candidate may use
-  std::unordered_set<std::string> reserved;       // __x / _X names allowed (__func__, the INFINITY/NAN builtins)
-  std::unordered_set<std::string> attributes;     // [[x]] a candidate may write
+  std::unordered_set<std::string> keywords;    // C++20 keywords and alternative tokens, no asm
+  std::unordered_set<std::string> external;    // names from headers a candidate may use
+  std::unordered_set<std::string> reserved;    // __x / _X names allowed (__func__, the INFINITY/NAN builtins)
+  std::unordered_set<std::string> attributes;  // [[x]] a candidate may write
 };
 
 const AllowedNames& allowedNames();

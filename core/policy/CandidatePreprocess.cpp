@@ -26,15 +26,20 @@ Diagnostic make(std::string_view cat, const std::string& file, const std::string
 
 }  // namespace
 
-std::vector<std::string> simPreprocessFlags(const std::string& soc, const std::string& standard, bool autoSync,
-                                            const std::vector<std::string>& includeDirs,
+std::vector<std::string> simPreprocessFlags(const std::string& soc, const std::string& standard,
+                                            bool autoSync, const std::vector<std::string>& includeDirs,
                                             const std::vector<std::string>& defines) {
   const std::string emu = currentInstallLayout().emulatorIncludeDir.string();
   const int arch = soc.rfind("Ascend310P", 0) == 0 ? 2002 : 2201;
   // Same order and values as SimBuilder::build's shared flags (-O2 and -pthread change predefined
   // macros, so they are kept too).
-  std::vector<std::string> f = {"-std=" + standard, "-O2", "-pthread", "-I" + emu, "-DASCENDC_CPU_DEBUG=1",
-                                "-D__CCE_KT_TEST__=1", "-DKWB_SIM_SOC_NAME=\"" + soc + "\"",
+  std::vector<std::string> f = {"-std=" + standard,
+                                "-O2",
+                                "-pthread",
+                                "-I" + emu,
+                                "-DASCENDC_CPU_DEBUG=1",
+                                "-D__CCE_KT_TEST__=1",
+                                "-DKWB_SIM_SOC_NAME=\"" + soc + "\"",
                                 "-DKWB_SIM_ARCH=" + std::to_string(arch),
                                 std::string("-DKWB_SIM_AUTO_SYNC=") + (autoSync ? "1" : "0")};
   for (const auto& d : defines) f.push_back("-D" + d);
@@ -59,7 +64,8 @@ PreprocessResult preprocessCandidate(const PreprocessSpec& spec) {
     std::ofstream out(src, std::ios::binary | std::ios::trunc);
     out << text;
     if (!out) {
-      r.diagnostics.push_back(make(category::SandboxSetup, reported, "cannot write the candidate to " + src.string()));
+      r.diagnostics.push_back(
+          make(category::SandboxSetup, reported, "cannot write the candidate to " + src.string()));
       return r;
     }
   }
@@ -80,7 +86,8 @@ PreprocessResult preprocessCandidate(const PreprocessSpec& spec) {
   if (policy.readOnlyPaths.empty())
     for (std::size_t i = 0; i < spec.flags.size(); ++i) {
       const std::string& f = spec.flags[i];
-      if (f.rfind("-I", 0) == 0 && f.size() > 2 && fs::exists(f.substr(2), ec)) policy.readOnlyPaths.emplace_back(f.substr(2));
+      if (f.rfind("-I", 0) == 0 && f.size() > 2 && fs::exists(f.substr(2), ec))
+        policy.readOnlyPaths.emplace_back(f.substr(2));
       if (f == "-include" && i + 1 < spec.flags.size() && fs::path(spec.flags[i + 1]).is_absolute())
         policy.readOnlyPaths.emplace_back(fs::path(spec.flags[i + 1]).parent_path());
     }
@@ -111,9 +118,11 @@ PreprocessResult preprocessCandidate(const PreprocessSpec& spec) {
     r.diagnostics.push_back(std::move(d));
   }
   if (elsewhere)
-    r.diagnostics.push_back(make(category::CompileError, reported,
-                                 "preprocessing failed inside a file the candidate included (its text is not shown)"));
-  const bool limits = sr.timedOut || sr.signaled || sr.process.outputCapKilled || sr.stdoutText().size() >= spec.outputCap;
+    r.diagnostics.push_back(
+        make(category::CompileError, reported,
+             "preprocessing failed inside a file the candidate included (its text is not shown)"));
+  const bool limits =
+      sr.timedOut || sr.signaled || sr.process.outputCapKilled || sr.stdoutText().size() >= spec.outputCap;
   if (limits) {
     Diagnostic d = make(sr.timedOut ? category::Timeout : category::PolicyViolation, reported,
                         "preprocessing the candidate hit the sandbox limits (" +
@@ -126,12 +135,15 @@ PreprocessResult preprocessCandidate(const PreprocessSpec& spec) {
   for (const auto& d : sr.diagnostics)
     if (d.category == category::SandboxSetup) r.diagnostics.push_back(d);
   if (!sr.exited && !limits && sr.diagnostics.empty() && r.diagnostics.empty())
-    r.diagnostics.push_back(make(category::CompileError, reported, "the preprocessor did not run: " + sr.process.describe()));
+    r.diagnostics.push_back(
+        make(category::CompileError, reported, "the preprocessor did not run: " + sr.process.describe()));
   if (sr.exited && sr.exitCode != 0 && r.diagnostics.empty())
-    r.diagnostics.push_back(make(category::CompileError, reported,
-                                 "the preprocessor failed (exit status " + std::to_string(sr.exitCode) + ")"));
+    r.diagnostics.push_back(
+        make(category::CompileError, reported,
+             "the preprocessor failed (exit status " + std::to_string(sr.exitCode) + ")"));
   r.ok = sr.exited && sr.exitCode == 0 && !limits &&
-         std::none_of(r.diagnostics.begin(), r.diagnostics.end(), [](const Diagnostic& d) { return d.isError(); });
+         std::none_of(r.diagnostics.begin(), r.diagnostics.end(),
+                      [](const Diagnostic& d) { return d.isError(); });
   return r;
 }
 

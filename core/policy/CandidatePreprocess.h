@@ -18,15 +18,15 @@
 namespace kwb {
 
 struct PreprocessSpec {
-  std::string compiler;                  // default: $KWB_SIM_CXX or g++
-  std::string sourceText;                // the candidate (written to scratchDir/fileName) ...
-  std::filesystem::path sourcePath;      // ... or a file to copy there when sourceText is empty
-  std::string fileName = "kernel.cpp";   // its name in the scratch folder (and in linemarkers' basename)
+  std::string compiler;                 // default: $KWB_SIM_CXX or g++
+  std::string sourceText;               // the candidate (written to scratchDir/fileName) ...
+  std::filesystem::path sourcePath;     // ... or a file to copy there when sourceText is empty
+  std::string fileName = "kernel.cpp";  // its name in the scratch folder (and in linemarkers' basename)
   std::string reportedFileName = "kernel.cpp";  // the file name diagnostics carry
   // Everything that decides what the preprocessor sees, as in the real build: -std=, -I, -D, -include
   // (simPreprocessFlags builds the emulator build's list). -E -dD and the source are added here.
   std::vector<std::string> flags;
-  std::filesystem::path scratchDir;      // writable, private to this run; created when missing
+  std::filesystem::path scratchDir;  // writable, private to this run; created when missing
   // Bound read-only in the sandbox besides the system; default: every -I folder and -include file.
   std::vector<std::filesystem::path> readOnlyPaths;
   std::chrono::milliseconds wallTimeout{60000};
@@ -36,9 +36,9 @@ struct PreprocessSpec {
 };
 
 struct PreprocessResult {
-  bool ok = false;                 // the preprocessor finished and reported no error
-  std::string text;                // the -E -dD output (feed it to checkPreprocessedPolicy)
-  std::string candidatePath;       // the candidate's path in that output's linemarkers
+  bool ok = false;                      // the preprocessor finished and reported no error
+  std::string text;                     // the -E -dD output (feed it to checkPreprocessedPolicy)
+  std::string candidatePath;            // the candidate's path in that output's linemarkers
   std::vector<Diagnostic> diagnostics;  // compile-error (the candidate's lines), timeout, sandbox-setup
   std::string commandLine;
 };
@@ -50,8 +50,8 @@ PreprocessResult preprocessCandidate(const PreprocessSpec& spec);
 // and defines, and `-include tikicpulib.h` (the build force-includes it through its precompiled
 // header, so its names are visible to the candidate whether or not it includes them). Keep in step
 // with SimBuilder::build.
-std::vector<std::string> simPreprocessFlags(const std::string& soc, const std::string& standard, bool autoSync,
-                                            const std::vector<std::string>& includeDirs,
+std::vector<std::string> simPreprocessFlags(const std::string& soc, const std::string& standard,
+                                            bool autoSync, const std::vector<std::string>& includeDirs,
                                             const std::vector<std::string>& defines);
 
 }  // namespace kwb

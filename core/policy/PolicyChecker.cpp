@@ -11,9 +11,10 @@ namespace kwb {
 
 const std::vector<std::string>& allowedIncludes() {
   static const std::vector<std::string> kAllowed = {
-      "kernel_operator.h", "kwb_tiling.h", "cstdint", "stdint.h", "cstddef",  "stddef.h", "cmath",
-      "math.h",            "cfloat",       "float.h", "climits", "limits.h", "limits",   "type_traits",
-      "cstring",           "string.h",     "algorithm", "array", "utility",  "initializer_list"};
+      "kernel_operator.h", "kwb_tiling.h", "cstdint", "stdint.h",    "cstddef",
+      "stddef.h",          "cmath",        "math.h",  "cfloat",      "float.h",
+      "climits",           "limits.h",     "limits",  "type_traits", "cstring",
+      "string.h",          "algorithm",    "array",   "utility",     "initializer_list"};
   return kAllowed;
 }
 
@@ -37,9 +38,13 @@ std::string blankCommentsAndLiterals(const std::string& s, bool keepStrings) {
       e = e == std::string::npos ? n : e + 2;
       blank(i, e);
       i = e;
-    } else if (c == 'R' && i + 1 < n && s[i + 1] == '"' && (i == 0 || !(std::isalnum(static_cast<unsigned char>(s[i - 1])) || s[i - 1] == '_'))) {
+    } else if (c == 'R' && i + 1 < n && s[i + 1] == '"' &&
+               (i == 0 || !(std::isalnum(static_cast<unsigned char>(s[i - 1])) || s[i - 1] == '_'))) {
       const std::size_t open = s.find('(', i + 2);
-      if (open == std::string::npos) { ++i; continue; }
+      if (open == std::string::npos) {
+        ++i;
+        continue;
+      }
       const std::string delim = ")" + s.substr(i + 2, open - i - 2) + "\"";
       std::size_t e = s.find(delim, open);
       e = e == std::string::npos ? n : e + delim.size();
@@ -61,8 +66,8 @@ std::string blankCommentsAndLiterals(const std::string& s, bool keepStrings) {
 namespace {
 
 struct Rule {
-  std::string why;   // what the rule protects
-  bool callOnly;     // only when followed by '(' (names that are also common variable names)
+  std::string why;  // what the rule protects
+  bool callOnly;    // only when followed by '(' (names that are also common variable names)
 };
 
 const std::map<std::string, Rule>& bannedIdentifiers() {
@@ -72,15 +77,16 @@ const std::map<std::string, Rule>& bannedIdentifiers() {
       for (const char* n : names) m[n] = Rule{why, callOnly};
     };
     const std::string proc = "starts or replaces processes; a candidate may not run other programs";
-    add({"system", "popen", "pclose", "execl", "execlp", "execle", "execv", "execvp", "execvpe", "execve",
-         "fexecve", "fork", "vfork", "clone", "clone3", "posix_spawn", "posix_spawnp", "daemon", "ptrace",
-         "kill", "killpg", "raise", "signal", "sigaction", "setsid"},
+    add({"system", "popen",       "pclose",       "execl",   "execlp", "execle", "execv",
+         "execvp", "execvpe",     "execve",       "fexecve", "fork",   "vfork",  "clone",
+         "clone3", "posix_spawn", "posix_spawnp", "daemon",  "ptrace", "kill",   "killpg",
+         "raise",  "signal",      "sigaction",    "setsid"},
         proc, true);
     const std::string file = "accesses files; kernels read and write only the GM tensors they are given";
-    add({"fopen", "freopen", "fdopen", "open", "openat", "creat", "unlink", "unlinkat", "remove", "rename",
-         "renameat", "mkdir", "rmdir", "opendir", "readdir", "truncate", "ftruncate", "chmod", "chown", "symlink",
-         "link", "mmap", "munmap", "mprotect", "dup", "dup2", "pipe2", "ioctl", "sendfile", "fwrite", "fread",
-         "fputs", "fgets", "fprintf", "fscanf"},
+    add({"fopen",  "freopen",  "fdopen", "open",  "openat",  "creat",    "unlink",   "unlinkat",  "remove",
+         "rename", "renameat", "mkdir",  "rmdir", "opendir", "readdir",  "truncate", "ftruncate", "chmod",
+         "chown",  "symlink",  "link",   "mmap",  "munmap",  "mprotect", "dup",      "dup2",      "pipe2",
+         "ioctl",  "sendfile", "fwrite", "fread", "fputs",   "fgets",    "fprintf",  "fscanf"},
         file, true);
     add({"FILE", "ofstream", "ifstream", "fstream", "filebuf", "filesystem"}, file, false);
     add({"fstat", "stat", "lstat"}, file, true);
@@ -96,7 +102,8 @@ const std::map<std::string, Rule>& bannedIdentifiers() {
     add({"syscall", "__syscall"}, "makes raw system calls", true);
     add({"exit", "_exit", "_Exit", "quick_exit", "atexit", "at_quick_exit", "abort", "longjmp", "setjmp"},
         "ends or redirects the harness process; kernels return normally", true);
-    add({"thread", "jthread", "pthread_create", "async"}, "starts threads; blocks are launched by the harness", false);
+    add({"thread", "jthread", "pthread_create", "async"},
+        "starts threads; blocks are launched by the harness", false);
     const std::string harness =
         "is host harness code: the workbench owns buffers, inputs and the launch (ICPU_RUN_KF / <<<>>>); a "
         "candidate holds only the kernel and kwb_tiling, which never sees tensor data";
@@ -111,8 +118,12 @@ const std::map<std::string, Rule>& bannedIdentifiers() {
   return kBanned;
 }
 
-bool isIdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool isIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool isIdentStart(char c) {
+  return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
+}
+bool isIdentChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
 
 struct Position {
   int line = 1;
@@ -142,13 +153,13 @@ class LineIndex {
   std::vector<std::size_t> starts_;
 };
 
-
 // Directives as the preprocessor sees them: line splices (backslash-newline) removed and `%:` read as
 // `#`, which the line-based scan above does not do. Reports #line / linemarkers (they would disguise
 // the candidate's code as a header's), #embed and other file-reading directives, and includes spelled
 // with splices or digraphs. The preprocessed check (PreprocessedPolicy.h) is the authority; this one
 // catches them before anything runs, with the candidate's own line numbers.
-void checkSplicedDirectives(const std::string& source, const std::function<void(int, const std::string&, const std::string&)>& report) {
+void checkSplicedDirectives(const std::string& source,
+                            const std::function<void(int, const std::string&, const std::string&)>& report) {
   std::string logical;
   std::vector<int> lineOf;  // original line of each logical character
   int line = 1;
@@ -182,8 +193,8 @@ void checkSplicedDirectives(const std::string& source, const std::function<void(
       const bool spliced = lineOf[e > 0 ? e - 1 : 0] != at;
       if (dir == "line" || (!dir.empty() && std::isdigit(static_cast<unsigned char>(dir[0]))))
         report(at, "#line and linemarker directives are not allowed in a candidate", "#line");
-      else if (dir == "embed" || dir == "include_next" || dir == "import" || dir == "ident" || dir == "sccs" ||
-               dir == "assert" || dir == "unassert")
+      else if (dir == "embed" || dir == "include_next" || dir == "import" || dir == "ident" ||
+               dir == "sccs" || dir == "assert" || dir == "unassert")
         report(at, "#" + dir + " is not allowed in a candidate", "#" + dir);
       else if (dir == "include" && (digraph || spliced)) {
         const std::size_t a = code.find_first_of("<\"", ke);
@@ -193,7 +204,9 @@ void checkSplicedDirectives(const std::string& source, const std::function<void(
           if (b < e) name = code.substr(a + 1, b - a - 1);
         }
         if (std::find(allowed.begin(), allowed.end(), name) == allowed.end())
-          report(at, "this #include (spelled with %: or a line splice) names a header outside the allowed set", "#include");
+          report(at,
+                 "this #include (spelled with %: or a line splice) names a header outside the allowed set",
+                 "#include");
       }
     }
     pos = e + 1;
@@ -246,14 +259,16 @@ std::vector<Diagnostic> checkCandidatePolicy(const std::string& source, const st
             if (b != std::string::npos) name = line.substr(a + 1, b - a - 1);
           }
           if (directive != "include") {
-            report(pos + hash, "#" + directive + " is not allowed; use #include with an allowed header", directive);
+            report(pos + hash, "#" + directive + " is not allowed; use #include with an allowed header",
+                   directive);
           } else if (name.empty()) {
             report(pos + hash, "computed #include is not allowed: name the header literally", std::nullopt);
           } else if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
             std::string list;
             for (const auto& h : allowed) list += (list.empty() ? "" : ", ") + h;
-            report(pos + a, "#include \"" + name + "\" is not in the allowed set (" + list +
-                                "); a candidate is one self-contained Ascend C file",
+            report(pos + a,
+                   "#include \"" + name + "\" is not in the allowed set (" + list +
+                       "); a candidate is one self-contained Ascend C file",
                    name);
           }
         } else if (directive == "define" || directive == "undef") {
@@ -262,8 +277,9 @@ std::vector<Diagnostic> checkCandidatePolicy(const std::string& source, const st
           while (a != std::string::npos && b < line.size() && isIdentChar(line[b])) ++b;
           const std::string macro = a == std::string::npos ? "" : line.substr(a, b - a);
           if (macro.rfind("KWB_", 0) == 0 || macro.rfind("ASCENDC_", 0) == 0 || macro.rfind("__CCE", 0) == 0)
-            report(pos + a, "#" + directive + " " + macro +
-                                " changes a macro the harness and toolchain own; the build sets it",
+            report(pos + a,
+                   "#" + directive + " " + macro +
+                       " changes a macro the harness and toolchain own; the build sets it",
                    macro);
         }
       }
@@ -295,7 +311,8 @@ std::vector<Diagnostic> checkCandidatePolicy(const std::string& source, const st
   std::set<std::string> seenCallOnlyLines;
   for (std::size_t i = 0; i < code.size();) {
     if (code[i] == '#' && i + 1 < code.size() && code[i + 1] == '#') {
-      report(i, "token pasting (##) is not allowed in candidates (it can assemble banned names)", std::string("##"));
+      report(i, "token pasting (##) is not allowed in candidates (it can assemble banned names)",
+             std::string("##"));
       i += 2;
       continue;
     }
@@ -311,12 +328,18 @@ std::vector<Diagnostic> checkCandidatePolicy(const std::string& source, const st
       std::size_t depth = 0, k = e;
       std::size_t end = e;
       for (; k < code.size(); ++k) {
-        if (code[k] == '(') ++depth;
-        else if (code[k] == ')' && depth > 0 && --depth == 0) { end = k; break; }
+        if (code[k] == '(')
+          ++depth;
+        else if (code[k] == ')' && depth > 0 && --depth == 0) {
+          end = k;
+          break;
+        }
       }
       const std::string inside = code.substr(e, end - e);
       if (inside.find("constructor") != std::string::npos || inside.find("destructor") != std::string::npos)
-        report(i, "__attribute__((constructor/destructor)) runs code outside the kernel and kwb_tiling; not allowed",
+        report(i,
+               "__attribute__((constructor/destructor)) runs code outside the kernel and kwb_tiling; not "
+               "allowed",
                std::string("__attribute__"));
     }
     auto it = banned.find(word);
@@ -349,10 +372,12 @@ std::vector<Diagnostic> checkCandidatePolicy(const std::string& source, const st
     const std::string& k = options.kernelName;
     std::size_t found = std::string::npos;
     for (std::size_t p = code.find(k); p != std::string::npos; p = code.find(k, p + 1)) {
-      if ((p > 0 && isIdentChar(code[p - 1])) || (p + k.size() < code.size() && isIdentChar(code[p + k.size()])))
+      if ((p > 0 && isIdentChar(code[p - 1])) ||
+          (p + k.size() < code.size() && isIdentChar(code[p + k.size()])))
         continue;
       std::size_t declStart = p;
-      while (declStart > 0 && code[declStart - 1] != ';' && code[declStart - 1] != '}' && code[declStart - 1] != '{')
+      while (declStart > 0 && code[declStart - 1] != ';' && code[declStart - 1] != '}' &&
+             code[declStart - 1] != '{')
         --declStart;
       const std::string before = code.substr(declStart, p - declStart);
       if (before.find("__global__") != std::string::npos && before.find("__aicore__") != std::string::npos) {
@@ -365,8 +390,9 @@ std::vector<Diagnostic> checkCandidatePolicy(const std::string& source, const st
       }
     }
     if (found == std::string::npos) {
-      report(0, "the kernel entry is missing: define extern \"C\" __global__ __aicore__ void " + k +
-                    "(GM_ADDR <inputs>..., GM_ADDR <outputs>..., GM_ADDR workspace, GM_ADDR tiling)",
+      report(0,
+             "the kernel entry is missing: define extern \"C\" __global__ __aicore__ void " + k +
+                 "(GM_ADDR <inputs>..., GM_ADDR <outputs>..., GM_ADDR workspace, GM_ADDR tiling)",
              k);
     } else if (options.kernelParamCount) {
       std::size_t a = code.find('(', found);
@@ -375,23 +401,30 @@ std::vector<Diagnostic> checkCandidatePolicy(const std::string& source, const st
       std::size_t z = a;
       for (; z < code.size(); ++z) {
         const char ch = code[z];
-        if (ch == '(') ++depth;
-        else if (ch == ')' && --depth == 0) break;
-        else if (ch == ',' && depth == 1) ++params;
-        else if (!std::isspace(static_cast<unsigned char>(ch))) any = true;
+        if (ch == '(')
+          ++depth;
+        else if (ch == ')' && --depth == 0)
+          break;
+        else if (ch == ',' && depth == 1)
+          ++params;
+        else if (!std::isspace(static_cast<unsigned char>(ch)))
+          any = true;
       }
       params = any ? params + 1 : 0;
       if (params != *options.kernelParamCount)
-        report(found, "kernel " + k + " takes " + std::to_string(params) + " parameters; the contract wants " +
-                          std::to_string(*options.kernelParamCount) +
-                          " (one GM_ADDR per input, one per output, then GM_ADDR workspace, GM_ADDR tiling)",
+        report(found,
+               "kernel " + k + " takes " + std::to_string(params) + " parameters; the contract wants " +
+                   std::to_string(*options.kernelParamCount) +
+                   " (one GM_ADDR per input, one per output, then GM_ADDR workspace, GM_ADDR tiling)",
                k);
     }
   }
   if (options.requireTiling) {
     bool has = false;
-    for (std::size_t p = code.find("kwb_tiling"); p != std::string::npos; p = code.find("kwb_tiling", p + 1)) {
-      if ((p > 0 && isIdentChar(code[p - 1])) || (p + 10 < code.size() && isIdentChar(code[p + 10]))) continue;
+    for (std::size_t p = code.find("kwb_tiling"); p != std::string::npos;
+         p = code.find("kwb_tiling", p + 1)) {
+      if ((p > 0 && isIdentChar(code[p - 1])) || (p + 10 < code.size() && isIdentChar(code[p + 10])))
+        continue;
       std::size_t a = p + 10;
       while (a < code.size() && std::isspace(static_cast<unsigned char>(code[a]))) ++a;
       if (a < code.size() && code[a] == '(') {
@@ -399,8 +432,10 @@ std::vector<Diagnostic> checkCandidatePolicy(const std::string& source, const st
         int depth = 0;
         std::size_t z = a;
         for (; z < code.size(); ++z) {
-          if (code[z] == '(') ++depth;
-          else if (code[z] == ')' && --depth == 0) break;
+          if (code[z] == '(')
+            ++depth;
+          else if (code[z] == ')' && --depth == 0)
+            break;
         }
         std::size_t q = z + 1;
         while (q < code.size() && std::isspace(static_cast<unsigned char>(code[q]))) ++q;
@@ -408,9 +443,11 @@ std::vector<Diagnostic> checkCandidatePolicy(const std::string& source, const st
       }
     }
     if (!has)
-      report(0, "the host tiling function is missing: define extern \"C\" int kwb_tiling(const KwbTilingInput* in, "
-                "KwbTilingOutput* out) inside #if KWB_COMPILE_TILING (see kwb_tiling.h)",
-             std::string("kwb_tiling"));
+      report(
+          0,
+          "the host tiling function is missing: define extern \"C\" int kwb_tiling(const KwbTilingInput* in, "
+          "KwbTilingOutput* out) inside #if KWB_COMPILE_TILING (see kwb_tiling.h)",
+          std::string("kwb_tiling"));
   }
   std::stable_sort(out.begin(), out.end(), [](const Diagnostic& a, const Diagnostic& b) {
     return a.line != b.line ? a.line < b.line : a.column < b.column;

@@ -25,9 +25,9 @@
 namespace kwb {
 
 struct PolicyOptions {
-  std::string kernelName;              // the task's entry name; empty: entry checks are skipped
-  std::optional<int> kernelParamCount; // inputs + outputs + 2 (workspace, tiling)
-  bool requireTiling = true;           // the candidate must define kwb_tiling
+  std::string kernelName;               // the task's entry name; empty: entry checks are skipped
+  std::optional<int> kernelParamCount;  // inputs + outputs + 2 (workspace, tiling)
+  bool requireTiling = true;            // the candidate must define kwb_tiling
   // Folders kernel_operator.h / kwb_tiling.h must come from in the preprocessed check (the emulator's
   // and the task's include folders); empty: recognised by their paths (.../emulator/include/...).
   std::vector<std::string> apiHeaderDirs;

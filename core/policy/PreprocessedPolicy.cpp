@@ -15,7 +15,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string baseName(const std::string& p) { return fs::path(p).filename().string(); }
+std::string baseName(const std::string& p) {
+  return fs::path(p).filename().string();
+}
 
 bool under(const std::string& path, const std::string& dir) {
   std::string d = dir;
@@ -26,8 +28,10 @@ bool under(const std::string& path, const std::string& dir) {
 // A header of the workbench's own API (emulator headers, kwb_tiling.h), as opposed to the system's.
 bool isApiHeader(const std::string& path, const PolicyOptions& o) {
   if (!o.apiHeaderDirs.empty())
-    return std::any_of(o.apiHeaderDirs.begin(), o.apiHeaderDirs.end(), [&](const auto& d) { return under(path, d); });
-  return path.find("/emulator/include/") != std::string::npos || path.find("/tasks/include/") != std::string::npos;
+    return std::any_of(o.apiHeaderDirs.begin(), o.apiHeaderDirs.end(),
+                       [&](const auto& d) { return under(path, d); });
+  return path.find("/emulator/include/") != std::string::npos ||
+         path.find("/tasks/include/") != std::string::npos;
 }
 
 // Every name the headers (and the compiler's predefined macros) make visible that a candidate could
@@ -54,16 +58,26 @@ std::unordered_set<std::string> headerNames(const PreprocessedUnit& u, int cand,
       bool ns = false, cls = false, en = false, paren = false, assign = false, linkage = false;
       int angle = 0;
       for (const PpToken* h : head) {
-        if (h->text == "<") ++angle;
-        else if (h->text == ">" && angle > 0) --angle;
-        else if (h->text == "namespace") ns = true;
-        else if (angle == 0 && (h->text == "class" || h->text == "struct" || h->text == "union")) cls = true;
-        else if (h->text == "enum") en = true;
-        else if (h->text == "(") paren = true;
-        else if (h->text == "=") assign = true;
+        if (h->text == "<")
+          ++angle;
+        else if (h->text == ">" && angle > 0)
+          --angle;
+        else if (h->text == "namespace")
+          ns = true;
+        else if (angle == 0 && (h->text == "class" || h->text == "struct" || h->text == "union"))
+          cls = true;
+        else if (h->text == "enum")
+          en = true;
+        else if (h->text == "(")
+          paren = true;
+        else if (h->text == "=")
+          assign = true;
       }
       linkage = head.size() == 2 && head[0]->text == "extern" && head[1]->kind == PpTokenKind::String;
-      stack.push_back(ns ? Namespace : (linkage || (en && !assign)) ? Transparent : (cls && !paren) ? Scope : Scope);
+      stack.push_back(ns                             ? Namespace
+                      : (linkage || (en && !assign)) ? Transparent
+                      : (cls && !paren)              ? Scope
+                                                     : Scope);
       head.clear();
       continue;
     }
@@ -92,7 +106,8 @@ std::unordered_set<std::string> headerNames(const PreprocessedUnit& u, int cand,
 
 class Reporter {
  public:
-  Reporter(std::string file, const std::vector<PpToken>& candTokens) : file_(std::move(file)), cand_(candTokens) {}
+  Reporter(std::string file, const std::vector<PpToken>& candTokens)
+      : file_(std::move(file)), cand_(candTokens) {}
 
   void at(int line, int column, const std::string& message, const std::string& api) {
     if (!seen_.insert(std::to_string(line) + ":" + api + ":" + message.substr(0, 40)).second) return;
@@ -132,13 +147,16 @@ bool isAllowedPragma(const std::string& text) {
   const std::vector<PpToken> t = tokenizeCode(text);
   if (t.size() == 1 && (t[0].text == "once" || t[0].text == "unroll")) return true;
   if (t.size() == 2 && t[0].text == "unroll" && t[1].kind == PpTokenKind::Number) return true;
-  if (t.size() == 3 && t[0].text == "GCC" && t[1].text == "unroll" && t[2].kind == PpTokenKind::Number) return true;
+  if (t.size() == 3 && t[0].text == "GCC" && t[1].text == "unroll" && t[2].kind == PpTokenKind::Number)
+    return true;
   if (t.size() == 2 && t[0].text == "GCC" && t[1].text == "ivdep") return true;
   return false;
 }
 
-std::vector<Diagnostic> checkPreprocessedPolicy(const std::string& preprocessed, const std::string& candidatePath,
-                                                const std::string& reportedFileName, const PolicyOptions& options) {
+std::vector<Diagnostic> checkPreprocessedPolicy(const std::string& preprocessed,
+                                                const std::string& candidatePath,
+                                                const std::string& reportedFileName,
+                                                const PolicyOptions& options) {
   const PreprocessedUnit u = parsePreprocessed(preprocessed);
   const int cand = u.fileIndex(candidatePath);
   std::vector<PpToken> candTokens;
@@ -146,7 +164,8 @@ std::vector<Diagnostic> checkPreprocessedPolicy(const std::string& preprocessed,
     if (t.file == cand) candTokens.push_back(t);
   Reporter rep(reportedFileName, candTokens);
   if (cand < 0) {
-    rep.at(0, 0, "the preprocessed candidate is missing from the preprocessor's output; it cannot be checked", "");
+    rep.at(0, 0, "the preprocessed candidate is missing from the preprocessor's output; it cannot be checked",
+           "");
     return rep.out;
   }
   const AllowedNames& allow = allowedNames();
@@ -165,11 +184,12 @@ std::vector<Diagnostic> checkPreprocessedPolicy(const std::string& preprocessed,
     const bool fromRightPlace = api ? isApiHeader(path, options) : inc.systemHeader;
     if (!listed || !fromRightPlace) {
       // The path only, never what is in the file.
-      rep.at(inc.lineInParent, 1,
-             "#include of '" + path.substr(0, 200) +
-                 "' is not allowed: a candidate includes only kernel_operator.h, kwb_tiling.h and the allowed "
-                 "standard headers, by their plain names",
-             base);
+      rep.at(
+          inc.lineInParent, 1,
+          "#include of '" + path.substr(0, 200) +
+              "' is not allowed: a candidate includes only kernel_operator.h, kwb_tiling.h and the allowed "
+              "standard headers, by their plain names",
+          base);
     }
   }
   // 2. Linemarkers the candidate wrote itself (#line, `# N "file"`) would disguise its own code.
@@ -185,21 +205,24 @@ std::vector<Diagnostic> checkPreprocessedPolicy(const std::string& preprocessed,
       if (!isAllowedPragma(d.text))
         rep.at(d.line, 1,
                "#pragma" + d.text.substr(0, 80) +
-                   " is not allowed (also through _Pragma); only loop hints (#pragma GCC unroll N, GCC ivdep) are",
+                   " is not allowed (also through _Pragma); only loop hints (#pragma GCC unroll N, GCC "
+                   "ivdep) are",
                "#pragma");
     } else if (d.name == "define" || d.name == "undef") {
       if (d.tokens.empty()) continue;
       const std::string& m = d.tokens[0].text;
       if (allow.keywords.count(m) || isReservedIdentifier(m) || headers.count(m) || allow.external.count(m))
         rep.at(d.line, 1,
-               "#" + d.name + " " + m + " changes a name the language, the toolchain or the API owns; pick a name of "
-               "your own",
+               "#" + d.name + " " + m +
+                   " changes a name the language, the toolchain or the API owns; pick a name of "
+                   "your own",
                m);
       if (d.name == "define") {
         definedAt.emplace(m, d.line);
         for (const auto& t : d.tokens)
           if (t.text == "##")
-            rep.at(d.line, 1, "token pasting (## or %:%:) is not allowed in candidates (it can assemble names)", "##");
+            rep.at(d.line, 1,
+                   "token pasting (## or %:%:) is not allowed in candidates (it can assemble names)", "##");
       } else {
         definedAt.erase(m);
       }
@@ -212,7 +235,8 @@ std::vector<Diagnostic> checkPreprocessedPolicy(const std::string& preprocessed,
     if (d.file != cand || d.name != "define" || d.tokens.empty()) continue;
     for (int incLine : includeLines)
       if (d.line < incLine) {
-        rep.at(d.line, 1, "#define " + d.tokens[0].text + " comes before an #include; define macros after the includes",
+        rep.at(d.line, 1,
+               "#define " + d.tokens[0].text + " comes before an #include; define macros after the includes",
                d.tokens[0].text);
         break;
       }
@@ -224,8 +248,10 @@ std::vector<Diagnostic> checkPreprocessedPolicy(const std::string& preprocessed,
     rep.at(t.line, t.column, "'" + t.text + "' " + (hint ? *hint : why), t.text);
   };
   const std::string notListed =
-      "is declared by a header but is not on the candidate allow-list (AscendC API, kwb_tiling.h, fixed-width "
-      "types, std math/limits/type-traits/algorithm names); use the AscendC API, or give your own name to your "
+      "is declared by a header but is not on the candidate allow-list (AscendC API, kwb_tiling.h, "
+      "fixed-width "
+      "types, std math/limits/type-traits/algorithm names); use the AscendC API, or give your own name to "
+      "your "
       "own variable/function";
   for (std::size_t k = 0; k < candTokens.size(); ++k) {
     const PpToken& t = candTokens[k];
@@ -242,17 +268,23 @@ std::vector<Diagnostic> checkPreprocessedPolicy(const std::string& preprocessed,
       for (; z < candTokens.size(); ++z) {
         const PpToken& a = candTokens[z];
         if (a.text == "]" && depth == 0) break;
-        if (a.text == "(") ++depth;
-        else if (a.text == ")") --depth;
+        if (a.text == "(")
+          ++depth;
+        else if (a.text == ")")
+          --depth;
         else if (depth == 0 && (a.text == "::" || a.text == "using" ||
                                 (a.kind == PpTokenKind::Identifier && !allow.attributes.count(a.text))))
           bad = true;
       }
       if (bad)
         rep.at(t.line, t.column,
-               "attribute [[" + joinTokens(std::vector<PpToken>(candTokens.begin() + static_cast<long>(k) + 2,
-                                                                candTokens.begin() + static_cast<long>(std::min(z, candTokens.size())))).substr(0, 80) +
-                   "]] is not allowed; only " + "nodiscard, maybe_unused, likely, unlikely, fallthrough, deprecated",
+               "attribute [[" +
+                   joinTokens(std::vector<PpToken>(
+                                  candTokens.begin() + static_cast<long>(k) + 2,
+                                  candTokens.begin() + static_cast<long>(std::min(z, candTokens.size()))))
+                       .substr(0, 80) +
+                   "]] is not allowed; only " +
+                   "nodiscard, maybe_unused, likely, unlikely, fallthrough, deprecated",
                "[[");
       continue;
     }
@@ -268,8 +300,9 @@ std::vector<Diagnostic> checkPreprocessedPolicy(const std::string& preprocessed,
     }
     if (w == "__attribute__" || w == "__declspec") {
       rep.at(t.line, t.column,
-             "'" + w + "' is not allowed: attributes can run code outside the kernel (constructor), alias symbols "
-             "or place code; write plain C++",
+             "'" + w +
+                 "' is not allowed: attributes can run code outside the kernel (constructor), alias symbols "
+                 "or place code; write plain C++",
              w);
       continue;
     }
@@ -282,11 +315,12 @@ std::vector<Diagnostic> checkPreprocessedPolicy(const std::string& preprocessed,
                           next(4) == "(";
       const bool tiling = c && next(2) == "int" && next(3) == "kwb_tiling" && next(4) == "(";
       if (!kernel && !tiling)
-        rep.at(t.line, t.column,
-               "'extern' is allowed only in the contract's two forms: extern \"C\" __global__ __aicore__ void " +
-                   (options.kernelName.empty() ? std::string("<task>") : options.kernelName) +
-                   "(...) and extern \"C\" int kwb_tiling(...); a candidate declares nothing from outside",
-               "extern");
+        rep.at(
+            t.line, t.column,
+            "'extern' is allowed only in the contract's two forms: extern \"C\" __global__ __aicore__ void " +
+                (options.kernelName.empty() ? std::string("<task>") : options.kernelName) +
+                "(...) and extern \"C\" int kwb_tiling(...); a candidate declares nothing from outside",
+            "extern");
       continue;
     }
     if (w == "namespace" && prev != "using" && k + 1 < candTokens.size()) {
@@ -304,7 +338,8 @@ std::vector<Diagnostic> checkPreprocessedPolicy(const std::string& preprocessed,
     }
     if (isReservedIdentifier(w)) {
       if (!allow.reserved.count(w))
-        refuseName(t, "is a reserved name (compiler builtins, the library's internals); not allowed in a candidate");
+        refuseName(
+            t, "is a reserved name (compiler builtins, the library's internals); not allowed in a candidate");
       continue;
     }
     if (allow.external.count(w)) continue;

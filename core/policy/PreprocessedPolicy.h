@@ -22,7 +22,8 @@ namespace kwb {
 // quotes text that came from a header or any other file into a message.
 std::vector<Diagnostic> checkPreprocessedPolicy(const std::string& preprocessed,
                                                 const std::string& candidatePathAsSeenByCompiler,
-                                                const std::string& reportedFileName, const PolicyOptions& options);
+                                                const std::string& reportedFileName,
+                                                const PolicyOptions& options);
 
 // Pragmas a candidate may write (after `#pragma`): loop hints only.
 bool isAllowedPragma(const std::string& pragmaText);

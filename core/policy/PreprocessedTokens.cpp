@@ -6,8 +6,12 @@ namespace kwb {
 
 namespace {
 
-bool identStart(unsigned char c) { return std::isalpha(c) || c == '_' || c >= 0x80 || c == '$'; }
-bool identChar(unsigned char c) { return std::isalnum(c) || c == '_' || c >= 0x80 || c == '$'; }
+bool identStart(unsigned char c) {
+  return std::isalpha(c) || c == '_' || c >= 0x80 || c == '$';
+}
+bool identChar(unsigned char c) {
+  return std::isalnum(c) || c == '_' || c >= 0x80 || c == '$';
+}
 
 // Punctuators longest first; digraphs map to their primary spelling so that `<:<:` is seen as `[[`.
 struct Punct {
@@ -31,7 +35,9 @@ class Lexer {
   // strings) are counted in `newlines`.
   bool next(PpToken& t, std::size_t& start, int& newlines) {
     newlines = 0;
-    while (i_ < end_ && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\r' || s_[i_] == '\f' || s_[i_] == '\v')) ++i_;
+    while (i_ < end_ &&
+           (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\r' || s_[i_] == '\f' || s_[i_] == '\v'))
+      ++i_;
     if (i_ >= end_) return false;
     start = i_;
     const unsigned char c = static_cast<unsigned char>(s_[i_]);
@@ -60,14 +66,20 @@ class Lexer {
       return true;
     }
     if (c == '"' || c == '\'') return quoted(t, p, static_cast<char>(c));
-    if (std::isdigit(c) || (c == '.' && p + 1 < end_ && std::isdigit(static_cast<unsigned char>(s_[p + 1])))) {
+    if (std::isdigit(c) ||
+        (c == '.' && p + 1 < end_ && std::isdigit(static_cast<unsigned char>(s_[p + 1])))) {
       std::size_t q = p + 1;
       while (q < end_) {
         const char d = s_[q];
-        if ((d == '+' || d == '-') && (s_[q - 1] == 'e' || s_[q - 1] == 'E' || s_[q - 1] == 'p' || s_[q - 1] == 'P')) ++q;
-        else if (d == '\'' && q + 1 < end_ && identChar(static_cast<unsigned char>(s_[q + 1]))) q += 2;
-        else if (identChar(static_cast<unsigned char>(d)) || d == '.') ++q;
-        else break;
+        if ((d == '+' || d == '-') &&
+            (s_[q - 1] == 'e' || s_[q - 1] == 'E' || s_[q - 1] == 'p' || s_[q - 1] == 'P'))
+          ++q;
+        else if (d == '\'' && q + 1 < end_ && identChar(static_cast<unsigned char>(s_[q + 1])))
+          q += 2;
+        else if (identChar(static_cast<unsigned char>(d)) || d == '.')
+          ++q;
+        else
+          break;
       }
       t.kind = PpTokenKind::Number;
       t.text = s_.substr(p, q - p);
@@ -137,7 +149,8 @@ std::string unquote(const std::string& q) {
       const char n = q[i + 1];
       if (n >= '0' && n <= '7') {
         int v = 0, k = 0;
-        while (k < 3 && i + 1 < q.size() - 1 && q[i + 1] >= '0' && q[i + 1] <= '7') v = v * 8 + (q[++i] - '0'), ++k;
+        while (k < 3 && i + 1 < q.size() - 1 && q[i + 1] >= '0' && q[i + 1] <= '7')
+          v = v * 8 + (q[++i] - '0'), ++k;
         out += static_cast<char>(v);
         continue;
       }
@@ -200,7 +213,8 @@ PreprocessedUnit parsePreprocessed(const std::string& text) {
     while (first < eol && (text[first] == ' ' || text[first] == '\t')) ++first;
     if (first < eol && text[first] == '#') {
       std::vector<PpToken> dt = tokenizeCode(text.substr(first + 1, eol - first - 1));
-      if (!dt.empty() && dt[0].kind == PpTokenKind::Number && dt.size() >= 2 && dt[1].kind == PpTokenKind::String) {
+      if (!dt.empty() && dt[0].kind == PpTokenKind::Number && dt.size() >= 2 &&
+          dt[1].kind == PpTokenKind::String) {
         // Linemarker: # N "file" flags...
         const int n = std::atoi(dt[0].text.c_str());
         const int f = intern(unquote(dt[1].text));

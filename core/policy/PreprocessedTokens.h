@@ -21,8 +21,8 @@ struct PpToken {
 
 // A directive the preprocessor passed through (#pragma, and with -dD #define/#undef).
 struct PpDirective {
-  std::string name;  // "pragma", "define", "undef", or whatever else followed '#'
-  std::string text;  // the rest of the line
+  std::string name;             // "pragma", "define", "undef", or whatever else followed '#'
+  std::string text;             // the rest of the line
   std::vector<PpToken> tokens;  // tokens of `text`
   int file = -1;
   int line = 0;
@@ -30,15 +30,15 @@ struct PpDirective {
 
 // A file the preprocessor entered (linemarker flag 1).
 struct PpInclude {
-  int file = -1;          // the file entered
-  int parent = -1;        // the file that included it (-1: the command line / built-ins)
-  int lineInParent = 0;   // the #include line in the parent (from the return marker when present)
+  int file = -1;              // the file entered
+  int parent = -1;            // the file that included it (-1: the command line / built-ins)
+  int lineInParent = 0;       // the #include line in the parent (from the return marker when present)
   bool systemHeader = false;  // flag 3
 };
 
 struct PreprocessedUnit {
-  std::vector<std::string> files;   // as the linemarkers spell them
-  std::vector<PpToken> tokens;      // code tokens, in order
+  std::vector<std::string> files;  // as the linemarkers spell them
+  std::vector<PpToken> tokens;     // code tokens, in order
   std::vector<PpDirective> directives;
   std::vector<PpInclude> includes;
   // Linemarkers that switched to another file without entering or leaving one (what `#line N

@@ -74,7 +74,8 @@ std::unique_ptr<MemoryCgroup> MemoryCgroup::create(std::uint64_t bytes, std::str
     const std::string own = ownCgroup(true, "");
     const fs::path parent = fs::path("/sys/fs/cgroup") / fs::path(own).relative_path();
     const std::string enabled = readValue(parent / "cgroup.subtree_control");
-    if (enabled.find("memory") == std::string::npos) writeValue(parent / "cgroup.subtree_control", "+memory +pids");
+    if (enabled.find("memory") == std::string::npos)
+      writeValue(parent / "cgroup.subtree_control", "+memory +pids");
     const fs::path dir = parent / uniqueName();
     if (fs::create_directory(dir, ec) && fs::exists(dir / "memory.max", ec)) {
       if (writeValue(dir / "memory.max", std::to_string(bytes))) {
@@ -101,8 +102,9 @@ std::unique_ptr<MemoryCgroup> MemoryCgroup::create(std::uint64_t bytes, std::str
       }
       fs::remove(dir, ec);
     }
-    problem += std::string(problem.empty() ? "" : "; ") + "cgroup v1: cannot create a limited memory cgroup below " +
-               mount.string() + " (not root, or the hierarchy is read-only)";
+    problem += std::string(problem.empty() ? "" : "; ") +
+               "cgroup v1: cannot create a limited memory cgroup below " + mount.string() +
+               " (not root, or the hierarchy is read-only)";
   }
   if (problem.empty()) problem = "no cgroup memory controller is mounted on this machine";
   return nullptr;

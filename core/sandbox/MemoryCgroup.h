@@ -34,7 +34,8 @@ class MemoryCgroup {
   std::string kind() const { return v2_ ? "cgroup v2" : "cgroup v1"; }
 
  private:
-  MemoryCgroup(std::filesystem::path dir, bool v2, std::uint64_t limit) : dir_(std::move(dir)), v2_(v2), limit_(limit) {}
+  MemoryCgroup(std::filesystem::path dir, bool v2, std::uint64_t limit)
+      : dir_(std::move(dir)), v2_(v2), limit_(limit) {}
   std::filesystem::path dir_;
   bool v2_ = false;
   std::uint64_t limit_ = 0;

@@ -24,7 +24,7 @@ bool readStat(int dirFd, const char* name, ProcessInfo& info) {
   close(fd);
   // The /proc/PID folder belongs to the process's effective uid (its files may show root instead,
   // e.g. for zombies and non-dumpable processes).
-  struct stat st{};
+  struct stat st {};
   bool haveOwner = fstatat(dirFd, name, &st, 0) == 0;
   if (n <= 0 || !haveOwner) return false;
   buf[n] = '\0';

@@ -44,7 +44,7 @@ std::string reachProblem(const fs::path& path, unsigned uid, unsigned gid) {
   std::vector<fs::path> chain;
   for (const auto& part : path.relative_path()) chain.push_back(prefix /= part);
   for (std::size_t i = 0; i < chain.size(); ++i) {
-    struct stat st{};
+    struct stat st {};
     if (stat(chain[i].c_str(), &st) != 0) return "'" + chain[i].string() + "' does not exist";
     const bool last = i + 1 == chain.size();
     unsigned need = last ? (S_ISDIR(st.st_mode) ? 5u : 4u) : 1u;
@@ -60,15 +60,6 @@ std::string reachProblem(const fs::path& path, unsigned uid, unsigned gid) {
 bool isWithin(const fs::path& path, const fs::path& dir) {
   auto rel = path.lexically_relative(dir);
   return !rel.empty() && *rel.begin() != "..";
-}
-
-Diagnostic weakerWarning(std::string message) {
-  Diagnostic d;
-  d.source = "sandbox";
-  d.severity = Severity::Warning;
-  d.category = std::string(category::SandboxSetup);
-  d.message = std::move(message);
-  return d;
 }
 
 SandboxResult setupFailure(std::string message, std::string commandLine = {}) {
@@ -90,7 +81,8 @@ SandboxResult setupFailure(std::string message, std::string commandLine = {}) {
 
 bool SandboxResult::ok() const {
   return process.started && exited && exitCode == 0 && !timedOut && !cancelled &&
-         std::none_of(diagnostics.begin(), diagnostics.end(), [](const Diagnostic& d) { return d.isError(); });
+         std::none_of(diagnostics.begin(), diagnostics.end(),
+                      [](const Diagnostic& d) { return d.isError(); });
 }
 
 bool SandboxResult::hasCategory(std::string_view category) const {
@@ -100,9 +92,13 @@ bool SandboxResult::hasCategory(std::string_view category) const {
 
 Sandbox::Sandbox(SandboxPolicy policy) : policy_(std::move(policy)) {}
 
-bool Sandbox::bubblewrapAvailable() { return sandboxHost().bwrapUsable; }
+bool Sandbox::bubblewrapAvailable() {
+  return sandboxHost().bwrapUsable;
+}
 
-std::string Sandbox::isolationDescription() { return sandboxHost().describe(); }
+std::string Sandbox::isolationDescription() {
+  return sandboxHost().describe();
+}
 
 SandboxResult Sandbox::run(const std::vector<std::string>& argv) const {
   SandboxRun request;
@@ -112,14 +108,16 @@ SandboxResult Sandbox::run(const std::vector<std::string>& argv) const {
 
 SandboxResult Sandbox::run(const SandboxRun& request) const {
   const SandboxHost& host = sandboxHost();
-  if (request.argv.empty() || request.argv[0].empty()) return setupFailure("no program given (argv is empty)");
+  if (request.argv.empty() || request.argv[0].empty())
+    return setupFailure("no program given (argv is empty)");
   if (policy_.scratchDir.empty()) return setupFailure("the policy has no scratch folder");
 
   bool useBwrap = false;
   std::vector<Diagnostic> warnings;
   switch (policy_.isolation) {
     case SandboxIsolation::Bubblewrap:
-      if (!host.bwrapUsable) return setupFailure("bubblewrap was required but cannot be used: " + host.bwrapProblem);
+      if (!host.bwrapUsable)
+        return setupFailure("bubblewrap was required but cannot be used: " + host.bwrapProblem);
       useBwrap = true;
       break;
     case SandboxIsolation::Auto:
@@ -133,11 +131,12 @@ SandboxResult Sandbox::run(const SandboxRun& request) const {
     d.source = "sandbox";
     d.severity = Severity::Warning;
     d.category = std::string(category::SandboxSetup);
-    d.message = "NOT ISOLATED: the program runs with resource limits only (" +
-                (policy_.isolation == SandboxIsolation::RlimitsOnly ? std::string("rlimits-only was requested")
-                                                                    : host.bwrapProblem) +
-                "). It can read every file its user can read, write wherever that user may write, and use "
-                "the network. Install bubblewrap (apt-get install bubblewrap) for real isolation.";
+    d.message =
+        "NOT ISOLATED: the program runs with resource limits only (" +
+        (policy_.isolation == SandboxIsolation::RlimitsOnly ? std::string("rlimits-only was requested")
+                                                            : host.bwrapProblem) +
+        "). It can read every file its user can read, write wherever that user may write, and use "
+        "the network. Install bubblewrap (apt-get install bubblewrap) for real isolation.";
     warnings.push_back(std::move(d));
   }
 
@@ -146,7 +145,8 @@ SandboxResult Sandbox::run(const SandboxRun& request) const {
   fs::create_directories(policy_.scratchDir, ec);
   fs::path scratch = fs::canonical(policy_.scratchDir, ec);
   if (ec || !fs::is_directory(scratch))
-    return setupFailure("scratch folder '" + policy_.scratchDir.string() + "' cannot be created or is not a folder" +
+    return setupFailure("scratch folder '" + policy_.scratchDir.string() +
+                        "' cannot be created or is not a folder" +
                         (ec ? ": " + ec.message() : std::string()));
   std::vector<std::string> readOnly;
   for (const auto& p : policy_.readOnlyPaths) {
@@ -156,14 +156,14 @@ SandboxResult Sandbox::run(const SandboxRun& request) const {
   }
   std::vector<std::string> writable;
   for (const auto& p : policy_.writableFiles) {
-    struct stat st{};
+    struct stat st {};
     if (lstat(p.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
       return setupFailure("writable file '" + p.string() + "' must be an existing regular file (not a link)");
     writable.push_back(fs::canonical(p, ec).string());
   }
   if (!useBwrap && policy_.scratchTmpfsBytes > 0)
-    warnings.push_back(weakerWarning("the scratch folder is the host folder " + scratch.string() +
-                                     ", not a size-capped tmpfs: its total size is not limited"));
+    warnings.push_back(sandboxSetupWarning("the scratch folder is the host folder " + scratch.string() +
+                                           ", not a size-capped tmpfs: its total size is not limited"));
 
   const bool dropsRoot = host.runningAsRoot && !host.setprivPath.empty();
   if (dropsRoot) {
@@ -191,10 +191,12 @@ SandboxResult Sandbox::run(const SandboxRun& request) const {
   if (program[0] == '/') {
     fs::path where = fs::weakly_canonical(program, ec);
     bool visible = !useBwrap || isWithin(where, scratch);
-    for (const char* sys : {"/usr", "/bin", "/sbin", "/lib", "/lib64", "/etc"}) visible = visible || isWithin(where, sys);
+    for (const char* sys : {"/usr", "/bin", "/sbin", "/lib", "/lib64", "/etc"})
+      visible = visible || isWithin(where, sys);
     for (const auto& p : readOnly) visible = visible || where == fs::path(p) || isWithin(where, p);
     if (!visible)
-      return setupFailure("the program '" + program + "' is outside every folder bound into the sandbox; add its "
+      return setupFailure("the program '" + program +
+                          "' is outside every folder bound into the sandbox; add its "
                           "folder to SandboxPolicy::readOnlyPaths");
     if (dropsRoot) {
       std::string problem = reachProblem(where, policy_.sandboxUid, policy_.sandboxGid);
@@ -202,9 +204,9 @@ SandboxResult Sandbox::run(const SandboxRun& request) const {
     }
   }
 
-  SandboxLaunch launch = useBwrap ? buildBubblewrapLaunch(policy_, host, scratch.string(), readOnly, request.argv,
-                                                          writable)
-                                  : buildRlimitsOnlyLaunch(policy_, host, scratch.string(), request.argv);
+  SandboxLaunch launch =
+      useBwrap ? buildBubblewrapLaunch(policy_, host, scratch.string(), readOnly, request.argv, writable)
+               : buildRlimitsOnlyLaunch(policy_, host, scratch.string(), request.argv);
   if (!launch.error.empty()) return setupFailure(launch.error, formatCommandLine(launch.spec));
   launch.spec.stdinData = request.stdinData;
   launch.spec.onStdoutLine = request.onStdoutLine;
@@ -217,7 +219,7 @@ SandboxResult Sandbox::run(const SandboxRun& request) const {
   if (policy_.totalMemoryBytes > 0) {
     cgroup = MemoryCgroup::create(policy_.totalMemoryBytes, cgroupProblem);
     if (!cgroup)
-      warnings.push_back(weakerWarning(
+      warnings.push_back(sandboxSetupWarning(
           "MEMORY NOT CAPPED IN TOTAL: " + cgroupProblem + ". Each process is still limited to " +
           std::to_string(policy_.addressSpaceBytes >> 20) + " MiB of address space (RLIMIT_AS), but up to " +
           std::to_string(policy_.maxProcesses) + " processes may hold that much at once"));
@@ -232,7 +234,9 @@ SandboxResult Sandbox::run(const SandboxRun& request) const {
     launch.spec.argv = std::move(argv);
   }
   TaskCountSampler census;
-  launch.spec.onStarted = [&](int pid) { census.start(pid, launch.spawnedProcessIsProgram, kCensusInterval); };
+  launch.spec.onStarted = [&](int pid) {
+    census.start(pid, launch.spawnedProcessIsProgram, kCensusInterval);
+  };
 
   SandboxResult r;
   r.isolation = launch.isolation;

@@ -26,8 +26,8 @@ struct SandboxRun {
 };
 
 struct SandboxResult {
-  std::string isolation;   // "bubblewrap", "rlimits-only", or "none" when nothing ran
-  ProcessResult process;   // of the outer command (setpriv/bwrap/prlimit); its commandLine re-runs it
+  std::string isolation;  // "bubblewrap", "rlimits-only", or "none" when nothing ran
+  ProcessResult process;  // of the outer command (setpriv/bwrap/prlimit); its commandLine re-runs it
   // The program's own outcome. Under bubblewrap a death by signal N arrives as exit code 128+N (bwrap
   // reports it like a shell does) and is decoded here, so signaled/signal describe the program.
   bool exited = false;
@@ -36,11 +36,11 @@ struct SandboxResult {
   int signal = 0;
   bool timedOut = false;
   bool cancelled = false;
-  int processLimit = 0;        // the RLIMIT_NPROC value applied
-  int peakTasks = 0;           // most tasks (processes + threads) seen in the sandbox at once
-  std::string memoryLimit;     // the aggregate memory cap applied ("cgroup v1 N bytes"), empty: none
+  int processLimit = 0;               // the RLIMIT_NPROC value applied
+  int peakTasks = 0;                  // most tasks (processes + threads) seen in the sandbox at once
+  std::string memoryLimit;            // the aggregate memory cap applied ("cgroup v1 N bytes"), empty: none
   std::uint64_t peakMemoryBytes = 0;  // highest memory use of all processes together (cgroup only)
-  bool memoryLimitHit = false; // the aggregate cap was reached
+  bool memoryLimitHit = false;        // the aggregate cap was reached
   std::vector<Diagnostic> diagnostics;
 
   // Ran and exited 0, and nothing at error severity was diagnosed.

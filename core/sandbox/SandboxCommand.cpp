@@ -16,22 +16,13 @@ namespace {
 // Never ask for more than the current hard limit: prlimit would fail, as would any unprivileged
 // process raising its own limits.
 std::uint64_t clampToHard(int resource, std::uint64_t wanted) {
-  struct rlimit lim{};
+  struct rlimit lim {};
   if (getrlimit(resource, &lim) != 0 || lim.rlim_max == RLIM_INFINITY) return wanted;
   return std::min<std::uint64_t>(wanted, lim.rlim_max);
 }
 
 std::string limitArg(const char* name, std::uint64_t soft, std::uint64_t hard) {
   return std::string("--") + name + "=" + std::to_string(soft) + ":" + std::to_string(hard);
-}
-
-Diagnostic warning(std::string message) {
-  Diagnostic d;
-  d.source = "sandbox";
-  d.severity = Severity::Warning;
-  d.category = std::string(category::SandboxSetup);
-  d.message = std::move(message);
-  return d;
 }
 
 // As root the program runs as the policy's unprivileged user: root ignores RLIMIT_NPROC and could write
@@ -54,7 +45,7 @@ ProcessSpec baseSpec(const SandboxPolicy& policy, const std::string& scratch) {
   spec.inheritEnvironment = false;
   spec.timeout = policy.wallTimeout;
   spec.outputCap = policy.outputCap;
-  spec.killOnOutputCap = true;   // an endless flood is killed, not drained until the wall timeout
+  spec.killOnOutputCap = true;  // an endless flood is killed, not drained until the wall timeout
   spec.killGrace = std::chrono::milliseconds(100);  // untrusted code gets no long goodbye
   return spec;
 }
@@ -65,7 +56,17 @@ void append(std::vector<std::string>& to, std::initializer_list<std::string> ite
 
 }  // namespace
 
-std::map<std::string, std::string> sandboxEnvironment(const SandboxPolicy& policy, const std::string& tmpDir) {
+Diagnostic sandboxSetupWarning(std::string message) {
+  Diagnostic d;
+  d.source = "sandbox";
+  d.severity = Severity::Warning;
+  d.category = std::string(category::SandboxSetup);
+  d.message = std::move(message);
+  return d;
+}
+
+std::map<std::string, std::string> sandboxEnvironment(const SandboxPolicy& policy,
+                                                      const std::string& tmpDir) {
   std::map<std::string, std::string> env{{"PATH", "/usr/local/bin:/usr/bin:/bin"},
                                          {"HOME", policy.scratchDir.string()},
                                          {"TMPDIR", tmpDir},
@@ -75,17 +76,23 @@ std::map<std::string, std::string> sandboxEnvironment(const SandboxPolicy& polic
 }
 
 std::vector<std::string> prlimitArguments(const SandboxPolicy& policy, const SandboxHost& host, int nproc) {
-  const std::uint64_t cpu = clampToHard(RLIMIT_CPU, static_cast<std::uint64_t>(std::max(1, policy.cpuSeconds)));
+  const std::uint64_t cpu =
+      clampToHard(RLIMIT_CPU, static_cast<std::uint64_t>(std::max(1, policy.cpuSeconds)));
   // One second between the soft limit (SIGXCPU, reported as a CPU timeout) and the hard one (SIGKILL).
   const std::uint64_t cpuHard = clampToHard(RLIMIT_CPU, cpu + 1);
   const std::uint64_t as = clampToHard(RLIMIT_AS, policy.addressSpaceBytes);
   const std::uint64_t procs = clampToHard(RLIMIT_NPROC, static_cast<std::uint64_t>(std::max(1, nproc)));
   const std::uint64_t fsize = clampToHard(RLIMIT_FSIZE, policy.maxFileSizeBytes);
-  const std::uint64_t files = clampToHard(RLIMIT_NOFILE, static_cast<std::uint64_t>(std::max(16, policy.maxOpenFiles)));
-  return {host.prlimitPath,        limitArg("cpu", cpu, std::max(cpu, cpuHard)),
-          limitArg("as", as, as),  limitArg("nproc", procs, procs),
-          limitArg("fsize", fsize, fsize), limitArg("nofile", files, files),
-          "--core=0:0",            "--"};
+  const std::uint64_t files =
+      clampToHard(RLIMIT_NOFILE, static_cast<std::uint64_t>(std::max(16, policy.maxOpenFiles)));
+  return {host.prlimitPath,
+          limitArg("cpu", cpu, std::max(cpu, cpuHard)),
+          limitArg("as", as, as),
+          limitArg("nproc", procs, procs),
+          limitArg("fsize", fsize, fsize),
+          limitArg("nofile", files, files),
+          "--core=0:0",
+          "--"};
 }
 
 SandboxLaunch buildBubblewrapLaunch(const SandboxPolicy& policy, const SandboxHost& host,
@@ -117,7 +124,7 @@ SandboxLaunch buildBubblewrapLaunch(const SandboxPolicy& policy, const SandboxHo
   // only the few /etc files a dynamically linked program needs.
   cmd.insert(cmd.end(), {"--ro-bind", "/usr", "/usr"});
   for (const char* top : {"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"}) {
-    struct stat st{};
+    struct stat st {};
     if (lstat(top, &st) != 0) continue;
     if (S_ISLNK(st.st_mode)) {
       char target[4096];
@@ -160,8 +167,10 @@ SandboxLaunch buildBubblewrapLaunch(const SandboxPolicy& policy, const SandboxHo
     append(cmd, {"--seccomp", "3"});
     launch.spec.inheritedFiles.push_back({3, *host.seccompFilterPath});
   } else if (!policy.allowNetwork) {
-    launch.warnings.push_back(warning("network attempts are blocked by the network namespace but cannot be "
-                                      "reported as violations: " + host.seccompProblem));
+    launch.warnings.push_back(
+        sandboxSetupWarning("network attempts are blocked by the network namespace but cannot be "
+                            "reported as violations: " +
+                            host.seccompProblem));
   }
   cmd.push_back("--");
 
@@ -190,8 +199,9 @@ SandboxLaunch buildRlimitsOnlyLaunch(const SandboxPolicy& policy, const SandboxH
   uid_t countedUser = getuid();
   if (host.runningAsRoot) {
     if (host.setprivPath.empty())
-      launch.warnings.push_back(warning("running as root without setpriv: the program runs as root, which "
-                                        "ignores the process limit and may write anywhere"));
+      launch.warnings.push_back(
+          sandboxSetupWarning("running as root without setpriv: the program runs as root, which "
+                              "ignores the process limit and may write anywhere"));
     else
       countedUser = policy.sandboxUid;
   }

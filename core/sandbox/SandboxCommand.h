@@ -23,13 +23,16 @@
 namespace kwb {
 
 struct SandboxLaunch {
-  ProcessSpec spec;                    // ready for ProcessRunner (timeout, caps, env, cwd set)
-  std::string isolation;               // "bubblewrap" or "rlimits-only"
+  ProcessSpec spec;                      // ready for ProcessRunner (timeout, caps, env, cwd set)
+  std::string isolation;                 // "bubblewrap" or "rlimits-only"
   bool spawnedProcessIsProgram = false;  // rlimits-only: the spawned pid becomes the program
-  int processLimit = 0;                // the RLIMIT_NPROC value handed to prlimit
-  std::vector<Diagnostic> warnings;    // isolation weaker than asked for
-  std::string error;                   // non-empty: nothing can be run (see message)
+  int processLimit = 0;                  // the RLIMIT_NPROC value handed to prlimit
+  std::vector<Diagnostic> warnings;      // isolation weaker than asked for
+  std::string error;                     // non-empty: nothing can be run (see message)
 };
+
+// A `sandbox-setup` warning: the run goes ahead, weaker than asked for (the message says how).
+Diagnostic sandboxSetupWarning(std::string message);
 
 // The minimal environment of a sandboxed program: PATH, HOME (the scratch folder), TMPDIR, LANG, then
 // the policy's additions.

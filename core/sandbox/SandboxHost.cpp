@@ -26,7 +26,7 @@ std::string findTool(const std::string& name) {
   for (std::string dir; std::getline(in, dir, ':');) {
     if (dir.empty() || dir[0] != '/') continue;  // relative PATH entries are not trusted here
     std::string candidate = dir + "/" + name;
-    struct stat st{};
+    struct stat st {};
     if (stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(candidate.c_str(), X_OK) == 0)
       return candidate;
   }
@@ -59,7 +59,8 @@ void tryBubblewrap(SandboxHost& host) {
   policy.scratchDir = scratch;
   policy.wallTimeout = std::chrono::seconds(10);
   if (host.runningAsRoot && chown(scratch.c_str(), policy.sandboxUid, policy.sandboxGid) != 0) {
-    host.bwrapProblem = "cannot hand the probe folder " + scratch + " to uid " + std::to_string(policy.sandboxUid);
+    host.bwrapProblem =
+        "cannot hand the probe folder " + scratch + " to uid " + std::to_string(policy.sandboxUid);
     fs::remove_all(scratch, ec);
     return;
   }
@@ -97,10 +98,13 @@ SandboxHost probe() {
   ProcessResult help = runQuick({host.bwrapPath, "--help"});
   const std::string& usage = help.stdoutText.empty() ? help.stderrText : help.stdoutText;
   host.bwrapHasDisableUserns = usage.find("--disable-userns") != std::string::npos;
-  host.bwrapHasTmpfsSize = usage.find("--size") != std::string::npos && usage.find("--perms") != std::string::npos;
-  for (const char* needed : {"--die-with-parent", "--clearenv", "--remount-ro", "--seccomp", "--new-session"}) {
+  host.bwrapHasTmpfsSize =
+      usage.find("--size") != std::string::npos && usage.find("--perms") != std::string::npos;
+  for (const char* needed :
+       {"--die-with-parent", "--clearenv", "--remount-ro", "--seccomp", "--new-session"}) {
     if (usage.find(needed) == std::string::npos) {
-      host.bwrapProblem = host.bwrapPath + " (" + host.bwrapVersion + ") lacks " + needed + "; bubblewrap 0.5 or newer is needed";
+      host.bwrapProblem = host.bwrapPath + " (" + host.bwrapVersion + ") lacks " + needed +
+                          "; bubblewrap 0.5 or newer is needed";
       return host;
     }
   }
@@ -129,8 +133,9 @@ std::string SandboxHost::describe() const {
   out += "; rlimits (CPU, address space, processes, file size, open files) via " +
          (prlimitPath.empty() ? std::string("prlimit, which is MISSING") : prlimitPath);
   if (runningAsRoot)
-    out += setprivPath.empty() ? "; running as root and setpriv is MISSING: programs would run as root"
-                               : "; kwb runs as root, so programs run as an unprivileged user via " + setprivPath;
+    out += setprivPath.empty()
+               ? "; running as root and setpriv is MISSING: programs would run as root"
+               : "; kwb runs as root, so programs run as an unprivileged user via " + setprivPath;
   return out;
 }
 

@@ -10,14 +10,14 @@ namespace kwb {
 
 struct SandboxHost {
   bool runningAsRoot = false;
-  std::string bwrapPath;            // empty: not found in PATH
-  std::string bwrapVersion;         // first line of `bwrap --version`
+  std::string bwrapPath;               // empty: not found in PATH
+  std::string bwrapVersion;            // first line of `bwrap --version`
   bool bwrapHasDisableUserns = false;  // bwrap >= 0.8
   bool bwrapHasTmpfsSize = false;      // --size / --perms for tmpfs (bwrap >= 0.5)
-  bool bwrapUsable = false;         // a trial sandbox with the real options ran and exited 0
-  std::string bwrapProblem;         // why bubblewrap cannot be used, when it cannot
-  std::string prlimitPath;          // util-linux prlimit: sets the rlimits of the program it runs
-  std::string setprivPath;          // util-linux setpriv: drops root to the sandbox user
+  bool bwrapUsable = false;            // a trial sandbox with the real options ran and exited 0
+  std::string bwrapProblem;            // why bubblewrap cannot be used, when it cannot
+  std::string prlimitPath;             // util-linux prlimit: sets the rlimits of the program it runs
+  std::string setprivPath;             // util-linux setpriv: drops root to the sandbox user
   std::optional<std::string> seccompFilterPath;
   std::string seccompProblem;
 

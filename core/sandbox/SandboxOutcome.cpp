@@ -13,7 +13,8 @@ namespace kwb {
 namespace {
 
 std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return s;
 }
 
@@ -91,7 +92,8 @@ std::vector<Diagnostic> diagnoseSandboxOutcome(const SandboxPolicy& policy, cons
     std::string stream = p.stdoutTruncated ? "stdout" : "stderr";
     c.add(Severity::Error, category::SandboxViolation,
           "the program's " + stream + " passed the output cap of " + formatBytes(policy.outputCap) +
-              " and the program was killed (print less, or write large results to files in the scratch folder)");
+              " and the program was killed (print less, or write large results to files in the scratch "
+              "folder)");
   } else if (r.timedOut) {
     c.add(Severity::Error, category::Timeout,
           "the wall-clock limit of " + std::to_string(policy.wallTimeout.count()) +
@@ -114,7 +116,8 @@ std::vector<Diagnostic> diagnoseSandboxOutcome(const SandboxPolicy& policy, cons
     } else {
       std::string message = howItEnded(r);
       if (r.signal == SIGKILL)
-        message += " (not sent by the sandbox's timeout: the CPU hard limit or the kernel's out-of-memory killer)";
+        message +=
+            " (not sent by the sandbox's timeout: the CPU hard limit or the kernel's out-of-memory killer)";
       else if (r.signal == SIGSEGV || r.signal == SIGBUS)
         message += " (an unchecked allocation failing under the address-space limit of " + limitBytes +
                    " also ends this way)";
@@ -130,8 +133,8 @@ std::vector<Diagnostic> diagnoseSandboxOutcome(const SandboxPolicy& policy, cons
   if (r.memoryLimitHit)
     c.add(Severity::Error, category::SandboxViolation,
           "the processes of the run together reached the aggregate memory limit of " +
-              formatBytes(policy.totalMemoryBytes) + " (" + r.memoryLimit + ", peak " + formatBytes(r.peakMemoryBytes) +
-              "); allocations failed or a process was killed");
+              formatBytes(policy.totalMemoryBytes) + " (" + r.memoryLimit + ", peak " +
+              formatBytes(r.peakMemoryBytes) + "); allocations failed or a process was killed");
   if (auto line = findLine(r, {"read-only file system"}))
     c.add(Severity::Error, category::SandboxViolation,
           "a write outside the scratch folder was refused (read-only file system): \"" + *line + "\"");
@@ -143,12 +146,13 @@ std::vector<Diagnostic> diagnoseSandboxOutcome(const SandboxPolicy& policy, cons
   // census walks. Without it the kernel counts every task of the user, and other tasks of that user
   // come and go during the run, so the tree may stop a little short of the allowance.
   const int allowance = r.isolation == "bubblewrap" ? r.processLimit : std::max(1, policy.maxProcesses - 2);
-  auto forkLine = findLine(r, {"cannot fork", "fork: resource temporarily unavailable",
-                               "resource temporarily unavailable"});
+  auto forkLine = findLine(
+      r, {"cannot fork", "fork: resource temporarily unavailable", "resource temporarily unavailable"});
   if (r.peakTasks >= allowance || (forkLine && r.peakTasks >= allowance / 2)) {
     c.add(Severity::Error, category::SandboxViolation,
           "the process limit of " + std::to_string(policy.maxProcesses) + " tasks was reached (peak " +
-              std::to_string(r.peakTasks) + " processes and threads): the program creates processes or "
+              std::to_string(r.peakTasks) +
+              " processes and threads): the program creates processes or "
               "threads without bound (a fork bomb?)");
   }
   return c.take();

@@ -39,14 +39,14 @@ struct SandboxPolicy {
   // per-process RLIMIT_AS only and a `sandbox-setup` warning says so.
   std::uint64_t totalMemoryBytes = 0;
 
-  std::chrono::milliseconds wallTimeout{30000};     // whole run, then the process tree is killed
-  int cpuSeconds = 30;                              // RLIMIT_CPU per process (SIGXCPU)
-  std::uint64_t addressSpaceBytes = 8ull << 30;     // RLIMIT_AS per process
-  int maxProcesses = 64;                            // tasks (processes + threads) of the sandbox
-  std::uint64_t maxFileSizeBytes = 1ull << 30;      // RLIMIT_FSIZE (SIGXFSZ)
-  int maxOpenFiles = 1024;                          // RLIMIT_NOFILE
-  std::uint64_t tmpfsBytes = 256ull << 20;          // size of the private /tmp and /dev/shm
-  std::size_t outputCap = 8u << 20;                 // per stream; past it the program is killed
+  std::chrono::milliseconds wallTimeout{30000};  // whole run, then the process tree is killed
+  int cpuSeconds = 30;                           // RLIMIT_CPU per process (SIGXCPU)
+  std::uint64_t addressSpaceBytes = 8ull << 30;  // RLIMIT_AS per process
+  int maxProcesses = 64;                         // tasks (processes + threads) of the sandbox
+  std::uint64_t maxFileSizeBytes = 1ull << 30;   // RLIMIT_FSIZE (SIGXFSZ)
+  int maxOpenFiles = 1024;                       // RLIMIT_NOFILE
+  std::uint64_t tmpfsBytes = 256ull << 20;       // size of the private /tmp and /dev/shm
+  std::size_t outputCap = 8u << 20;              // per stream; past it the program is killed
   bool allowNetwork = false;
 
   // Added to the minimal environment (PATH, HOME=scratch, TMPDIR, LANG). Nothing else is inherited.

@@ -128,7 +128,7 @@ std::optional<std::string> networkSeccompFilterFile(std::string& error) {
       return;
     }
     // The folder lives in a shared temp directory: only use it when it is really ours and private.
-    struct stat st{};
+    struct stat st {};
     if (lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
         (st.st_mode & 077) != 0) {
       problem = "refusing to use " + dir.string() + ": not a private folder owned by uid " +

@@ -67,9 +67,9 @@ struct CaseRunResult {
 
 struct BackendOptions {
   std::string soc = "Ascend910B1";
-  std::filesystem::path cacheDir;                         // build cache (content hash)
+  std::filesystem::path cacheDir;  // build cache (content hash)
   std::chrono::milliseconds caseTimeout{60000};
-  std::string runMode;                                    // ascend-cann: "npu", "sim", "cpu" ("" = best available)
+  std::string runMode;  // ascend-cann: "npu", "sim", "cpu" ("" = best available)
 };
 
 class Backend {
@@ -93,7 +93,8 @@ class Backend {
   // Verification is the same for every backend.
   verify::CaseCheck verify(const Task& task, const verify::PreparedCase& prepared,
                            const std::vector<std::vector<double>>& expected, const CaseRunResult& run) const {
-    verify::CaseCheck c = verify::checkCase(task, prepared, expected, run.outputs, run.inputsAfter, run.tiling.blockDim);
+    verify::CaseCheck c =
+        verify::checkCase(task, prepared, expected, run.outputs, run.inputsAfter, run.tiling.blockDim);
     for (const auto& w : run.inputsWritten) {
       const bool known = std::any_of(c.modifiedInputs.begin(), c.modifiedInputs.end(),
                                      [&](const verify::InputCheck& m) { return m.tensor == w.tensor; });
@@ -104,13 +105,14 @@ class Backend {
   }
   // The compiler flags that decide what a candidate's translation unit sees (standard, include folders,
   // defines, forced includes), for the policy's preprocessed check (core/policy/CandidatePreprocess.h).
-  virtual std::vector<std::string> preprocessFlags(const Task& task) const;
+  std::vector<std::string> preprocessFlags(const Task& task) const;
   // Paths a person may want to open (sources, binaries, logs), by label.
   virtual std::map<std::string, std::string> artifacts() const { return {}; }
 };
 
 // "ascend-sim" or "ascend-cann"; nullptr with `error` set for other names.
-std::unique_ptr<Backend> makeBackend(const std::string& name, const BackendOptions& options, std::string& error);
+std::unique_ptr<Backend> makeBackend(const std::string& name, const BackendOptions& options,
+                                     std::string& error);
 
 // The generated CPU-mode host harness (main.cpp) for a task, run in two sandboxes per case:
 // `tiling MANIFEST RESULT` calls kwb_tiling where no tensor data exists and writes its result;
@@ -126,6 +128,12 @@ std::string harnessManifest(const Task& task, const verify::PreparedCase& prepar
 
 // Creates the case's folders and the empty result files (see CaseFiles); throws on failure.
 CaseFiles makeCaseFolders(const std::filesystem::path& dir, const verify::PreparedCase& prepared);
+
+// Reads the run's outputs and inputs-after back (readResultFile: regular files of exactly the tensors'
+// sizes) into `run.outputs` / `run.inputsAfter`, an empty entry for each that cannot be read. Returns
+// one runtime-crash diagnostic (source `source`) per such file, naming it and what was wrong.
+std::vector<Diagnostic> readCaseResults(const CaseFiles& files, const verify::PreparedCase& prepared,
+                                        CaseRunResult& run, const std::string& source);
 
 // Reads and validates the tiling run's result file (hostile input). `error` says what was wrong.
 TilingResult readTilingResult(const std::filesystem::path& file, std::string& error);

@@ -12,8 +12,6 @@
 #include "core/sandbox/Sandbox.h"
 #include "core/toolchain/ResultFile.h"
 #include "core/toolchain/TilingPhase.h"
-#include "core/toolchain/ResultFile.h"
-#include "core/toolchain/TilingPhase.h"
 #include "core/verify/ReferenceRunner.h"
 
 namespace kwb {
@@ -41,12 +39,14 @@ Diagnostic toolchainError(const std::string& message, std::string_view cat = cat
 bool deviceVisible() {
   std::error_code ec;
   for (const auto& e : fs::directory_iterator("/dev", ec))
-    if (e.path().filename().string().rfind("davinci", 0) == 0 && e.path().filename() != "davinci_manager") return true;
+    if (e.path().filename().string().rfind("davinci", 0) == 0 && e.path().filename() != "davinci_manager")
+      return true;
   return false;
 }
 }  // namespace
 
-CannBackend::CannBackend(BackendOptions options, EnvLookup env) : options_(std::move(options)), env_(std::move(env)) {
+CannBackend::CannBackend(BackendOptions options, EnvLookup env)
+    : options_(std::move(options)), env_(std::move(env)) {
   cann_ = detectCann(env_);
   mode_ = options_.runMode;
   if (mode_.empty() && cann_) {
@@ -66,17 +66,21 @@ std::vector<Diagnostic> CannBackend::prepare(const Task& task, const std::string
                                              const fs::path& workDir) {
   task_ = &task;
   if (!cann_)
-    return {toolchainError("no CANN toolkit found (ASCEND_TOOLKIT_HOME / ASCEND_HOME_PATH unset and nothing under "
-                           "/usr/local/Ascend or ~/Ascend); use --backend ascend-sim, the emulator")};
+    return {toolchainError(
+        "no CANN toolkit found (ASCEND_TOOLKIT_HOME / ASCEND_HOME_PATH unset and nothing under "
+        "/usr/local/Ascend or ~/Ascend); use --backend ascend-sim, the emulator")};
   if (mode_ != "npu" && mode_ != "sim" && mode_ != "cpu")
     return {toolchainError("unknown CANN run mode \"" + mode_ + "\"; expected npu, sim or cpu")};
   if (npuArchFor(options_.soc).empty())
-    return {toolchainError("SoC " + options_.soc + " has no bisheng --npu-arch here (supported: Ascend910B*, "
+    return {toolchainError("SoC " + options_.soc +
+                           " has no bisheng --npu-arch here (supported: Ascend910B*, "
                            "Ascend910_93*, Ascend310P*, Ascend310B*)")};
   if (mode_ != "cpu" && !cann_->bisheng)
-    return {toolchainError("the CANN toolkit at " + cann_->root.string() + " has no bisheng (compiler/ccec_compiler/bin)")};
+    return {toolchainError("the CANN toolkit at " + cann_->root.string() +
+                           " has no bisheng (compiler/ccec_compiler/bin)")};
   if (mode_ == "cpu" && !cann_->tikicpulib)
-    return {toolchainError("the CANN toolkit at " + cann_->root.string() + " has no tools/tikicpulib for CPU mode")};
+    return {toolchainError("the CANN toolkit at " + cann_->root.string() +
+                           " has no tools/tikicpulib for CPU mode")};
   std::string error;
   auto soc = loadSocInfo(options_.soc, error);
   if (!soc) return {toolchainError(error)};
@@ -87,7 +91,8 @@ std::vector<Diagnostic> CannBackend::prepare(const Task& task, const std::string
   kernelFile_ = workDir_ / "kernel.cpp";
   writeText(kernelFile_, candidateSource);
   const fs::path inc = verify::taskIncludeDir(task);
-  fs::copy_file(inc / "kwb_tiling.h", workDir_ / "include" / "kwb_tiling.h", fs::copy_options::overwrite_existing, ec);
+  fs::copy_file(inc / "kwb_tiling.h", workDir_ / "include" / "kwb_tiling.h",
+                fs::copy_options::overwrite_existing, ec);
   writeText(workDir_ / "harness_main.cpp", generateCpuHarness(task));
   writeText(workDir_ / "harness_acl.cpp", generateAclHarness(task));
   writeText(workDir_ / "CMakeLists.txt", generateCannCMake(task, options_.soc));
@@ -105,22 +110,44 @@ CompileResult CannBackend::compile() {
   spec.timeout = std::chrono::milliseconds(600000);
   if (mode_ == "cpu") {
     const fs::path lib = *cann_->tikicpulib;
-    spec.argv = {"g++", "-std=c++17", "-g", "-O0", "-DASCENDC_CPU_DEBUG", "-D__CCE_KT_TEST__",
-                 "-I" + (workDir_ / "include").string(), "-I" + (root / "include").string(),
-                 "-I" + (root / "tools" / "tikicpulib" / "include").string(), "kernel.cpp", "harness_main.cpp",
-                 "-L" + lib.string(), "-L" + (lib / options_.soc).string(), "-Wl,-rpath," + lib.string(),
-                 "-Wl,-rpath," + (lib / options_.soc).string(), "-ltikicpulib_npuchk", "-ltikicpulib_stubreg",
-                 "-o", binary_.string()};
+    spec.argv = {"g++",
+                 "-std=c++17",
+                 "-g",
+                 "-O0",
+                 "-DASCENDC_CPU_DEBUG",
+                 "-D__CCE_KT_TEST__",
+                 "-I" + (workDir_ / "include").string(),
+                 "-I" + (root / "include").string(),
+                 "-I" + (root / "tools" / "tikicpulib" / "include").string(),
+                 "kernel.cpp",
+                 "harness_main.cpp",
+                 "-L" + lib.string(),
+                 "-L" + (lib / options_.soc).string(),
+                 "-Wl,-rpath," + lib.string(),
+                 "-Wl,-rpath," + (lib / options_.soc).string(),
+                 "-ltikicpulib_npuchk",
+                 "-ltikicpulib_stubreg",
+                 "-o",
+                 binary_.string()};
   } else {
-    spec.argv = {cann_->bisheng->string(), "-xcce", "--npu-arch=" + npuArchFor(options_.soc), "-O2", "-std=c++17",
-                 "--cce-auto-sync", "-I" + (workDir_ / "include").string(), "-I" + workDir_.string(),
-                 "-I" + (root / "include").string(), "-I" + (root / "compiler" / "tikcpp" / "tikcfw").string(),
+    spec.argv = {cann_->bisheng->string(),
+                 "-xcce",
+                 "--npu-arch=" + npuArchFor(options_.soc),
+                 "-O2",
+                 "-std=c++17",
+                 "--cce-auto-sync",
+                 "-I" + (workDir_ / "include").string(),
+                 "-I" + workDir_.string(),
+                 "-I" + (root / "include").string(),
+                 "-I" + (root / "compiler" / "tikcpp" / "tikcfw").string(),
                  "-I" + (root / "compiler" / "tikcpp" / "tikcfw" / "impl").string(),
-                 "-I" + (root / "compiler" / "tikcpp" / "tikcfw" / "interface").string(), "harness_acl.cpp",
+                 "-I" + (root / "compiler" / "tikcpp" / "tikcfw" / "interface").string(),
+                 "harness_acl.cpp",
                  "-L" + (root / "lib64").string()};
     if (mode_ == "sim")
-      spec.argv.insert(spec.argv.end(), {"-L" + (root / "tools" / "simulator" / options_.soc / "lib").string(),
-                                         "-lascendcl", "-lruntime_camodel", "-lnpu_drv"});
+      spec.argv.insert(spec.argv.end(),
+                       {"-L" + (root / "tools" / "simulator" / options_.soc / "lib").string(), "-lascendcl",
+                        "-lruntime_camodel", "-lnpu_drv"});
     else
       spec.argv.insert(spec.argv.end(), {"-lascendcl", "-lruntime"});
     spec.argv.insert(spec.argv.end(), {"-o", binary_.string()});
@@ -135,7 +162,8 @@ CompileResult CannBackend::compile() {
   std::error_code ec;
   r.ok = p.ok() && fs::exists(binary_, ec);
   if (!r.ok && r.diagnostics.empty())
-    r.diagnostics.push_back(toolchainError("the " + std::string(mode_ == "cpu" ? "g++ (CPU mode)" : "bisheng") +
+    r.diagnostics.push_back(toolchainError("the " +
+                                               std::string(mode_ == "cpu" ? "g++ (CPU mode)" : "bisheng") +
                                                " build " + p.describeOutcome() + "; see the log",
                                            category::CompileError));
   r.durationMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -163,8 +191,8 @@ CaseRunResult CannBackend::run(const verify::PreparedCase& prepared, const CaseF
   policy.environment["ASCEND_TOOLKIT_HOME"] = root.string();
   // The tiling first, where no tensor data exists (TilingPhase.h).
   {
-    TilingPhaseResult tiling =
-        runTilingPhase(*task_, prepared, files, soc_, binary_, options_.caseTimeout, {cann_->root}, policy.environment);
+    TilingPhaseResult tiling = runTilingPhase(*task_, prepared, files, soc_, binary_, options_.caseTimeout,
+                                              {cann_->root}, policy.environment);
     out.tiling = tiling.tiling;
     out.run.diagnostics = tiling.diagnostics;
     if (!tiling.ok) {
@@ -179,29 +207,43 @@ CaseRunResult CannBackend::run(const verify::PreparedCase& prepared, const CaseF
   std::vector<std::string> argv;
   const fs::path profDir = files.scratch / "msprof";
   if (cann_->msprof && mode_ == "npu") {
-    argv = {cann_->msprof->string(), "op", "--output=" + profDir.string(), binary_.string(), "kernel", files.manifest.string()};
+    argv = {cann_->msprof->string(), "op",     "--output=" + profDir.string(),
+            binary_.string(),        "kernel", files.manifest.string()};
   } else if (cann_->msprof && mode_ == "sim") {
-    argv = {cann_->msprof->string(), "op", "simulator", "--soc-version=" + options_.soc, "--output=" + profDir.string(),
-            binary_.string(), "kernel", files.manifest.string()};
+    argv = {cann_->msprof->string(),
+            "op",
+            "simulator",
+            "--soc-version=" + options_.soc,
+            "--output=" + profDir.string(),
+            binary_.string(),
+            "kernel",
+            files.manifest.string()};
   } else {
     argv = {binary_.string(), "kernel", files.manifest.string()};
   }
   const auto start = std::chrono::steady_clock::now();
   const SandboxResult r = Sandbox(policy).run(argv);
-  out.run.durationMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  out.run.durationMs =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   out.run.stdoutExcerpt = r.stdoutText().substr(0, 4000);
   out.run.stderrExcerpt = r.stderrText().substr(0, 8000);
   if (r.exited) out.run.exitCode = r.exitCode;
   if (r.signaled) out.run.signal = r.signal;
   for (const auto& d : r.diagnostics) out.run.diagnostics.push_back(d);
-  for (auto& d : parseRuntimeErrors(r.stdoutText() + "\n" + r.stderrText())) out.run.diagnostics.push_back(std::move(d));
-  if (r.timedOut) out.run.status = RunStatus::Timeout;
-  else if (r.signaled) out.run.status = RunStatus::Crash;
-  else if (r.ok()) out.run.status = RunStatus::Ok;
-  else out.run.status = RunStatus::Error;
+  for (auto& d : parseRuntimeErrors(r.stdoutText() + "\n" + r.stderrText()))
+    out.run.diagnostics.push_back(std::move(d));
+  if (r.timedOut)
+    out.run.status = RunStatus::Timeout;
+  else if (r.signaled)
+    out.run.status = RunStatus::Crash;
+  else if (r.ok())
+    out.run.status = RunStatus::Ok;
+  else
+    out.run.status = RunStatus::Error;
   if (out.run.status == RunStatus::Error && out.run.diagnostics.empty())
     out.run.diagnostics.push_back(toolchainError("the program " + r.process.describeOutcome() + ": " +
-                                                     r.stderrText().substr(0, 2000) + "\ncommand: " + r.commandLine(),
+                                                     r.stderrText().substr(0, 2000) +
+                                                     "\ncommand: " + r.commandLine(),
                                                  category::RuntimeCrash));
   std::error_code ec;
   if (fs::exists(profDir, ec)) {
@@ -222,33 +264,25 @@ CaseRunResult CannBackend::run(const verify::PreparedCase& prepared, const CaseF
         } else if (fname == "PipeUtilization.csv") {
           const auto rows = parsePipeUtilization(readText(e.path()), e.path().string());
           if (auto b = busiestPipe(rows))
-            out.profile["busiest_pipe"] = {{"core", b->core}, {"pipe", b->pipe}, {"mean_ratio", b->meanRatio}};
+            out.profile["busiest_pipe"] = {
+                {"core", b->core}, {"pipe", b->pipe}, {"mean_ratio", b->meanRatio}};
         }
       } catch (const std::exception& ex) {
         out.profile["parse_error"] = ex.what();
       }
     }
   }
-  auto readBack = [&](const fs::path& f, std::uint64_t size, std::vector<verify::Bytes>& into) {
-    ResultFileRead rr = readResultFile(f, size, size);
-    if (!rr.bytes) {
-      out.run.diagnostics.push_back(toolchainError("a result of the run cannot be read back: " + rr.error,
-                                                   category::RuntimeCrash));
-      out.run.status = RunStatus::Error;
-      into.emplace_back();
-      return;
-    }
-    into.push_back(std::move(*rr.bytes));
-  };
-  for (std::size_t k = 0; k < files.outputs.size(); ++k) readBack(files.outputs[k], prepared.outputPoison[k].size(), out.outputs);
-  for (std::size_t k = 0; k < files.inputsAfter.size(); ++k)
-    readBack(files.inputsAfter[k], prepared.inputData[k].size(), out.inputsAfter);
+  const auto errors = readCaseResults(files, prepared, out, "toolchain");
+  if (!errors.empty()) out.run.status = RunStatus::Error;
+  out.run.diagnostics.insert(out.run.diagnostics.end(), errors.begin(), errors.end());
   return out;
 }
 
 std::map<std::string, std::string> CannBackend::artifacts() const {
-  std::map<std::string, std::string> a{{"kernel", kernelFile_.string()}, {"harness", harnessFile_.string()},
-                                       {"binary", binary_.string()}, {"cmake_project", (workDir_ / "CMakeLists.txt").string()},
+  std::map<std::string, std::string> a{{"kernel", kernelFile_.string()},
+                                       {"harness", harnessFile_.string()},
+                                       {"binary", binary_.string()},
+                                       {"cmake_project", (workDir_ / "CMakeLists.txt").string()},
                                        {"run_mode", mode_}};
   if (cann_) a["cann_root"] = cann_->root.string();
   return a;

@@ -47,8 +47,8 @@ std::optional<CannInstallation> inspectCannRoot(const fs::path& root, const std:
   CannInstallation c;
   c.root = root;
   c.foundVia = foundVia;
-  c.bisheng = firstExisting(root, {"compiler/ccec_compiler/bin/bisheng", "bin/bisheng",
-                                   "tools/bisheng_compiler/bin/bisheng"});
+  c.bisheng = firstExisting(
+      root, {"compiler/ccec_compiler/bin/bisheng", "bin/bisheng", "tools/bisheng_compiler/bin/bisheng"});
   c.msprof = firstExisting(root, {"tools/profiler/bin/msprof", "bin/msprof"});
   c.tikicpulib = firstExisting(root, {"tools/tikicpulib/lib"});
   if (auto sim = firstExisting(root, {"tools/simulator"})) {
@@ -56,8 +56,8 @@ std::optional<CannInstallation> inspectCannRoot(const fs::path& root, const std:
       if (e.is_directory()) c.simulatorSocs.push_back(e.path().filename().string());
     std::sort(c.simulatorSocs.begin(), c.simulatorSocs.end());
   }
-  const bool looksLikeToolkit = c.bisheng || c.msprof || c.tikicpulib || fs::exists(root / "set_env.sh", ec) ||
-                                fs::exists(root / "compiler", ec);
+  const bool looksLikeToolkit = c.bisheng || c.msprof || c.tikicpulib ||
+                                fs::exists(root / "set_env.sh", ec) || fs::exists(root / "compiler", ec);
   if (!looksLikeToolkit) return std::nullopt;
   c.layout = (root.filename() == "cann" || root.parent_path().filename() == "cann") ? "cann9" : "cann8";
   c.version = readVersion(root);

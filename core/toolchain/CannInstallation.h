@@ -11,10 +11,10 @@
 namespace kwb {
 
 struct CannInstallation {
-  std::filesystem::path root;           // ASCEND_TOOLKIT_HOME / ASCEND_HOME_PATH
-  std::string layout;                   // "cann8" (ascend-toolkit) or "cann9" (cann/)
-  std::string foundVia;                 // "ASCEND_TOOLKIT_HOME", "ASCEND_HOME_PATH" or "default location"
-  std::optional<std::string> version;   // from version.info / *version.cfg when present
+  std::filesystem::path root;          // ASCEND_TOOLKIT_HOME / ASCEND_HOME_PATH
+  std::string layout;                  // "cann8" (ascend-toolkit) or "cann9" (cann/)
+  std::string foundVia;                // "ASCEND_TOOLKIT_HOME", "ASCEND_HOME_PATH" or "default location"
+  std::optional<std::string> version;  // from version.info / *version.cfg when present
   std::optional<std::filesystem::path> bisheng;
   std::optional<std::filesystem::path> msprof;
   std::optional<std::filesystem::path> tikicpulib;  // tools/tikicpulib/lib
@@ -31,6 +31,7 @@ EnvLookup processEnvironment();
 std::optional<CannInstallation> detectCann(const EnvLookup& env = processEnvironment());
 
 // Inspects one candidate root; nullopt when it does not look like a toolkit.
-std::optional<CannInstallation> inspectCannRoot(const std::filesystem::path& root, const std::string& foundVia);
+std::optional<CannInstallation> inspectCannRoot(const std::filesystem::path& root,
+                                                const std::string& foundVia);
 
 }  // namespace kwb

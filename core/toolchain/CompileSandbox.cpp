@@ -30,7 +30,8 @@ SandboxPolicy compilerSandboxPolicy() {
 }
 
 SandboxResult runSandboxedCompiler(const SandboxPolicy& base, const fs::path& scratch,
-                                   const std::vector<fs::path>& readOnly, const std::vector<std::string>& argv) {
+                                   const std::vector<fs::path>& readOnly,
+                                   const std::vector<std::string>& argv) {
   SandboxPolicy policy = base;
   policy.scratchDir = scratch;
   auto within = [](const fs::path& p, const fs::path& dir) {
@@ -42,7 +43,8 @@ SandboxResult runSandboxedCompiler(const SandboxPolicy& base, const fs::path& sc
     if (p.empty() || !fs::exists(p, ec)) continue;
     const fs::path abs = fs::absolute(p, ec).lexically_normal();
     if (within(abs, "/usr") || within(abs, scratch)) continue;
-    if (std::find(policy.readOnlyPaths.begin(), policy.readOnlyPaths.end(), abs) == policy.readOnlyPaths.end())
+    if (std::find(policy.readOnlyPaths.begin(), policy.readOnlyPaths.end(), abs) ==
+        policy.readOnlyPaths.end())
       policy.readOnlyPaths.push_back(abs);
   }
   return Sandbox(policy).run(argv);

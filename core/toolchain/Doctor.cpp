@@ -42,8 +42,7 @@ std::optional<std::string> nvccVersion(const std::string& path) {
 }
 
 DoctorCheck toolCheck(const std::string& name, const std::string& exe, bool probe, bool required,
-                      const std::string& missingDetail, const std::string& okDetail,
-                      const EnvLookup& env) {
+                      const std::string& missingDetail, const std::string& okDetail, const EnvLookup& env) {
   DoctorCheck c{name, "missing", missingDetail, std::nullopt, std::nullopt};
   auto path = findExecutable(exe, env("PATH"));
   if (!path) {
@@ -78,8 +77,9 @@ DoctorReport runDoctor(const DoctorOptions& o) {
                          std::filesystem::exists(layout.emulatorIncludeDir / "kernel_operator.h", ec) &&
                          std::filesystem::exists(layout.dataRoot / "resources" / "tasks", ec);
     DoctorCheck c{"emulator runtime", present ? "ok" : "missing",
-                  present ? layout.describe()
-                          : "emulator files missing (" + layout.describe() + "): reinstall, or set KWB_DATA_DIR",
+                  present
+                      ? layout.describe()
+                      : "emulator files missing (" + layout.describe() + "): reinstall, or set KWB_DATA_DIR",
                   layout.emulatorRuntimeLib.string(), std::nullopt};
     r.checks.push_back(c);
   }
@@ -160,8 +160,9 @@ DoctorReport runDoctor(const DoctorOptions& o) {
                   std::nullopt, std::nullopt};
     if (r.llm.configured()) {
       c.status = (r.llm.apiKeyPresent || r.llm.provider == "replay") ? "ok" : "warning";
-      c.detail = r.llm.provider + " at " + r.llm.baseUrl + (r.llm.model.empty() ? "" : " model " + r.llm.model) +
-                 "; key variable " + r.llm.apiKeyEnv + (r.llm.apiKeyPresent ? " is set" : " is NOT set");
+      c.detail = r.llm.provider + " at " + r.llm.baseUrl +
+                 (r.llm.model.empty() ? "" : " model " + r.llm.model) + "; key variable " + r.llm.apiKeyEnv +
+                 (r.llm.apiKeyPresent ? " is set" : " is NOT set");
     }
     r.checks.push_back(c);
   }
@@ -178,13 +179,14 @@ nlohmann::json toJson(const DoctorReport& r) {
   }
   nlohmann::json cann = nullptr;
   if (r.cann) {
-    cann = {{"root", r.cann->root.string()},
-            {"layout", r.cann->layout},
-            {"found_via", r.cann->foundVia},
-            {"version", r.cann->version ? nlohmann::json(*r.cann->version) : nlohmann::json(nullptr)},
-            {"bisheng", r.cann->bisheng ? nlohmann::json(r.cann->bisheng->string()) : nlohmann::json(nullptr)},
-            {"msprof", r.cann->msprof ? nlohmann::json(r.cann->msprof->string()) : nlohmann::json(nullptr)},
-            {"simulator_socs", r.cann->simulatorSocs}};
+    cann = {
+        {"root", r.cann->root.string()},
+        {"layout", r.cann->layout},
+        {"found_via", r.cann->foundVia},
+        {"version", r.cann->version ? nlohmann::json(*r.cann->version) : nlohmann::json(nullptr)},
+        {"bisheng", r.cann->bisheng ? nlohmann::json(r.cann->bisheng->string()) : nlohmann::json(nullptr)},
+        {"msprof", r.cann->msprof ? nlohmann::json(r.cann->msprof->string()) : nlohmann::json(nullptr)},
+        {"simulator_socs", r.cann->simulatorSocs}};
   }
   return {{"kwb_version", KWB_VERSION},
           {"ok", r.ok()},
@@ -210,8 +212,8 @@ std::string formatText(const DoctorReport& r) {
     if (c.version) out << "\n         " << *c.version;
     out << "\n";
   }
-  out << "Runs on: " << (r.cann && r.cann->bisheng ? "CANN toolkit or built-in emulator" : "built-in emulator only")
-      << "\n";
+  out << "Runs on: "
+      << (r.cann && r.cann->bisheng ? "CANN toolkit or built-in emulator" : "built-in emulator only") << "\n";
   return out.str();
 }
 

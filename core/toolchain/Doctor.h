@@ -14,9 +14,9 @@
 namespace kwb {
 
 struct DoctorCheck {
-  std::string name;       // "c++ compiler", "bubblewrap", ...
-  std::string status;     // "ok", "missing", "warning"
-  std::string detail;     // one human sentence
+  std::string name;    // "c++ compiler", "bubblewrap", ...
+  std::string status;  // "ok", "missing", "warning"
+  std::string detail;  // one human sentence
   std::optional<std::string> path;
   std::optional<std::string> version;
 };

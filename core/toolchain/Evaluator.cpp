@@ -6,11 +6,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/emulator/costmodel/SocParams.h"
 #include "core/policy/CandidatePreprocess.h"
 #include "core/policy/PolicyChecker.h"
 #include "core/policy/PreprocessedPolicy.h"
 #include "core/toolchain/InstallLayout.h"
-#include "core/emulator/costmodel/SocParams.h"
 #include "core/verify/InputGenerator.h"
 #include "core/verify/ProfileSummary.h"
 #include "core/verify/ReferenceRunner.h"
@@ -34,11 +34,16 @@ bool hasCategory(const std::vector<Diagnostic>& ds, std::string_view c) {
 
 const char* evalStageName(EvalStage s) {
   switch (s) {
-    case EvalStage::Policy: return "policy";
-    case EvalStage::Compile: return "compile";
-    case EvalStage::Run: return "run";
-    case EvalStage::Verify: return "verify";
-    case EvalStage::Profile: return "profile";
+    case EvalStage::Policy:
+      return "policy";
+    case EvalStage::Compile:
+      return "compile";
+    case EvalStage::Run:
+      return "run";
+    case EvalStage::Verify:
+      return "verify";
+    case EvalStage::Profile:
+      return "profile";
   }
   return "";
 }
@@ -61,7 +66,8 @@ EvalReport evaluate(const Task& task, Backend& backend, const EvalRequest& req) 
     rep.summary = std::string(verdictName(v)) + ": " + summary;
     rep.artifacts = backend.artifacts();
     rep.artifacts["work_dir"] = fs::absolute(req.workDir).string();
-    rep.durationMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    rep.durationMs =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return rep;
   };
 
@@ -73,7 +79,8 @@ EvalReport evaluate(const Task& task, Backend& backend, const EvalRequest& req) 
   if (req.policyChecks) {
     say("policy");
     stage(EvalStage::Policy, "");
-    po.apiHeaderDirs = {currentInstallLayout().emulatorIncludeDir.string(), verify::taskIncludeDir(task).string()};
+    po.apiHeaderDirs = {currentInstallLayout().emulatorIncludeDir.string(),
+                        verify::taskIncludeDir(task).string()};
     policy = checkCandidatePolicy(req.candidateSource, req.candidateName, po);
     if (policy.empty()) {
       // What the compiler will see: the token stream after translation phases 1-4, checked against the
@@ -95,15 +102,17 @@ EvalReport evaluate(const Task& task, Backend& backend, const EvalRequest& req) 
     }
   }
   if (!policy.empty()) {
-    if (std::none_of(policy.begin(), policy.end(), [](const Diagnostic& d) { return d.category == category::PolicyViolation; })) {
+    if (std::none_of(policy.begin(), policy.end(),
+                     [](const Diagnostic& d) { return d.category == category::PolicyViolation; })) {
       // The preprocessor itself failed (an error in the candidate's includes or macros, or a limit).
       rep.diagnostics = policy;
-      return finish(policy.front().category == category::CompileError ? Verdict::CompileError : Verdict::RuntimeError,
-                    policy.front().format());
+      return finish(
+          policy.front().category == category::CompileError ? Verdict::CompileError : Verdict::RuntimeError,
+          policy.front().format());
     }
     rep.diagnostics = policy;
-    return finish(Verdict::Rejected, std::to_string(policy.size()) + " policy violation(s), first: " +
-                                         policy.front().format());
+    return finish(Verdict::Rejected,
+                  std::to_string(policy.size()) + " policy violation(s), first: " + policy.front().format());
   }
 
   // 2. Prepare + compile.
@@ -151,8 +160,9 @@ EvalReport evaluate(const Task& task, Backend& backend, const EvalRequest& req) 
   // from the kernel's own trace alone (a trace that omits work would lower it).
   std::optional<verify::GmBandwidth> bandwidth;
   try {
-    bandwidth = verify::gmBandwidthOf(sim::loadSocByName(backend.soc().empty() ? task.soc : backend.soc(),
-                                                         currentInstallLayout().dataRoot / "resources" / "soc"));
+    bandwidth =
+        verify::gmBandwidthOf(sim::loadSocByName(backend.soc().empty() ? task.soc : backend.soc(),
+                                                 currentInstallLayout().dataRoot / "resources" / "soc"));
   } catch (const std::exception&) {
   }
   for (const auto& vc : task.cases) {
@@ -161,8 +171,10 @@ EvalReport evaluate(const Task& task, Backend& backend, const EvalRequest& req) 
     const fs::path caseDir = fs::absolute(req.workDir / "cases" / vc.name);
     fs::remove_all(caseDir, ec);
     const CaseFiles files = makeCaseFolders(caseDir, prepared);
-    for (std::size_t k = 0; k < prepared.inputs.size(); ++k) writeBytes(files.inputs[k], prepared.inputData[k]);
-    for (std::size_t k = 0; k < prepared.outputs.size(); ++k) writeBytes(files.outputsInit[k], prepared.outputPoison[k]);
+    for (std::size_t k = 0; k < prepared.inputs.size(); ++k)
+      writeBytes(files.inputs[k], prepared.inputData[k]);
+    for (std::size_t k = 0; k < prepared.outputs.size(); ++k)
+      writeBytes(files.outputsInit[k], prepared.outputPoison[k]);
     // The reference gets its own copy of the inputs, from memory, in a folder no run of the candidate
     // ever sees.
     std::vector<fs::path> refInputs;
@@ -238,8 +250,9 @@ void to_json(nlohmann::json& j, const EvalReport& r) {
   j["runs"] = runs;
   j["verify"] = r.verify;
   j["profile"] = r.profile;
-  j["profiled_case"] = r.profiledCase >= 0 ? nlohmann::json(r.runs[static_cast<std::size_t>(r.profiledCase)].caseName)
-                                           : nlohmann::json();
+  j["profiled_case"] = r.profiledCase >= 0
+                           ? nlohmann::json(r.runs[static_cast<std::size_t>(r.profiledCase)].caseName)
+                           : nlohmann::json();
   j["artifacts"] = r.artifacts;
   j["duration_ms"] = r.durationMs;
 }

@@ -29,10 +29,10 @@ const char* evalStageName(EvalStage s);
 
 struct EvalRequest {
   std::string candidateSource;
-  std::string candidateName = "kernel.cpp";   // for diagnostics
-  std::optional<std::uint64_t> seed;           // absent: a fresh one (recorded in the report)
-  std::filesystem::path workDir;               // artifacts go here (cases/<name>/...)
-  std::filesystem::path cacheDir;              // build cache shared across evaluations
+  std::string candidateName = "kernel.cpp";          // for diagnostics
+  std::optional<std::uint64_t> seed;                 // absent: a fresh one (recorded in the report)
+  std::filesystem::path workDir;                     // artifacts go here (cases/<name>/...)
+  std::filesystem::path cacheDir;                    // build cache shared across evaluations
   std::function<void(const std::string&)> progress;  // one line per step, optional
   // Typed: called when a stage begins, with the case it is about ("" for policy and compile). May
   // throw to abandon the evaluation; the exception is let through.
@@ -46,8 +46,8 @@ struct CaseRunSummary {
   std::string caseName;
   RunResult run;
   TilingResult tiling;
-  std::string dir;          // the case folder; the trusted side's trace.json and CSVs are there
-  nlohmann::json profile;   // this case's own profile (null when none)
+  std::string dir;         // the case folder; the trusted side's trace.json and CSVs are there
+  nlohmann::json profile;  // this case's own profile (null when none)
 };
 
 struct EvalReport {
@@ -60,11 +60,11 @@ struct EvalReport {
   std::optional<CompileResult> compile;
   std::vector<CaseRunSummary> runs;
   verify::VerifyResult verify;
-  nlohmann::json profile;               // every case's profile summed, slowest case's detail (verify::summarizeProfiles)
+  nlohmann::json profile;  // every case's profile summed, slowest case's detail (verify::summarizeProfiles)
   std::map<std::string, std::string> artifacts;
   // The case whose profile detail `profile` carries (the slowest), index into runs; -1: none.
   int profiledCase = -1;
-  std::string summary;                  // one line
+  std::string summary;  // one line
   double durationMs = 0.0;
 };
 

@@ -11,13 +11,15 @@ namespace fs = std::filesystem;
 namespace {
 
 // Never a fixed name in the shared temp folder: another user could pre-create it and plant a PCH.
-fs::path userCacheDir() { return userCacheRoot() / "sim"; }
+fs::path userCacheDir() {
+  return userCacheRoot() / "sim";
+}
 
 }  // namespace
 
 std::string InstallLayout::describe() const {
-  return std::string(installed ? "installed" : "build tree") + ": data " + dataRoot.string() + ", emulator headers " +
-         emulatorIncludeDir.string() + ", runtime " + emulatorRuntimeLib.string();
+  return std::string(installed ? "installed" : "build tree") + ": data " + dataRoot.string() +
+         ", emulator headers " + emulatorIncludeDir.string() + ", runtime " + emulatorRuntimeLib.string();
 }
 
 InstallLayout detectInstallLayout(const fs::path& executable) {

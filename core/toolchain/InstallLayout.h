@@ -16,12 +16,12 @@
 namespace kwb {
 
 struct InstallLayout {
-  bool installed = false;                   // found next to the executable, not the build tree
-  std::filesystem::path dataRoot;           // holds resources/ and docs/candidate-contract.md
+  bool installed = false;          // found next to the executable, not the build tree
+  std::filesystem::path dataRoot;  // holds resources/ and docs/candidate-contract.md
   std::filesystem::path emulatorIncludeDir;
   std::filesystem::path emulatorRuntimeLib;
-  std::filesystem::path simCacheDir;        // PCH and built programs (build tree: inside the build folder)
-  std::string describe() const;             // one line for `kwb doctor`
+  std::filesystem::path simCacheDir;  // PCH and built programs (build tree: inside the build folder)
+  std::string describe() const;       // one line for `kwb doctor`
 };
 
 // The layout for an executable at `executable`: installed when

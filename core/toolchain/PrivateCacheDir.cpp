@@ -56,7 +56,7 @@ PrivateDirResult preparePrivateDir(const fs::path& dir) {
     r.error = "cannot create cache folder " + dir.string() + ": " + std::strerror(errno);
     return r;
   }
-  struct stat st{};
+  struct stat st {};
   if (::lstat(dir.c_str(), &st) != 0) {
     r.error = "cannot inspect cache folder " + dir.string() + ": " + std::strerror(errno);
     return r;
@@ -80,12 +80,14 @@ PrivateDirResult preparePrivateDir(const fs::path& dir) {
     // Ours, but others could write into it: nothing inside can be trusted.
     fs::remove_all(dir, ec);
     if (ec || ::mkdir(dir.c_str(), 0700) != 0) {
-      r.error = "cache folder " + dir.string() + " had mode " + octal(st.st_mode) +
-                " (writable by others) and could not be recreated: " + (ec ? ec.message() : std::strerror(errno));
+      r.error =
+          "cache folder " + dir.string() + " had mode " + octal(st.st_mode) +
+          " (writable by others) and could not be recreated: " + (ec ? ec.message() : std::strerror(errno));
       return r;
     }
-    r.warnings.push_back("cache folder " + dir.string() + " had mode " + octal(st.st_mode) +
-                         " (writable by group or others): its contents were discarded and it was recreated 0700");
+    r.warnings.push_back(
+        "cache folder " + dir.string() + " had mode " + octal(st.st_mode) +
+        " (writable by group or others): its contents were discarded and it was recreated 0700");
   }
   r.ok = true;
   return r;

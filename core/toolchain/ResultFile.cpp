@@ -18,7 +18,7 @@ ResultFileRead readResultFile(const std::filesystem::path& file, std::optional<s
               (errno == ELOOP ? "; it was replaced by a symbolic link" : "") + ")";
     return r;
   }
-  struct stat st{};
+  struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     r.error = file.filename().string() + ": is not a regular file";
     ::close(fd);

@@ -12,12 +12,11 @@
 #include "core/model/Hash.h"
 #include "core/sandbox/Sandbox.h"
 #include "core/toolchain/PrivateCacheDir.h"
-#include "core/toolchain/VerifiedCache.h"
-#include "core/verify/ReferenceRunner.h"
-#include "core/policy/CandidatePreprocess.h"
 #include "core/toolchain/ResultFile.h"
 #include "core/toolchain/TilingPhase.h"
 #include "core/toolchain/TrustedLaunch.h"
+#include "core/toolchain/VerifiedCache.h"
+#include "core/verify/ReferenceRunner.h"
 
 #include <algorithm>
 
@@ -85,9 +84,9 @@ std::vector<Diagnostic> SimBackend::prepare(const Task& task, const std::string&
   // SimBuilder compiles with $KWB_SIM_CXX (default g++): a program built by one compiler must not be
   // reused by a run that asked for another.
   const char* cxx = std::getenv("KWB_SIM_CXX");
-  buildKey_ = hashHex(candidateSource + "\n--harness--\n" + harness + "\n--soc--\n" + options_.soc + "\n--tiling--\n" +
-                      readText(inc / "kwb_tiling.h") + "\n--emulator--\n" + emulatorStamp + "\n--cxx--\n" +
-                      (cxx && *cxx ? cxx : "g++"));
+  buildKey_ = hashHex(candidateSource + "\n--harness--\n" + harness + "\n--soc--\n" + options_.soc +
+                      "\n--tiling--\n" + readText(inc / "kwb_tiling.h") + "\n--emulator--\n" + emulatorStamp +
+                      "\n--cxx--\n" + (cxx && *cxx ? cxx : "g++"));
   return out;
 }
 
@@ -106,7 +105,8 @@ CompileResult SimBackend::compile() {
   CompileResult r;
   const auto start = std::chrono::steady_clock::now();
   auto finish = [&] {
-    r.durationMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    r.durationMs =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return r;
   };
   // Cached programs are executed later: the folder must be ours alone (core/toolchain/PrivateCacheDir.h),
@@ -150,7 +150,8 @@ CompileResult SimBackend::compile() {
   }
   r.ok = b.ok();
   if (!r.ok) {
-    const bool anyError = std::any_of(r.diagnostics.begin(), r.diagnostics.end(), [](const Diagnostic& d) { return d.isError(); });
+    const bool anyError = std::any_of(r.diagnostics.begin(), r.diagnostics.end(),
+                                      [](const Diagnostic& d) { return d.isError(); });
     if (!anyError) {
       Diagnostic d;
       d.source = "compiler";
@@ -174,7 +175,8 @@ CaseRunResult SimBackend::run(const verify::PreparedCase& prepared, const CaseFi
   const auto start = std::chrono::steady_clock::now();
   auto finish = [&](RunStatus status) {
     out.run.status = status;
-    out.run.durationMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    out.run.durationMs =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return out;
   };
 
@@ -201,7 +203,8 @@ CaseRunResult SimBackend::run(const verify::PreparedCase& prepared, const CaseFi
   for (const auto& b : prepared.inputData) tensorBytes += b.size();
   for (const auto& b : prepared.outputPoison) tensorBytes += b.size();
   // All processes together: the shared GM (tensors, workspace), each block's UB and trace, and slack.
-  policy.totalMemoryBytes = std::max<std::uint64_t>(4ull << 30, 2 * tensorBytes + out.tiling.workspaceSize + (2ull << 30));
+  policy.totalMemoryBytes =
+      std::max<std::uint64_t>(4ull << 30, 2 * tensorBytes + out.tiling.workspaceSize + (2ull << 30));
   policy.environment["KWB_SIM_RECORDS"] = files.records.string();
   // The program's own report and cost model would only be discarded: the trusted side computes both.
   policy.environment["KWB_SIM_COST_MODEL"] = "off";
@@ -231,7 +234,8 @@ CaseRunResult SimBackend::run(const verify::PreparedCase& prepared, const CaseFi
   TrustedLaunch launch;
   if (records.bytes) {
     launch = analyzeLaunchRecords(
-        std::string_view(reinterpret_cast<const char*>(records.bytes->data()), records.bytes->size()), expect);
+        std::string_view(reinterpret_cast<const char*>(records.bytes->data()), records.bytes->size()),
+        expect);
   } else {
     Diagnostic d;
     d.source = "workbench";
@@ -241,26 +245,11 @@ CaseRunResult SimBackend::run(const verify::PreparedCase& prepared, const CaseFi
   }
   for (const auto& d : launch.diagnostics) out.run.diagnostics.push_back(d);
   out.profile = launch.profile;
-  bool resultsOk = true;
-  auto readBack = [&](const fs::path& f, std::uint64_t size, std::vector<verify::Bytes>& into) {
-    ResultFileRead rr = readResultFile(f, size, size);
-    if (!rr.bytes) {
-      resultsOk = false;
-      Diagnostic d;
-      d.source = "workbench";
-      d.category = std::string(category::RuntimeCrash);
-      d.message = "a result of the run cannot be read back: " + rr.error;
-      out.run.diagnostics.push_back(d);
-      into.emplace_back();
-      return;
-    }
-    into.push_back(std::move(*rr.bytes));
-  };
+  bool resultsOk = false;
   if (r.exited && r.exitCode == 0) {
-    for (std::size_t k = 0; k < files.outputs.size(); ++k)
-      readBack(files.outputs[k], prepared.outputPoison[k].size(), out.outputs);
-    for (std::size_t k = 0; k < files.inputsAfter.size(); ++k)
-      readBack(files.inputsAfter[k], prepared.inputData[k].size(), out.inputsAfter);
+    const auto errors = readCaseResults(files, prepared, out, "workbench");
+    resultsOk = errors.empty();
+    out.run.diagnostics.insert(out.run.diagnostics.end(), errors.begin(), errors.end());
   }
   if (resultsOk && launch.complete && out.outputs.size() == prepared.outputs.size()) {
     for (std::size_t k = 0; k < prepared.outputs.size(); ++k) {
@@ -271,8 +260,8 @@ CaseRunResult SimBackend::run(const verify::PreparedCase& prepared, const CaseFi
     }
     for (std::size_t k = 0; k < prepared.inputs.size(); ++k) {
       const auto& n = prepared.inputs[k].name;
-      for (auto& d : checkInputsUnwritten(n, launch.tensorAddress[n], prepared.inputData[k].size(), launch.writes,
-                                          expect.candidateFile)) {
+      for (auto& d : checkInputsUnwritten(n, launch.tensorAddress[n], prepared.inputData[k].size(),
+                                          launch.writes, expect.candidateFile)) {
         verify::InputCheck ic;
         ic.tensor = n;
         ic.changed = 1;
@@ -283,9 +272,9 @@ CaseRunResult SimBackend::run(const verify::PreparedCase& prepared, const CaseFi
   }
   const bool errors = std::any_of(out.run.diagnostics.begin(), out.run.diagnostics.end(),
                                   [](const Diagnostic& d) { return d.isError(); });
-  if (r.timedOut || std::any_of(out.run.diagnostics.begin(), out.run.diagnostics.end(), [](const Diagnostic& d) {
-        return d.isError() && d.category == category::Timeout;
-      }))
+  if (r.timedOut ||
+      std::any_of(out.run.diagnostics.begin(), out.run.diagnostics.end(),
+                  [](const Diagnostic& d) { return d.isError() && d.category == category::Timeout; }))
     return finish(RunStatus::Timeout);
   if (r.signaled) return finish(RunStatus::Crash);
   if (r.exited && r.exitCode == 0 && !errors && r.ok() && resultsOk) return finish(RunStatus::Ok);
@@ -298,11 +287,6 @@ CaseRunResult SimBackend::run(const verify::PreparedCase& prepared, const CaseFi
     out.run.diagnostics.push_back(d);
   }
   return finish(RunStatus::Error);
-}
-
-std::vector<std::string> SimBackend::preprocessFlags(const Task& task) const {
-  return simPreprocessFlags(options_.soc, "c++17", true, {verify::taskIncludeDir(task).string()},
-                            {"KWB_COMPILE_KERNEL=1", "KWB_COMPILE_TILING=1"});
 }
 
 std::map<std::string, std::string> SimBackend::artifacts() const {

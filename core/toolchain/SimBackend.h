@@ -19,7 +19,6 @@ class SimBackend : public Backend {
   CompileResult compile() override;
   CaseRunResult run(const verify::PreparedCase& prepared, const CaseFiles& files) override;
   std::map<std::string, std::string> artifacts() const override;
-  std::vector<std::string> preprocessFlags(const Task& task) const override;
 
  private:
   BackendOptions options_;

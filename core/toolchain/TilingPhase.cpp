@@ -17,9 +17,9 @@ Diagnostic harnessError(std::string category, std::string api, std::string messa
 }
 }  // namespace
 
-TilingPhaseResult runTilingPhase(const Task& task, const verify::PreparedCase& prepared, const CaseFiles& files,
-                                 const SocInfo& soc, const std::filesystem::path& binary,
-                                 std::chrono::milliseconds timeout,
+TilingPhaseResult runTilingPhase(const Task& task, const verify::PreparedCase& prepared,
+                                 const CaseFiles& files, const SocInfo& soc,
+                                 const std::filesystem::path& binary, std::chrono::milliseconds timeout,
                                  const std::vector<std::filesystem::path>& extraReadOnly,
                                  const std::map<std::string, std::string>& environment) {
   TilingPhaseResult out;
@@ -40,8 +40,8 @@ TilingPhaseResult runTilingPhase(const Task& task, const verify::PreparedCase& p
   policy.maxFileSizeBytes = 64u << 10;
   policy.addressSpaceBytes = 2ull << 30;
   policy.totalMemoryBytes = 2ull << 30;
-  const SandboxResult r =
-      Sandbox(policy).run({binary.string(), "tiling", files.tilingManifest.string(), files.tilingResult.string()});
+  const SandboxResult r = Sandbox(policy).run(
+      {binary.string(), "tiling", files.tilingManifest.string(), files.tilingResult.string()});
   for (const auto& d : r.diagnostics) out.diagnostics.push_back(d);
   out.timedOut = r.timedOut || r.hasCategory(category::Timeout);
   std::string error;
@@ -49,9 +49,9 @@ TilingPhaseResult runTilingPhase(const Task& task, const verify::PreparedCase& p
   if (!r.ok() || !out.tiling.called) {
     std::string why = !error.empty() ? error : "the tiling run " + r.process.describeOutcome();
     if (!r.stderrText().empty()) why += ": " + r.stderrText().substr(0, 2000);
-    out.diagnostics.push_back(harnessError(out.timedOut ? std::string(category::Timeout) : std::string(category::RuntimeCrash),
-                                           "kwb_tiling", "the host tiling (kwb_tiling) did not complete: " + why +
-                                                             "\ncommand: " + r.commandLine()));
+    out.diagnostics.push_back(harnessError(
+        out.timedOut ? std::string(category::Timeout) : std::string(category::RuntimeCrash), "kwb_tiling",
+        "the host tiling (kwb_tiling) did not complete: " + why + "\ncommand: " + r.commandLine()));
     return out;
   }
   if (out.tiling.rc != 0) {
@@ -61,15 +61,17 @@ TilingPhaseResult runTilingPhase(const Task& task, const verify::PreparedCase& p
     return out;
   }
   if (out.tiling.blockDim <= 0 || out.tiling.blockDim > 65535) {
-    out.diagnostics.push_back(harnessError(std::string(category::InvalidParam), "kwb_set_block_dim",
-                                           "kwb_tiling chose blockDim " + std::to_string(out.tiling.blockDim) +
-                                               "; it must be 1..65535 (kwb_set_block_dim was not called, or with 0)"));
+    out.diagnostics.push_back(
+        harnessError(std::string(category::InvalidParam), "kwb_set_block_dim",
+                     "kwb_tiling chose blockDim " + std::to_string(out.tiling.blockDim) +
+                         "; it must be 1..65535 (kwb_set_block_dim was not called, or with 0)"));
     return out;
   }
   // A workspace beyond what the run may allocate would only fail later, less clearly.
   if (out.tiling.workspaceSize > (4ull << 30)) {
     out.diagnostics.push_back(harnessError(std::string(category::InvalidParam), "kwb_set_workspace",
-                                           "kwb_tiling asked for " + std::to_string(out.tiling.workspaceSize) +
+                                           "kwb_tiling asked for " +
+                                               std::to_string(out.tiling.workspaceSize) +
                                                " bytes of workspace; at most 4 GiB"));
     return out;
   }

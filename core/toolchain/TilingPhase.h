@@ -23,9 +23,9 @@ struct TilingPhaseResult {
   bool timedOut = false;
 };
 
-TilingPhaseResult runTilingPhase(const Task& task, const verify::PreparedCase& prepared, const CaseFiles& files,
-                                 const SocInfo& soc, const std::filesystem::path& binary,
-                                 std::chrono::milliseconds timeout,
+TilingPhaseResult runTilingPhase(const Task& task, const verify::PreparedCase& prepared,
+                                 const CaseFiles& files, const SocInfo& soc,
+                                 const std::filesystem::path& binary, std::chrono::milliseconds timeout,
                                  const std::vector<std::filesystem::path>& extraReadOnly = {},
                                  const std::map<std::string, std::string>& environment = {});
 

@@ -16,7 +16,8 @@ namespace {
 
 namespace rec = kwb_sim::records;
 
-// A records file larger than this is not the runtime's (its traces are capped per block far below).
+// Bounds on what records may make the workbench hold. The runtime folds repeated findings, so a real
+// block reports far fewer lines; a forged flood is cut here.
 constexpr std::size_t kMaxDiagLinesPerBlock = 4096;
 constexpr std::size_t kMaxFieldChars = 4000;
 
@@ -70,23 +71,26 @@ bool splitFrames(std::string_view bytes, Frames& f, std::vector<Diagnostic>& out
     rec::FrameHeader h;
     if (bytes.size() - pos < sizeof h) {
       out.push_back(error("runtime-crash", "the run's records end inside a frame header at byte " +
-                                               std::to_string(pos) + ": they were cut or written by something else"));
+                                               std::to_string(pos) +
+                                               ": they were cut or written by something else"));
       return false;
     }
     std::memcpy(&h, bytes.data() + pos, sizeof h);
     pos += sizeof h;
     if (h.magic != rec::kFrameMagic || h.length > bytes.size() - pos || h.kind < 1 || h.kind > 5) {
-      out.push_back(error("runtime-crash", "the run's records hold a malformed frame at byte " +
-                                               std::to_string(pos - sizeof h) +
-                                               ": they were cut or written by something other than the emulator"));
+      out.push_back(
+          error("runtime-crash", "the run's records hold a malformed frame at byte " +
+                                     std::to_string(pos - sizeof h) +
+                                     ": they were cut or written by something other than the emulator"));
       return false;
     }
     const std::string_view payload = bytes.substr(pos, h.length);
     pos += h.length;
     auto once = [&](bool& seen, const char* what) {
       if (seen) {
-        out.push_back(error("runtime-crash", std::string("the run's records hold ") + what +
-                                                 " twice: the kernel was launched more than once, or records were forged"));
+        out.push_back(error("runtime-crash",
+                            std::string("the run's records hold ") + what +
+                                " twice: the kernel was launched more than once, or records were forged"));
         return false;
       }
       seen = true;
@@ -109,7 +113,8 @@ bool splitFrames(std::string_view bytes, Frames& f, std::vector<Diagnostic>& out
         auto& m = h.kind == static_cast<std::uint32_t>(rec::FrameKind::BlockTrace) ? f.trace : f.diag;
         if (m.count(h.block)) {
           out.push_back(error("runtime-crash", "the run's records hold block " + std::to_string(h.block) +
-                                                   "'s " + (&m == &f.trace ? "trace" : "diagnostics") + " twice"));
+                                                   "'s " + (&m == &f.trace ? "trace" : "diagnostics") +
+                                                   " twice"));
           return false;
         }
         m[h.block] = std::string(payload);
@@ -142,7 +147,8 @@ Diagnostic toDiagnostic(const nlohmann::json& j, const LaunchExpectation& expect
   if (d.file == expect.candidateFile && d.line > 0) {
     const int operand = static_cast<int>(num(j, "operand", -2));
     if (!api.empty() && operand >= -1) {
-      const auto t = kwb_sim::rt::operandTextOf(&expect.candidateLines, static_cast<unsigned>(d.line), api, operand);
+      const auto t =
+          kwb_sim::rt::operandTextOf(&expect.candidateLines, static_cast<unsigned>(d.line), api, operand);
       if (!t.name.empty()) {
         d.tensor = t.name;
         if (t.text != t.name) d.notes.push_back("operand as written: " + t.text);
@@ -171,7 +177,8 @@ struct Merged {
 };
 
 void addMerged(std::vector<Merged>& merged, std::map<std::string, std::size_t>& index, Diagnostic d) {
-  const std::string key = d.category + "|" + d.file + "|" + std::to_string(d.line) + "|" + (d.api ? *d.api : "");
+  const std::string key =
+      d.category + "|" + d.file + "|" + std::to_string(d.line) + "|" + (d.api ? *d.api : "");
   const int block = d.block ? *d.block : -1;
   if (auto it = index.find(key); it != index.end()) {
     auto& bs = merged[it->second].blocks;
@@ -193,18 +200,20 @@ TrustedLaunch analyzeLaunchRecords(std::string_view records, const LaunchExpecta
   Frames f;
   if (!splitFrames(records, f, r.diagnostics)) return r;
   if (!f.haveLaunch || !f.launch.is_object()) {
-    r.diagnostics.push_back(error(
-        "runtime-crash", "the program ended without the emulator's launch records: the kernel launch never "
-                         "finished (the process exited, crashed or was stopped before ICPU_RUN_KF returned), or "
-                         "something removed the records"));
+    r.diagnostics.push_back(
+        error("runtime-crash",
+              "the program ended without the emulator's launch records: the kernel launch never "
+              "finished (the process exited, crashed or was stopped before ICPU_RUN_KF returned), or "
+              "something removed the records"));
     return r;
   }
   const std::string kernel = str(f.launch, "kernel");
   const long long blockDim = num(f.launch, "blockDim", -1);
   if (kernel != expect.kernel || blockDim != static_cast<long long>(expect.blockDim)) {
-    r.diagnostics.push_back(error("runtime-crash", "the launch records describe kernel '" + kernel + "' on " +
-                                                       std::to_string(blockDim) + " blocks, but the workbench launched '" +
-                                                       expect.kernel + "' on " + std::to_string(expect.blockDim)));
+    r.diagnostics.push_back(
+        error("runtime-crash", "the launch records describe kernel '" + kernel + "' on " +
+                                   std::to_string(blockDim) + " blocks, but the workbench launched '" +
+                                   expect.kernel + "' on " + std::to_string(expect.blockDim)));
     return r;
   }
 
@@ -224,9 +233,10 @@ TrustedLaunch analyzeLaunchRecords(std::string_view records, const LaunchExpecta
   std::sort(spans.begin(), spans.end());
   for (std::size_t k = 1; tableOk && k < spans.size(); ++k) tableOk = spans[k].first >= spans[k - 1].second;
   if (!tableOk) {
-    r.diagnostics.push_back(error("runtime-crash", "the run's tensor table does not match the task's tensors "
-                                                   "(names, sizes or non-overlapping GM buffers): the harness's "
-                                                   "records were altered"));
+    r.diagnostics.push_back(error("runtime-crash",
+                                  "the run's tensor table does not match the task's tensors "
+                                  "(names, sizes or non-overlapping GM buffers): the harness's "
+                                  "records were altered"));
     return r;
   }
 
@@ -234,8 +244,9 @@ TrustedLaunch analyzeLaunchRecords(std::string_view records, const LaunchExpecta
   std::vector<Merged> merged;
   std::map<std::string, std::size_t> index;
   for (const auto& j : jsonLines(f.hostLines)) addMerged(merged, index, toDiagnostic(j, expect));
-  const nlohmann::json blocks = f.launch.contains("blocks") && f.launch["blocks"].is_array() ? f.launch["blocks"]
-                                                                                              : nlohmann::json::array();
+  const nlohmann::json blocks = f.launch.contains("blocks") && f.launch["blocks"].is_array()
+                                    ? f.launch["blocks"]
+                                    : nlohmann::json::array();
   r.trace.soc = expect.soc;
   r.trace.kernel = expect.kernel;
   r.trace.blockDim = expect.blockDim;
@@ -249,7 +260,8 @@ TrustedLaunch analyzeLaunchRecords(std::string_view records, const LaunchExpecta
       blockError = blockError || d.isError();
       addMerged(merged, index, std::move(d));
     }
-    const nlohmann::json outcome = b < blocks.size() && blocks[b].is_object() ? blocks[b] : nlohmann::json::object();
+    const nlohmann::json outcome =
+        b < blocks.size() && blocks[b].is_object() ? blocks[b] : nlohmann::json::object();
     const std::string status = str(outcome, "status");
     kwb_sim::BlockTrace bt;
     bt.block = bi;
@@ -257,41 +269,48 @@ TrustedLaunch analyzeLaunchRecords(std::string_view records, const LaunchExpecta
     const bool parsed = f.trace.count(bi) && kwb::sim::parseTrace(f.trace[bi], r.trace, bt, traceError);
     if (!parsed) bt.complete = false;
     if (status == "timeout") {
-      Diagnostic d = error("timeout", "block " + std::to_string(b) + " did not finish within " +
-                                          std::to_string(num(outcome, "timeout_ms", 0)) +
-                                          " ms and was killed; on hardware it would hang or run far too long");
+      Diagnostic d =
+          error("timeout", "block " + std::to_string(b) + " did not finish within " +
+                               std::to_string(num(outcome, "timeout_ms", 0)) +
+                               " ms and was killed; on hardware it would hang or run far too long");
       d.source = "emulator";
       d.block = static_cast<int>(b);
       if (!bt.instrs.empty()) {
         const auto& last = bt.instrs.back();
         d.api = r.trace.str(last.api);
-        d.file = baseName(r.trace.str(last.file)) == expect.candidateFile ? expect.candidateFile : std::string();
+        d.file =
+            baseName(r.trace.str(last.file)) == expect.candidateFile ? expect.candidateFile : std::string();
         d.line = d.file.empty() ? 0 : static_cast<int>(last.line);
         d.message += "; it was stuck after its last emulated API call, " + *d.api + " at the line given";
       }
       blockError = true;
       addMerged(merged, index, std::move(d));
     } else if (status != "ok" && !blockError) {
-      Diagnostic d = error("runtime-crash", "block " + std::to_string(b) + " ended abnormally (" +
-                                                (status.empty() ? std::string("no outcome recorded") : status) +
-                                                (num(outcome, "signal", 0) ? ", signal " + std::to_string(num(outcome, "signal", 0))
-                                                                           : std::string()) +
-                                                (status == "exited" ? ", exit(" + std::to_string(num(outcome, "exit_code", 0)) +
-                                                                          ") inside the kernel"
-                                                                    : std::string()) +
-                                                ")");
+      Diagnostic d =
+          error("runtime-crash",
+                "block " + std::to_string(b) + " ended abnormally (" +
+                    (status.empty() ? std::string("no outcome recorded") : status) +
+                    (num(outcome, "signal", 0) ? ", signal " + std::to_string(num(outcome, "signal", 0))
+                                               : std::string()) +
+                    (status == "exited"
+                         ? ", exit(" + std::to_string(num(outcome, "exit_code", 0)) + ") inside the kernel"
+                         : std::string()) +
+                    ")");
       d.source = "emulator";
       d.block = static_cast<int>(b);
       blockError = true;
       addMerged(merged, index, std::move(d));
     }
     if (!bt.complete && !blockError) {
-      Diagnostic d = error("runtime-crash",
-                           "block " + std::to_string(b) + " ended without its end-of-kernel record: its trace is " +
-                               (parsed ? "incomplete" : "missing or malformed (" + (traceError.empty() ? std::string("absent") : traceError) + ")") +
-                               ". The kernel left the emulator's control (an exit or jump out of the kernel, a "
-                               "process that stopped early) or its records were altered; nothing it computed "
-                               "can be trusted");
+      Diagnostic d =
+          error("runtime-crash",
+                "block " + std::to_string(b) + " ended without its end-of-kernel record: its trace is " +
+                    (parsed ? "incomplete"
+                            : "missing or malformed (" +
+                                  (traceError.empty() ? std::string("absent") : traceError) + ")") +
+                    ". The kernel left the emulator's control (an exit or jump out of the kernel, a "
+                    "process that stopped early) or its records were altered; nothing it computed "
+                    "can be trusted");
       d.source = "emulator";
       d.block = static_cast<int>(b);
       addMerged(merged, index, std::move(d));
@@ -306,8 +325,8 @@ TrustedLaunch analyzeLaunchRecords(std::string_view records, const LaunchExpecta
   for (Merged& m : merged) {
     std::sort(m.blocks.begin(), m.blocks.end());
     if (m.blocks.size() > 1)
-      m.d.notes.push_back("reported by " + std::to_string(m.blocks.size()) + " of " + std::to_string(expect.blockDim) +
-                          " blocks");
+      m.d.notes.push_back("reported by " + std::to_string(m.blocks.size()) + " of " +
+                          std::to_string(expect.blockDim) + " blocks");
     r.diagnostics.push_back(std::move(m.d));
   }
   r.writes = kwb::sim::gmWrites(r.trace);
@@ -316,7 +335,8 @@ TrustedLaunch analyzeLaunchRecords(std::string_view records, const LaunchExpecta
   try {
     const kwb::sim::SocParams params = kwb::sim::loadSocParams(expect.socFile);
     kwb::sim::SimOptions opt;
-    opt.autoSync = !f.launch.contains("autoSync") || !f.launch["autoSync"].is_boolean() || f.launch["autoSync"].get<bool>();
+    opt.autoSync = !f.launch.contains("autoSync") || !f.launch["autoSync"].is_boolean() ||
+                   f.launch["autoSync"].get<bool>();
     const kwb::sim::Profile model = kwb::sim::simulate(params, r.trace, opt);
     r.profile = kwb::sim::profileToJson(model);
     r.profile["computed_by"] = "workbench (trusted side, from the run's raw records)";
@@ -352,27 +372,32 @@ std::vector<Diagnostic> checkProvenance(const std::string& tensor, std::uint64_t
     if (unaccounted++ == 0) first = k;
   }
   if (unaccounted > 0) {
-    Diagnostic d = error("runtime-crash",
-                         std::to_string(unaccounted) + " byte(s) of output " + tensor + " changed (first at byte " +
-                             std::to_string(first) + ") without any recorded write to them: the kernel's output "
-                             "must come from emulated writes (DataCopy/DataCopyPad, SetValue, or stores the "
-                             "emulator sees). Bytes written by host code, after the launch, or through memory the "
-                             "emulator cannot see are not the kernel's result",
-                         file);
+    Diagnostic d =
+        error("runtime-crash",
+              std::to_string(unaccounted) + " byte(s) of output " + tensor + " changed (first at byte " +
+                  std::to_string(first) +
+                  ") without any recorded write to them: the kernel's output "
+                  "must come from emulated writes (DataCopy/DataCopyPad, SetValue, or stores the "
+                  "emulator sees). Bytes written by host code, after the launch, or through memory the "
+                  "emulator cannot see are not the kernel's result",
+              file);
     d.tensor = tensor;
     out.push_back(std::move(d));
   }
   return out;
 }
 
-std::vector<Diagnostic> checkInputsUnwritten(const std::string& tensor, std::uint64_t address, std::uint64_t bytes,
-                                             const std::vector<sim::GmRange>& writes, const std::string& file) {
+std::vector<Diagnostic> checkInputsUnwritten(const std::string& tensor, std::uint64_t address,
+                                             std::uint64_t bytes, const std::vector<sim::GmRange>& writes,
+                                             const std::string& file) {
   std::vector<Diagnostic> out;
   for (const auto& w : writes) {
     if (w.hi <= address || w.lo >= address + bytes) continue;
-    const std::uint64_t lo = std::max(w.lo, address) - address, hi = std::min(w.hi, address + bytes) - address;
-    Diagnostic d = error("wrong-answer", "the kernel wrote input " + tensor + " (bytes [" + std::to_string(lo) + ", " +
-                                             std::to_string(hi) + ")); inputs are read-only",
+    const std::uint64_t lo = std::max(w.lo, address) - address,
+                        hi = std::min(w.hi, address + bytes) - address;
+    Diagnostic d = error("wrong-answer",
+                         "the kernel wrote input " + tensor + " (bytes [" + std::to_string(lo) + ", " +
+                             std::to_string(hi) + ")); inputs are read-only",
                          file);
     d.tensor = tensor;
     out.push_back(std::move(d));

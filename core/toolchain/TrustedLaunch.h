@@ -27,10 +27,10 @@
 namespace kwb {
 
 struct LaunchExpectation {
-  std::string kernel;                        // the task's entry name
-  std::uint32_t blockDim = 0;                // what the validated tiling chose
+  std::string kernel;          // the task's entry name
+  std::uint32_t blockDim = 0;  // what the validated tiling chose
   std::string soc;
-  std::filesystem::path socFile;             // resources/soc/<soc>.json, read by the workbench
+  std::filesystem::path socFile;  // resources/soc/<soc>.json, read by the workbench
   struct Tensor {
     std::string name;
     std::uint64_t bytes = 0;
@@ -42,12 +42,12 @@ struct LaunchExpectation {
 };
 
 struct TrustedLaunch {
-  std::vector<Diagnostic> diagnostics;       // errors mean the run failed, whatever the program said
-  nlohmann::json profile;                    // the trusted cost model's profile; null when none
-  bool complete = false;                     // every block ended with its end-of-kernel record
-  std::vector<sim::GmRange> writes;          // every GM byte range the blocks wrote
+  std::vector<Diagnostic> diagnostics;  // errors mean the run failed, whatever the program said
+  nlohmann::json profile;               // the trusted cost model's profile; null when none
+  bool complete = false;                // every block ended with its end-of-kernel record
+  std::vector<sim::GmRange> writes;     // every GM byte range the blocks wrote
   std::map<std::string, std::uint64_t> tensorAddress;  // task tensor name -> GM address in the run
-  kwb_sim::LaunchTrace trace;                // for exports (Chrome trace, CSVs)
+  kwb_sim::LaunchTrace trace;                          // for exports (Chrome trace, CSVs)
   bool hasErrors() const;
 };
 
@@ -64,7 +64,8 @@ std::vector<Diagnostic> checkProvenance(const std::string& tensor, std::uint64_t
                                         const std::vector<sim::GmRange>& writes, const std::string& file);
 
 // Inputs must not be written: any recorded GM write into an input's bytes.
-std::vector<Diagnostic> checkInputsUnwritten(const std::string& tensor, std::uint64_t address, std::uint64_t bytes,
-                                             const std::vector<sim::GmRange>& writes, const std::string& file);
+std::vector<Diagnostic> checkInputsUnwritten(const std::string& tensor, std::uint64_t address,
+                                             std::uint64_t bytes, const std::vector<sim::GmRange>& writes,
+                                             const std::string& file);
 
 }  // namespace kwb

@@ -53,9 +53,12 @@ bool writeFileExclusive(const fs::path& path, const std::string& text, std::stri
 
 }  // namespace
 
-fs::path cacheDigestPath(const fs::path& entry) { return entry.string() + ".sha256"; }
+fs::path cacheDigestPath(const fs::path& entry) {
+  return entry.string() + ".sha256";
+}
 
-std::optional<std::string> copyAndHash(const fs::path& src, const fs::path& dest, unsigned mode, std::string& error) {
+std::optional<std::string> copyAndHash(const fs::path& src, const fs::path& dest, unsigned mode,
+                                       std::string& error) {
   const int in = ::open(src.c_str(), O_RDONLY | O_CLOEXEC);
   if (in < 0) {
     error = "cannot read " + src.string() + ": " + std::strerror(errno);
@@ -120,7 +123,8 @@ std::optional<std::string> storeCacheEntry(const fs::path& built, const fs::path
     ::unlink(tmp.c_str());
     return std::nullopt;
   }
-  if (::rename(sidecarTmp.c_str(), cacheDigestPath(entry).c_str()) != 0 || ::rename(tmp.c_str(), entry.c_str()) != 0) {
+  if (::rename(sidecarTmp.c_str(), cacheDigestPath(entry).c_str()) != 0 ||
+      ::rename(tmp.c_str(), entry.c_str()) != 0) {
     error = "cannot move the build into the cache as " + entry.string() + ": " + std::strerror(errno);
     ::unlink(tmp.c_str());
     ::unlink(sidecarTmp.c_str());
@@ -131,7 +135,7 @@ std::optional<std::string> storeCacheEntry(const fs::path& built, const fs::path
 
 CacheLookup fetchCacheEntry(const fs::path& entry, const fs::path& dest, unsigned mode, std::string& digest,
                             std::string& warning) {
-  struct stat st{};
+  struct stat st {};
   if (::lstat(entry.c_str(), &st) != 0) return CacheLookup::Miss;
   const std::string expected = readSidecar(entry);
   std::string error;
@@ -144,9 +148,12 @@ CacheLookup fetchCacheEntry(const fs::path& entry, const fs::path& dest, unsigne
   std::error_code ec;
   fs::remove(dest, ec);
   discard(entry);
-  if (!S_ISREG(st.st_mode)) warning = "cache entry " + entry.string() + " is not a regular file";
-  else if (!isHexDigest(expected)) warning = "cache entry " + entry.string() + " has no valid digest sidecar";
-  else if (!actual) warning = "cache entry " + entry.string() + " could not be read: " + error;
+  if (!S_ISREG(st.st_mode))
+    warning = "cache entry " + entry.string() + " is not a regular file";
+  else if (!isHexDigest(expected))
+    warning = "cache entry " + entry.string() + " has no valid digest sidecar";
+  else if (!actual)
+    warning = "cache entry " + entry.string() + " could not be read: " + error;
   else
     warning = "cache entry " + entry.string() + " does not match its recorded SHA-256 (expected " + expected +
               ", found " + *actual + ")";
@@ -155,7 +162,7 @@ CacheLookup fetchCacheEntry(const fs::path& entry, const fs::path& dest, unsigne
 }
 
 CacheLookup checkCacheEntry(const fs::path& entry, std::string& digest, std::string& warning) {
-  struct stat st{};
+  struct stat st {};
   if (::lstat(entry.c_str(), &st) != 0) return CacheLookup::Miss;
   const std::string expected = readSidecar(entry);
   std::optional<std::string> actual;
@@ -165,9 +172,12 @@ CacheLookup checkCacheEntry(const fs::path& entry, std::string& digest, std::str
     return CacheLookup::Hit;
   }
   discard(entry);
-  if (!S_ISREG(st.st_mode)) warning = "cache entry " + entry.string() + " is not a regular file";
-  else if (!isHexDigest(expected)) warning = "cache entry " + entry.string() + " has no valid digest sidecar";
-  else if (!actual) warning = "cache entry " + entry.string() + " could not be read";
+  if (!S_ISREG(st.st_mode))
+    warning = "cache entry " + entry.string() + " is not a regular file";
+  else if (!isHexDigest(expected))
+    warning = "cache entry " + entry.string() + " has no valid digest sidecar";
+  else if (!actual)
+    warning = "cache entry " + entry.string() + " could not be read";
   else
     warning = "cache entry " + entry.string() + " does not match its recorded SHA-256 (expected " + expected +
               ", found " + *actual + ")";

@@ -16,8 +16,8 @@ std::filesystem::path cacheDigestPath(const std::filesystem::path& entry);
 
 // Copies `built` into the cache as `entry` (through a temporary name, then rename, so readers never see
 // half a file) and writes its sidecar. Returns the digest, or nullopt with `error` set.
-std::optional<std::string> storeCacheEntry(const std::filesystem::path& built, const std::filesystem::path& entry,
-                                           std::string& error);
+std::optional<std::string> storeCacheEntry(const std::filesystem::path& built,
+                                           const std::filesystem::path& entry, std::string& error);
 
 // Copies `src` to `dest` (replacing it; never through a symlink at dest) with mode `mode`, hashing the
 // bytes written. Returns the digest of the copy, or nullopt with `error` set.
@@ -32,8 +32,8 @@ enum class CacheLookup {
 
 // Copies a cached entry to `dest` and verifies the copy against the sidecar. On Discarded the entry,
 // its sidecar and dest are removed. `digest` receives the verified digest on Hit.
-CacheLookup fetchCacheEntry(const std::filesystem::path& entry, const std::filesystem::path& dest, unsigned mode,
-                            std::string& digest, std::string& warning);
+CacheLookup fetchCacheEntry(const std::filesystem::path& entry, const std::filesystem::path& dest,
+                            unsigned mode, std::string& digest, std::string& warning);
 
 // Verifies an entry in place (for entries used where they are, e.g. copied again later by the user of
 // the digest). Same outcomes as fetchCacheEntry.

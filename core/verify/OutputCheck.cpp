@@ -13,29 +13,46 @@ namespace kwb::verify {
 
 std::string_view patternName(PatternKind k) {
   switch (k) {
-    case PatternKind::None: return "none";
-    case PatternKind::Unwritten: return "unwritten";
-    case PatternKind::AllWrong: return "all-wrong";
-    case PatternKind::TailOnly: return "tail-only";
-    case PatternKind::RowTailOnly: return "row-tail-only";
-    case PatternKind::BlockOnly: return "block-only";
-    case PatternKind::Strided: return "strided";
-    case PatternKind::Scale: return "scale";
-    case PatternKind::Offset: return "offset";
-    case PatternKind::ConstantOutput: return "constant-output";
-    case PatternKind::Scattered: return "scattered";
+    case PatternKind::None:
+      return "none";
+    case PatternKind::Unwritten:
+      return "unwritten";
+    case PatternKind::AllWrong:
+      return "all-wrong";
+    case PatternKind::TailOnly:
+      return "tail-only";
+    case PatternKind::RowTailOnly:
+      return "row-tail-only";
+    case PatternKind::BlockOnly:
+      return "block-only";
+    case PatternKind::Strided:
+      return "strided";
+    case PatternKind::Scale:
+      return "scale";
+    case PatternKind::Offset:
+      return "offset";
+    case PatternKind::ConstantOutput:
+      return "constant-output";
+    case PatternKind::Scattered:
+      return "scattered";
   }
   return "scattered";
 }
 
 std::string_view ruleName(FailedRule r) {
   switch (r) {
-    case FailedRule::Size: return "size";
-    case FailedRule::Unwritten: return "unwritten";
-    case FailedRule::NonFinite: return "non-finite";
-    case FailedRule::GrossError: return "gross-error";
-    case FailedRule::MismatchRatio: return "mismatch-ratio";
-    case FailedRule::ConstantOutput: return "constant-output";
+    case FailedRule::Size:
+      return "size";
+    case FailedRule::Unwritten:
+      return "unwritten";
+    case FailedRule::NonFinite:
+      return "non-finite";
+    case FailedRule::GrossError:
+      return "gross-error";
+    case FailedRule::MismatchRatio:
+      return "mismatch-ratio";
+    case FailedRule::ConstantOutput:
+      return "constant-output";
   }
   return "gross-error";
 }
@@ -45,11 +62,16 @@ namespace {
 // One unit in the last place at zero: the spacing a correctly rounded tiny result can be off by.
 double smallestSubnormal(DType t) {
   switch (t) {
-    case DType::Float16: return std::ldexp(1.0, -24);
-    case DType::BFloat16: return std::ldexp(1.0, -133);
-    case DType::Float32: return std::ldexp(1.0, -149);
-    case DType::Float64: return std::numeric_limits<double>::denorm_min();
-    default: return 0.0;
+    case DType::Float16:
+      return std::ldexp(1.0, -24);
+    case DType::BFloat16:
+      return std::ldexp(1.0, -133);
+    case DType::Float32:
+      return std::ldexp(1.0, -149);
+    case DType::Float64:
+      return std::numeric_limits<double>::denorm_min();
+    default:
+      return 0.0;
   }
 }
 
@@ -85,14 +107,17 @@ std::string coordText(const std::vector<std::int64_t>& c) {
 
 // Element range [begin, end) of each block under the usual split: whole rows per block when the
 // tensor has at least blockDim rows, else a flat split.
-std::vector<std::pair<std::int64_t, std::int64_t>> blockRanges(const Shape& shape, std::int64_t n, int blockDim) {
+std::vector<std::pair<std::int64_t, std::int64_t>> blockRanges(const Shape& shape, std::int64_t n,
+                                                               int blockDim) {
   std::vector<std::pair<std::int64_t, std::int64_t>> r;
   if (blockDim <= 1 || n == 0) return {{0, n}};
   const std::int64_t cols = shape.empty() ? 1 : std::max<std::int64_t>(shape.back(), 1);
   const std::int64_t rows = n / cols;
   std::int64_t chunk;
-  if (shape.size() >= 2 && rows >= blockDim) chunk = ((rows + blockDim - 1) / blockDim) * cols;
-  else chunk = (n + blockDim - 1) / blockDim;
+  if (shape.size() >= 2 && rows >= blockDim)
+    chunk = ((rows + blockDim - 1) / blockDim) * cols;
+  else
+    chunk = (n + blockDim - 1) / blockDim;
   for (int b = 0; b < blockDim; ++b) {
     const std::int64_t s = std::min<std::int64_t>(n, b * chunk), e = std::min<std::int64_t>(n, s + chunk);
     r.emplace_back(s, e);
@@ -102,8 +127,9 @@ std::vector<std::pair<std::int64_t, std::int64_t>> blockRanges(const Shape& shap
 
 }  // namespace
 
-Pattern classifyMismatches(const std::vector<bool>& wrong, const Shape& shape, const std::vector<double>& expected,
-                           const std::vector<double>& actual, int blockDim) {
+Pattern classifyMismatches(const std::vector<bool>& wrong, const Shape& shape,
+                           const std::vector<double>& expected, const std::vector<double>& actual,
+                           int blockDim) {
   Pattern p;
   const auto n = static_cast<std::int64_t>(wrong.size());
   std::vector<std::int64_t> idx;
@@ -117,13 +143,17 @@ Pattern classifyMismatches(const std::vector<bool>& wrong, const Shape& shape, c
     const double a0 = actual[0];
     bool constant = true;
     for (double a : actual)
-      if (!(a == a0) && !(std::isnan(a) && std::isnan(a0))) { constant = false; break; }
+      if (!(a == a0) && !(std::isnan(a) && std::isnan(a0))) {
+        constant = false;
+        break;
+      }
     const auto [mn, mx] = std::minmax_element(expected.begin(), expected.end());
     if (constant && *mx > *mn) {
       p.kind = PatternKind::ConstantOutput;
-      p.detail = a0 == 0.0 ? "the output is all zeros while the reference is not: nothing was computed or copied out"
-                           : "every output element is " + num(a0) + " while the reference varies from " + num(*mn) +
-                                 " to " + num(*mx);
+      p.detail =
+          a0 == 0.0 ? "the output is all zeros while the reference is not: nothing was computed or copied out"
+                    : "every output element is " + num(a0) + " while the reference varies from " + num(*mn) +
+                          " to " + num(*mx);
       return p;
     }
   }
@@ -135,7 +165,11 @@ Pattern classifyMismatches(const std::vector<bool>& wrong, const Shape& shape, c
     std::vector<double> ratios, diffs;
     for (auto i : idx) {
       const double e = expected[static_cast<std::size_t>(i)], a = actual[static_cast<std::size_t>(i)];
-      if (!std::isfinite(a) || !std::isfinite(e)) { ratios.clear(); diffs.clear(); break; }
+      if (!std::isfinite(a) || !std::isfinite(e)) {
+        ratios.clear();
+        diffs.clear();
+        break;
+      }
       if (std::fabs(e) > 1e-6) ratios.push_back(a / e);
       diffs.push_back(a - e);
     }
@@ -172,7 +206,10 @@ Pattern classifyMismatches(const std::vector<bool>& wrong, const Shape& shape, c
   }
   bool wrongAreZero = true;
   for (auto i : idx)
-    if (actual[static_cast<std::size_t>(i)] != 0.0) { wrongAreZero = false; break; }
+    if (actual[static_cast<std::size_t>(i)] != 0.0) {
+      wrongAreZero = false;
+      break;
+    }
   const std::string zeroNote = wrongAreZero ? "; the wrong elements are all 0" : "";
 
   const auto ranges = blockRanges(shape, n, blockDim);
@@ -185,8 +222,9 @@ Pattern classifyMismatches(const std::vector<bool>& wrong, const Shape& shape, c
   if (count * 100 >= n * 95) {
     if (affine) return *affine;
     p.kind = PatternKind::AllWrong;
-    p.detail = "every element is wrong (" + std::to_string(count) + " of " + std::to_string(n) +
-               "): the formula, the dtype handling or the data movement is wrong everywhere, not just at the edges";
+    p.detail =
+        "every element is wrong (" + std::to_string(count) + " of " + std::to_string(n) +
+        "): the formula, the dtype handling or the data movement is wrong everywhere, not just at the edges";
     return p;
   }
 
@@ -195,24 +233,27 @@ Pattern classifyMismatches(const std::vector<bool>& wrong, const Shape& shape, c
   // Suffix of the tensor: the tail tile.
   const std::int64_t tailLen = n - first;
   const bool suffix = last == n - 1 && count * 2 >= tailLen;
-  if (suffix && tailLen * 2 < n && (b0 != b1 || tailLen * 2 <= ranges[static_cast<std::size_t>(b1)].second -
-                                                                  ranges[static_cast<std::size_t>(b1)].first)) {
+  if (suffix && tailLen * 2 < n &&
+      (b0 != b1 || tailLen * 2 <= ranges[static_cast<std::size_t>(b1)].second -
+                                      ranges[static_cast<std::size_t>(b1)].first)) {
     p.kind = PatternKind::TailOnly;
     p.firstIndex = first;
-    p.detail = "only the last " + std::to_string(tailLen) + " elements (indices " + std::to_string(first) + ".." +
-               std::to_string(n - 1) + ") are wrong: the partial tail tile is not handled (length " +
+    p.detail = "only the last " + std::to_string(tailLen) + " elements (indices " + std::to_string(first) +
+               ".." + std::to_string(n - 1) + ") are wrong: the partial tail tile is not handled (length " +
                std::to_string(n) + " is not a multiple of the tile; use DataCopyPad or a shorter last tile)";
     p.detail += zeroNote;
     return p;
   }
-  if (blockDim > 1 && b0 == b1 && count * 10 >= ranges[static_cast<std::size_t>(b0)].second -
-                                                   ranges[static_cast<std::size_t>(b0)].first) {
+  if (blockDim > 1 && b0 == b1 &&
+      count * 10 >=
+          ranges[static_cast<std::size_t>(b0)].second - ranges[static_cast<std::size_t>(b0)].first) {
     const auto [s, e] = ranges[static_cast<std::size_t>(b0)];
     p.kind = PatternKind::BlockOnly;
     p.block = b0;
     p.detail = "only block " + std::to_string(b0) + " of " + std::to_string(blockDim) + " is wrong (" +
                std::to_string(count) + " wrong elements inside its slice " + std::to_string(s) + ".." +
-               std::to_string(e - 1) + "): check the offset/length computed from GetBlockIdx() for that block" +
+               std::to_string(e - 1) +
+               "): check the offset/length computed from GetBlockIdx() for that block" +
                (b0 == blockDim - 1 ? " (the last block takes the remainder)" : "");
     p.detail += zeroNote;
     return p;
@@ -238,7 +279,7 @@ Pattern classifyMismatches(const std::vector<bool>& wrong, const Shape& shape, c
                  " of rows are wrong: the end of each row (row length " + std::to_string(cols) +
                  " is not a multiple of the tile/32-byte block) is not handled";
       p.detail += zeroNote;
-    return p;
+      return p;
     }
   }
   // Every n-th element.
@@ -251,8 +292,9 @@ Pattern classifyMismatches(const std::vector<bool>& wrong, const Shape& shape, c
         p.kind = PatternKind::Strided;
         p.stride = g;
         p.firstIndex = first;
-        p.detail = "every " + std::to_string(g) + "-th element is wrong (indices = " + std::to_string(first % g) +
-                   " mod " + std::to_string(g) + "): a stride, repeat or mask parameter is off";
+        p.detail = "every " + std::to_string(g) +
+                   "-th element is wrong (indices = " + std::to_string(first % g) + " mod " +
+                   std::to_string(g) + "): a stride, repeat or mask parameter is off";
         return p;
       }
     }
@@ -265,8 +307,8 @@ Pattern classifyMismatches(const std::vector<bool>& wrong, const Shape& shape, c
     if (blocks.empty() || blocks.back() != b) blocks.push_back(b);
   }
   blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
-  p.detail = std::to_string(count) + " wrong elements scattered from index " + std::to_string(first) + " to " +
-             std::to_string(last);
+  p.detail = std::to_string(count) + " wrong elements scattered from index " + std::to_string(first) +
+             " to " + std::to_string(last);
   if (blockDim > 1) {
     p.detail += ", in " + std::to_string(blocks.size()) + " of " + std::to_string(blockDim) + " blocks";
   }
@@ -330,11 +372,14 @@ TensorCheck checkOutput(const TensorSpec& spec, const std::vector<double>& expec
       ++r.nonFinite;
     } else {
       absErr = std::fabs(a - e);
-      relErr = e != 0.0 ? absErr / std::fabs(e) : (absErr > 0.0 ? std::numeric_limits<double>::infinity() : 0.0);
+      relErr =
+          e != 0.0 ? absErr / std::fabs(e) : (absErr > 0.0 ? std::numeric_limits<double>::infinity() : 0.0);
       bad = absErr > atol && relErr > tol.rtol;
       if (bad) {
-        if (absErr > kGrossFactor * atol && relErr > kGrossFactor * tol.rtol) ++r.grossErrors;
-        else ++r.nearMisses;
+        if (absErr > kGrossFactor * atol && relErr > kGrossFactor * tol.rtol)
+          ++r.grossErrors;
+        else
+          ++r.nearMisses;
         if (!r.worst || absErr > r.worst->absError)
           r.worst = Mismatch{i, unravel(i, spec.shape), e, a, absErr, relErr, false};
       }
@@ -378,14 +423,17 @@ TensorCheck checkOutput(const TensorSpec& spec, const std::vector<double>& expec
 
   std::ostringstream s;
   s << spec.name << " " << shapeToString(spec.shape) << " " << dtypeName(spec.dtype) << ": ";
-  const std::string rule = "wrong if abs err > " + num(atol) + (atol < tol.atol ? " (atol " + num(tol.atol) +
-                           " capped at rtol x max|reference| " + num(r.referenceMaxAbs) + ")" : std::string()) +
-                           " and rel err > " + num(tol.rtol) + "; grossly wrong beyond " + num(kGrossFactor) +
-                           "x both";
+  const std::string rule =
+      "wrong if abs err > " + num(atol) +
+      (atol < tol.atol
+           ? " (atol " + num(tol.atol) + " capped at rtol x max|reference| " + num(r.referenceMaxAbs) + ")"
+           : std::string()) +
+      " and rel err > " + num(tol.rtol) + "; grossly wrong beyond " + num(kGrossFactor) + "x both";
   if (r.passed) {
     s << "ok, max abs err " << num(r.maxAbsError) << ", max rel err " << num(r.maxRelError);
-    if (r.nearMisses) s << ", " << r.nearMisses << " near misses outside tolerance (" << pct(r.nearMissRatio)
-                        << " <= limit " << pct(tol.maxMismatchRatio) << ")";
+    if (r.nearMisses)
+      s << ", " << r.nearMisses << " near misses outside tolerance (" << pct(r.nearMissRatio) << " <= limit "
+        << pct(tol.maxMismatchRatio) << ")";
   } else {
     std::string failed;
     for (auto f : r.failedRules) failed += (failed.empty() ? "" : ", ") + std::string(ruleName(f));
@@ -410,8 +458,8 @@ TensorCheck checkOutput(const TensorSpec& spec, const std::vector<double>& expec
         << num(r.worst->expected) << ", got " << num(r.worst->actual);
     if (!r.firstMismatches.empty()) {
       const auto& m = r.firstMismatches.front();
-      s << "; first wrong at index " << m.index << " " << coordText(m.coords) << ": expected " << num(m.expected)
-        << ", got " << (m.unwritten ? std::string("unwritten (poison)") : num(m.actual));
+      s << "; first wrong at index " << m.index << " " << coordText(m.coords) << ": expected "
+        << num(m.expected) << ", got " << (m.unwritten ? std::string("unwritten (poison)") : num(m.actual));
     }
     if (r.pattern.kind != PatternKind::None) s << "; pattern: " << r.pattern.detail;
   }
@@ -448,9 +496,12 @@ InputCheck checkInputUnchanged(const TensorSpec& spec, const Bytes& before, cons
 
 void to_json(nlohmann::json& j, const Mismatch& m) {
   j = {{"index", m.index}, {"coords", m.coords}, {"expected", m.expected}};
-  if (m.unwritten) j["actual"] = "unwritten";
-  else if (std::isfinite(m.actual)) j["actual"] = m.actual;
-  else j["actual"] = std::isnan(m.actual) ? "nan" : (m.actual > 0 ? "inf" : "-inf");
+  if (m.unwritten)
+    j["actual"] = "unwritten";
+  else if (std::isfinite(m.actual))
+    j["actual"] = m.actual;
+  else
+    j["actual"] = std::isnan(m.actual) ? "nan" : (m.actual > 0 ? "inf" : "-inf");
   j["abs_error"] = std::isfinite(m.absError) ? nlohmann::json(m.absError) : nlohmann::json(nullptr);
   j["rel_error"] = std::isfinite(m.relError) ? nlohmann::json(m.relError) : nlohmann::json(nullptr);
 }
@@ -480,8 +531,10 @@ void to_json(nlohmann::json& j, const TensorCheck& t) {
        {"max_rel_error", t.maxRelError},
        {"max_abs_error_index", t.maxAbsErrorIndex},
        {"constant_output", t.constantOutput},
-       {"tolerance", {{"atol", t.tolerance.atol}, {"rtol", t.tolerance.rtol},
-                      {"max_mismatch_ratio", t.tolerance.maxMismatchRatio}}},
+       {"tolerance",
+        {{"atol", t.tolerance.atol},
+         {"rtol", t.tolerance.rtol},
+         {"max_mismatch_ratio", t.tolerance.maxMismatchRatio}}},
        {"reference_max_abs", t.referenceMaxAbs},
        {"effective_atol", t.effectiveAtol},
        {"gross_factor", kGrossFactor},
@@ -496,7 +549,7 @@ void to_json(nlohmann::json& j, const TensorCheck& t) {
 
 void to_json(nlohmann::json& j, const InputCheck& c) {
   j = {{"tensor", c.tensor}, {"changed", c.changed}, {"first_changed_index", c.firstChangedIndex},
-       {"before", c.before}, {"after", c.after}, {"summary", c.summary}};
+       {"before", c.before}, {"after", c.after},     {"summary", c.summary}};
 }
 
 }  // namespace kwb::verify

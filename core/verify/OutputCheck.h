@@ -46,24 +46,24 @@ struct Mismatch {
 
 // How the wrong elements are laid out, for the agent ("what to fix").
 enum class PatternKind {
-  None,         // nothing wrong
-  Unwritten,    // some elements were never written
-  AllWrong,     // (nearly) every element wrong
-  TailOnly,     // only the last elements of the tensor (the partial tail tile)
-  RowTailOnly,  // only the trailing columns of rows (unaligned row length)
-  BlockOnly,    // only the slice of one block
-  Strided,      // every n-th element
-  Scale,        // actual = k * expected
-  Offset,       // actual = expected + c
+  None,            // nothing wrong
+  Unwritten,       // some elements were never written
+  AllWrong,        // (nearly) every element wrong
+  TailOnly,        // only the last elements of the tensor (the partial tail tile)
+  RowTailOnly,     // only the trailing columns of rows (unaligned row length)
+  BlockOnly,       // only the slice of one block
+  Strided,         // every n-th element
+  Scale,           // actual = k * expected
+  Offset,          // actual = expected + c
   ConstantOutput,  // one value everywhere (all zeros included) while the reference varies
-  Scattered,    // none of the above
+  Scattered,       // none of the above
 };
 std::string_view patternName(PatternKind k);  // "none", "unwritten", "all-wrong", "tail-only", ...
 
 struct Pattern {
   PatternKind kind = PatternKind::None;
-  std::string detail;          // one sentence for the agent
-  std::optional<int> block;    // BlockOnly
+  std::string detail;                      // one sentence for the agent
+  std::optional<int> block;                // BlockOnly
   std::optional<std::int64_t> stride;      // Strided
   std::optional<double> factor;            // Scale / Offset
   std::optional<std::int64_t> firstIndex;  // TailOnly / RowTailOnly (first wrong index / column)
@@ -85,26 +85,27 @@ struct TensorCheck {
   Shape shape;
   Tolerance tolerance;
   std::int64_t elements = 0;
-  std::int64_t mismatches = 0;        // elements failing the rule, unwritten and non-finite included
-  std::int64_t grossErrors = 0;       // wrong by more than kGrossFactor x the tolerance (any one fails)
-  std::int64_t nearMisses = 0;        // wrong but within kGrossFactor x the tolerance (the budgeted kind)
-  double nearMissRatio = 0.0;         // nearMisses / elements, compared with maxMismatchRatio
-  double referenceMaxAbs = 0.0;       // M in the rule above
-  double effectiveAtol = 0.0;         // atol_eff in the rule above
-  std::int64_t unwritten = 0;         // elements still holding the poison pattern
-  std::int64_t nonFinite = 0;         // NaN/Inf where the reference is finite
+  std::int64_t mismatches = 0;   // elements failing the rule, unwritten and non-finite included
+  std::int64_t grossErrors = 0;  // wrong by more than kGrossFactor x the tolerance (any one fails)
+  std::int64_t nearMisses = 0;   // wrong but within kGrossFactor x the tolerance (the budgeted kind)
+  double nearMissRatio = 0.0;    // nearMisses / elements, compared with maxMismatchRatio
+  double referenceMaxAbs = 0.0;  // M in the rule above
+  double effectiveAtol = 0.0;    // atol_eff in the rule above
+  std::int64_t unwritten = 0;    // elements still holding the poison pattern
+  std::int64_t nonFinite = 0;    // NaN/Inf where the reference is finite
   double mismatchRatio = 0.0;
   double maxAbsError = 0.0;
   double maxRelError = 0.0;
   std::int64_t maxAbsErrorIndex = -1;
-  bool constantOutput = false;        // every element equal
+  bool constantOutput = false;  // every element equal
   bool referenceConstant = false;
   std::vector<Mismatch> firstMismatches;  // up to kMaxReported, by index
   std::optional<Mismatch> worst;          // the wrong finite element with the largest abs error
   std::vector<FailedRule> failedRules;    // empty when passed
   Pattern pattern;
   bool passed = false;
-  std::string summary;  // "z: 35 of 16384 elements wrong (0.21% > 0.10%), max abs err ... ; only the tail ..."
+  std::string
+      summary;  // "z: 35 of 16384 elements wrong (0.21% > 0.10%), max abs err ... ; only the tail ..."
 };
 
 inline constexpr std::size_t kMaxReported = 10;
@@ -121,8 +122,9 @@ TensorCheck checkOutput(const TensorSpec& spec, const std::vector<double>& expec
                         const Bytes& poison, const Tolerance& tol, const LaunchShape& launch);
 
 // Classifies the wrong elements; exposed for tests.
-Pattern classifyMismatches(const std::vector<bool>& wrong, const Shape& shape, const std::vector<double>& expected,
-                           const std::vector<double>& actual, int blockDim);
+Pattern classifyMismatches(const std::vector<bool>& wrong, const Shape& shape,
+                           const std::vector<double>& expected, const std::vector<double>& actual,
+                           int blockDim);
 
 // Inputs must be bit-identical after the run.
 struct InputCheck {

@@ -13,7 +13,9 @@ namespace {
 
 using nlohmann::json;
 
-double rounded(double v) { return std::round(v * 1000.0) / 1000.0; }
+double rounded(double v) {
+  return std::round(v * 1000.0) / 1000.0;
+}
 
 std::optional<double> number(const json& j, const char* key) {
   if (!j.is_object()) return std::nullopt;
@@ -36,7 +38,9 @@ std::optional<double> floorOf(const CaseProfile& c) {
 
 }  // namespace
 
-GmBandwidth gmBandwidthOf(const sim::SocParams& soc) { return {soc.gmAggregateBytesPerCycle, soc.clockMhz}; }
+GmBandwidth gmBandwidthOf(const sim::SocParams& soc) {
+  return {soc.gmAggregateBytesPerCycle, soc.clockMhz};
+}
 
 double floorUsFromTensorBytes(std::uint64_t bytesRead, std::uint64_t bytesWritten, const GmBandwidth& bw) {
   const double bytesPerUs = bw.bytesPerCycle * bw.clockMhz;  // B/cycle * cycles/us
@@ -72,17 +76,21 @@ json summarizeProfiles(const std::vector<CaseProfile>& cases) {
 
   // Additive counters: summed when every profiled case reports them, else dropped rather than shown
   // as a partial sum that looks like a total.
-  for (const char* key : {"total_cycles", "kernel_cycles", "launch_overhead_cycles", "gm_read_bytes", "gm_write_bytes",
-                          "gm_to_ub_bytes", "ub_to_gm_bytes"}) {
+  for (const char* key : {"total_cycles", "kernel_cycles", "launch_overhead_cycles", "gm_read_bytes",
+                          "gm_write_bytes", "gm_to_ub_bytes", "ub_to_gm_bytes"}) {
     double sum = 0.0;
     bool all = true;
     for (const auto& c : cases) {
       if (!c.profile.is_object()) continue;
-      if (auto v = number(c.profile, key)) sum += *v;
-      else all = false;
+      if (auto v = number(c.profile, key))
+        sum += *v;
+      else
+        all = false;
     }
-    if (all) out[key] = static_cast<std::uint64_t>(std::llround(sum));
-    else out.erase(key);
+    if (all)
+      out[key] = static_cast<std::uint64_t>(std::llround(sum));
+    else
+      out.erase(key);
   }
   if (auto r = number(out, "gm_read_bytes"), w = number(out, "gm_write_bytes"); r && w && totalUs > 0.0)
     out["achieved_gbps"] = rounded((*r + *w) / totalUs / 1e3);
@@ -95,16 +103,20 @@ json summarizeProfiles(const std::vector<CaseProfile>& cases) {
   bool floorAll = true;
   for (const auto& c : cases) {
     if (!c.profile.is_object()) continue;
-    if (auto f = floorOf(c)) floorSum += *f;
-    else floorAll = false;
-    const json fl = c.profile.is_object() && c.profile.contains("floor") ? c.profile["floor"] : json::object();
+    if (auto f = floorOf(c))
+      floorSum += *f;
+    else
+      floorAll = false;
+    const json fl =
+        c.profile.is_object() && c.profile.contains("floor") ? c.profile["floor"] : json::object();
     memSum += std::max(number(fl, "memory_us").value_or(0.0), c.tensorFloorUs.value_or(0.0));
     vecSum += number(fl, "vector_us").value_or(0.0);
     cubeSum += number(fl, "cube_us").value_or(0.0);
   }
   if (floorAll) {
     out["floor_us"] = rounded(floorSum);
-    out["floor"] = {{"memory_us", rounded(memSum)}, {"vector_us", rounded(vecSum)}, {"cube_us", rounded(cubeSum)}};
+    out["floor"] = {
+        {"memory_us", rounded(memSum)}, {"vector_us", rounded(vecSum)}, {"cube_us", rounded(cubeSum)}};
     out["floor_ratio"] = totalUs > 0.0 ? std::round(floorSum / totalUs * 1e4) / 1e4 : 0.0;
   } else {
     out.erase("floor_us");
@@ -128,8 +140,8 @@ json summarizeProfiles(const std::vector<CaseProfile>& cases) {
 
   json notes = out.contains("notes") && out["notes"].is_array() ? out["notes"] : json::array();
   notes.push_back("total_us, floor_us and byte counts are sums over " + std::to_string(profiled) + " of " +
-                  std::to_string(cases.size()) + " cases; pipes, blocks, lines and bound are those of the slowest case " +
-                  slowest->name);
+                  std::to_string(cases.size()) +
+                  " cases; pipes, blocks, lines and bound are those of the slowest case " + slowest->name);
   out["notes"] = std::move(notes);
   return out;
 }

@@ -77,16 +77,18 @@ ReferenceBuild ReferenceRunner::build(const Task& task) const {
     return b;
   }
   const fs::path built = scratch.path() / "reference";
-  const std::vector<std::string> argv = {"g++", "-std=c++17", "-O1", "-DKWB_REFERENCE_MAIN", "-I" + inc.string(),
-                                         source.string(), "-o", built.string()};
-  const SandboxResult r = runSandboxedCompiler(compilerSandboxPolicy(), scratch.path(), {source.parent_path(), inc}, argv);
+  const std::vector<std::string> argv = {
+      "g++",           "-std=c++17", "-O1",         "-DKWB_REFERENCE_MAIN", "-I" + inc.string(),
+      source.string(), "-o",         built.string()};
+  const SandboxResult r =
+      runSandboxedCompiler(compilerSandboxPolicy(), scratch.path(), {source.parent_path(), inc}, argv);
   b.command = r.commandLine();
   if (!r.ok() || !fs::exists(built, ec)) {
     std::string why;
     for (const auto& d : compilerSandboxDiagnostics(r, "compiling the reference"))
       if (d.isError()) why += d.message + "\n";
-    b.log = "building the reference of " + task.name + " failed (" + r.process.describeOutcome() + "):\n" + why +
-            r.stderrText() + r.stdoutText() + "\ncommand: " + b.command;
+    b.log = "building the reference of " + task.name + " failed (" + r.process.describeOutcome() + "):\n" +
+            why + r.stderrText() + r.stdoutText() + "\ncommand: " + b.command;
     return b;
   }
   auto digest = storeCacheEntry(built, b.binary, error);
@@ -117,7 +119,8 @@ ReferenceOutput ReferenceRunner::run(const ReferenceBuild& build, const Prepared
     if (value.is_array()) {
       type = "float_list";
       for (const auto& v : value)
-        if (v.is_number() || v.is_boolean()) vals.push_back(v.is_boolean() ? (v.get<bool>() ? 1.0 : 0.0) : v.get<double>());
+        if (v.is_number() || v.is_boolean())
+          vals.push_back(v.is_boolean() ? (v.get<bool>() ? 1.0 : 0.0) : v.get<double>());
     } else if (value.is_boolean()) {
       type = "bool";
       vals.push_back(value.get<bool>() ? 1.0 : 0.0);
@@ -142,7 +145,8 @@ ReferenceOutput ReferenceRunner::run(const ReferenceBuild& build, const Prepared
   std::vector<fs::path> outFiles;
   for (const auto& o : prepared.outputs) {
     outFiles.push_back(dir / ("golden_" + o.name + ".f64"));
-    m << "output " << o.name << " " << dtypeName(o.dtype) << " " << shape(o) << " " << outFiles.back().string() << "\n";
+    m << "output " << o.name << " " << dtypeName(o.dtype) << " " << shape(o) << " "
+      << outFiles.back().string() << "\n";
   }
   const fs::path manifest = dir / "reference.manifest";
   {
@@ -155,8 +159,9 @@ ReferenceOutput ReferenceRunner::run(const ReferenceBuild& build, const Prepared
   std::string error;
   const auto digest = copyAndHash(build.binary, program, 0755, error);
   if (!digest || build.sha256.empty() || *digest != build.sha256) {
-    out.error = digest ? "the cached reference " + build.binary.string() + " changed since it was verified (sha256 " +
-                             *digest + ", expected " + (build.sha256.empty() ? "none recorded" : build.sha256) + ")"
+    out.error = digest ? "the cached reference " + build.binary.string() +
+                             " changed since it was verified (sha256 " + *digest + ", expected " +
+                             (build.sha256.empty() ? "none recorded" : build.sha256) + ")"
                        : "cannot copy the reference program: " + error;
     std::error_code rec;
     fs::remove(program, rec);

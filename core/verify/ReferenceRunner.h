@@ -24,14 +24,14 @@ struct ReferenceBuild {
   std::filesystem::path binary;  // the cache entry (never run in place: run() copies and re-verifies it)
   std::string sha256;            // digest of `binary` verified (or recorded) by build()
   bool cached = false;
-  std::string log;      // compiler output when it failed
+  std::string log;  // compiler output when it failed
   std::string command;
   std::vector<std::string> warnings;  // a cache entry or folder discarded and rebuilt
 };
 
 struct ReferenceOutput {
   bool ok = false;
-  std::string error;    // why not (with the re-runnable command)
+  std::string error;                         // why not (with the re-runnable command)
   std::vector<std::vector<double>> outputs;  // in task output order
 };
 
@@ -42,7 +42,8 @@ class ReferenceRunner {
   // Writes caseDir/reference.manifest naming the input files (already written) and reads back the
   // outputs. `inputFiles` are in prepared.inputs order.
   ReferenceOutput run(const ReferenceBuild& build, const PreparedCase& prepared,
-                      const std::vector<std::filesystem::path>& inputFiles, const std::filesystem::path& caseDir) const;
+                      const std::vector<std::filesystem::path>& inputFiles,
+                      const std::filesystem::path& caseDir) const;
 
  private:
   std::filesystem::path cacheDir_;

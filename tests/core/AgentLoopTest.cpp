@@ -112,7 +112,8 @@ class Recorder : public AgentObserver {
 
 std::string reply(const std::string& marker) {
   return "Here is the kernel.\n\n```cpp kernel.cpp\n#include \"kwb_tiling.h\"\n// FAKE " + marker +
-         "\nconstexpr int32_t BUFFER_NUM = 2;\nextern \"C\" __global__ __aicore__ void add_custom(GM_ADDR x) {}\n```\n";
+         "\nconstexpr int32_t BUFFER_NUM = 2;\nextern \"C\" __global__ __aicore__ void add_custom(GM_ADDR x) "
+         "{}\n```\n";
 }
 
 struct Fixture {
@@ -136,14 +137,18 @@ struct Fixture {
     SessionSettings s;
     s.provider = "replay";
     s.limits = limits;
-    SessionStore::create(dir / "session", makeSession(task, (workbenchDataRoot() / "resources" / "tasks" / "add_custom").string(), s), Durability::NoSync);
+    SessionStore::create(
+        dir / "session",
+        makeSession(task, (workbenchDataRoot() / "resources" / "tasks" / "add_custom").string(), s),
+        Durability::NoSync);
   }
   ~Fixture() { fs::remove_all(dir); }
 
   std::unique_ptr<AgentLoop> loop(AgentLoopOptions o = {}, bool defaultWorkRoot = false) {
     if (!defaultWorkRoot) o.workRoot = dir / "work";
-    auto l = std::make_unique<AgentLoop>(SessionStore::open(dir / "session", {OpenMode::ReadWrite, false, Durability::NoSync}),
-                                         llm, evaluator, o);
+    auto l = std::make_unique<AgentLoop>(
+        SessionStore::open(dir / "session", {OpenMode::ReadWrite, false, Durability::NoSync}), llm, evaluator,
+        o);
     l->addObserver(&recorder);
     return l;
   }
@@ -170,7 +175,8 @@ TEST(AgentLoop, RepairsThenStopsAtTheIterationBudget) {
   EXPECT_NE(loop->finishReason().find("iteration budget (2)"), std::string::npos);
   EXPECT_EQ(loop->state(), AgentState::Finished);
   // The repair prompt carried the first candidate's diagnostic and source line.
-  const std::string prompt2 = SessionStore::open(f.dir / "session", {OpenMode::ReadOnly}).readArtifact(2, "prompt.md");
+  const std::string prompt2 =
+      SessionStore::open(f.dir / "session", {OpenMode::ReadOnly}).readArtifact(2, "prompt.md");
   EXPECT_NE(prompt2.find("[compile-error] kernel.cpp:4"), std::string::npos);
   EXPECT_NE(prompt2.find(">>   4 | extern \"C\" __global__"), std::string::npos) << prompt2;
   EXPECT_GE(f.recorder.count<agent_event::IterationFinished>(), 2);
@@ -223,7 +229,8 @@ TEST(AgentLoop, TheDefaultWorkRootIsUniqueAndRemovedWithTheLoop) {
 }
 
 TEST(AgentLoop, PauseTakesEffectAtAStepBoundaryAndStepRunsOneStep) {
-  Fixture f("pause", {reply("verdict=wrong_answer category=wrong-answer"), reply("verdict=pass us=40")}, maxIt(2));
+  Fixture f("pause", {reply("verdict=wrong_answer category=wrong-answer"), reply("verdict=pass us=40")},
+            maxIt(2));
   auto loop = f.loop();
   loop->step();  // before start: starts paused with one step granted
   ASSERT_TRUE(loop->waitForState(AgentState::Paused, 30s));
@@ -273,7 +280,9 @@ TEST(AgentLoop, StopIsFinalAndMarksTheIterationInFlight) {
 }
 
 TEST(AgentLoop, QueuedHintGoesIntoTheNextPromptOnly) {
-  Fixture f("hint", {reply("verdict=wrong_answer"), reply("verdict=wrong_answer"), reply("verdict=pass us=3")}, maxIt(3));
+  Fixture f("hint",
+            {reply("verdict=wrong_answer"), reply("verdict=wrong_answer"), reply("verdict=pass us=3")},
+            maxIt(3));
   auto loop = f.loop();
   loop->queueHint("Use DataCopyPad for the tail tile.");
   loop->start();
@@ -348,7 +357,8 @@ TEST(AgentLoop, PinnedLockedRegionViolationIsRejectedWithoutRunning) {
 
 TEST(AgentLoop, RollbackStartsANewBranchAndKeepsTheOldOne) {
   Fixture f("rollback",
-            {reply("verdict=pass us=40"), reply("verdict=pass us=30"), reply("verdict=pass us=20"), reply("verdict=pass us=35")},
+            {reply("verdict=pass us=40"), reply("verdict=pass us=30"), reply("verdict=pass us=20"),
+             reply("verdict=pass us=35")},
             maxIt(3));
   {
     // A chain 1 -> 2 -> 3, each faster than its parent.
@@ -377,7 +387,8 @@ TEST(AgentLoop, RollbackStartsANewBranchAndKeepsTheOldOne) {
   EXPECT_EQ(s.iterations[2].parentId, 2);
   auto store = SessionStore::open(f.dir / "session", {OpenMode::ReadOnly});
   // The new branch's prompt optimises iteration 1's candidate (40 us), not the 20 us one.
-  EXPECT_NE(store.readArtifact(4, "prompt.md").find("## Current best candidate (kernel.cpp, iteration 1)"), std::string::npos);
+  EXPECT_NE(store.readArtifact(4, "prompt.md").find("## Current best candidate (kernel.cpp, iteration 1)"),
+            std::string::npos);
 }
 
 TEST(AgentLoop, StepAfterFinishingRunsOneMoreRoundOnTheRolledBackBranch) {
@@ -422,14 +433,16 @@ TEST(AgentLoop, AcceptExportsACannKernelLaunchProject) {
   const fs::path out = loop->accept(2, f.dir / "export");
   EXPECT_EQ(loop->snapshot().acceptedIteration, 2);
   EXPECT_EQ(f.recorder.count<agent_event::Accepted>(), 1);
-  for (const char* file : {"CMakeLists.txt", "add_custom.cpp", "tiling_host.cpp", "main.cpp", "kwb_tiling.h", "data_utils.h",
-                           "run.sh", "cmake/cpu_lib.cmake", "scripts/gen_data.py", "scripts/verify_result.py",
-                           "reference/reference.cpp", "reference/kwb_reference.h", "README.md"})
+  for (const char* file :
+       {"CMakeLists.txt", "add_custom.cpp", "tiling_host.cpp", "main.cpp", "kwb_tiling.h", "data_utils.h",
+        "run.sh", "cmake/cpu_lib.cmake", "scripts/gen_data.py", "scripts/verify_result.py",
+        "reference/reference.cpp", "reference/kwb_reference.h", "README.md"})
     EXPECT_TRUE(fs::exists(out / file)) << file;
   std::ifstream cm(out / "CMakeLists.txt");
   std::stringstream ss;
   ss << cm.rdbuf();
-  EXPECT_NE(ss.str().find("ascendc_library(ascendc_kernels_${RUN_MODE} SHARED ${KERNEL_FILES})"), std::string::npos);
+  EXPECT_NE(ss.str().find("ascendc_library(ascendc_kernels_${RUN_MODE} SHARED ${KERNEL_FILES})"),
+            std::string::npos);
   EXPECT_NE(ss.str().find("RUN_MODE"), std::string::npos);
   std::ifstream kf(out / "add_custom.cpp");
   std::stringstream ks;
@@ -469,15 +482,16 @@ TEST(AgentLoop, KilledSessionResumesFromDisk) {
   const Session s = loop->snapshot();
   ASSERT_EQ(s.iterations.size(), 3u);
   EXPECT_EQ(s.iterations[0].verdict, Verdict::WrongAnswer);  // the interrupted step was redone
-  EXPECT_EQ(s.iterations[2].parentId, 1);                       // and the loop continued from it
+  EXPECT_EQ(s.iterations[2].parentId, 1);                    // and the loop continued from it
   EXPECT_EQ(s.iterations[2].verdict, Verdict::Pass);
 }
 
 TEST(AgentLoop, BestOfNEvaluatesEveryCandidateAndKeepsTheFastest) {
   SessionLimits l = maxIt(4);
   l.candidatesPerRound = 2;
-  Fixture f("bestofn", {reply("verdict=pass us=40"), reply("verdict=pass us=60"), reply("verdict=pass us=50"),
-                        reply("verdict=pass us=10")},
+  Fixture f("bestofn",
+            {reply("verdict=pass us=40"), reply("verdict=pass us=60"), reply("verdict=pass us=50"),
+             reply("verdict=pass us=10")},
             l);
   auto loop = f.loop();
   loop->start();

@@ -45,7 +45,8 @@ class CannVerifyScript : public ::testing::Test {
   bool verdict(const std::vector<double>& golden, const std::vector<double>& actual) {
     {
       std::ofstream g(dir_ / "output" / "golden_z.bin", std::ios::binary);
-      g.write(reinterpret_cast<const char*>(golden.data()), static_cast<std::streamsize>(golden.size() * sizeof(double)));
+      g.write(reinterpret_cast<const char*>(golden.data()),
+              static_cast<std::streamsize>(golden.size() * sizeof(double)));
     }
     {
       std::ofstream o(dir_ / "output" / "output_z.bin", std::ios::binary);

@@ -65,7 +65,8 @@ RawRun buildAndRun(const std::string& name, const fs::path& scratch, const std::
   const kwb::ProcessResult r = kwb::ProcessRunner().run(run);
   out.output = r.stdoutText + r.stderrText;
   EXPECT_TRUE(r.ok()) << name << ": " << r.describe() << "\n" << out.output.substr(0, 4000);
-  EXPECT_NE(r.stdoutText.find("PASS"), std::string::npos) << name << " computed a wrong result: " << out.output;
+  EXPECT_NE(r.stdoutText.find("PASS"), std::string::npos)
+      << name << " computed a wrong result: " << out.output;
   out.report = nlohmann::json::parse(slurp(report), nullptr, false);
   out.traceJson = slurp(prof / "trace.json");
   return out;

@@ -25,7 +25,8 @@ const std::string kChild = KWB_TEST_BIN_DIR "/kwb_test_child";
 class SandboxTrust : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!Sandbox::bubblewrapAvailable()) GTEST_SKIP() << "bubblewrap cannot be used here: " << Sandbox::isolationDescription();
+    if (!Sandbox::bubblewrapAvailable())
+      GTEST_SKIP() << "bubblewrap cannot be used here: " << Sandbox::isolationDescription();
     root_ = fs::temp_directory_path() / ("kwb-sandbox-trust-" + std::to_string(::getpid()) + "-" +
                                          ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(root_);
@@ -106,7 +107,8 @@ TEST_F(SandboxTrust, AggregateMemoryIsCappedAcrossProcesses) {
     p.totalMemoryBytes = 256u << 20;
     const SandboxResult r = Sandbox(p).run({kChild, "exit", "0"});
     bool warned = false;
-    for (const auto& d : r.diagnostics) warned = warned || d.message.find("MEMORY NOT CAPPED IN TOTAL") != std::string::npos;
+    for (const auto& d : r.diagnostics)
+      warned = warned || d.message.find("MEMORY NOT CAPPED IN TOTAL") != std::string::npos;
     EXPECT_TRUE(warned) << "no cgroup here (" << problem << "): the run must say so";
     GTEST_SKIP() << "no memory cgroup can be created here: " << problem;
   }
@@ -116,7 +118,8 @@ TEST_F(SandboxTrust, AggregateMemoryIsCappedAcrossProcesses) {
   p.totalMemoryBytes = 256u << 20;
   const SandboxResult r = Sandbox(p).run({kChild, "hog-children", "6", "100"});
   EXPECT_FALSE(r.memoryLimit.empty());
-  EXPECT_FALSE(r.ok()) << "6 x 100 MiB must not fit in 256 MiB together: " << r.stdoutText() << r.memoryLimit << " peak " << r.peakMemoryBytes;
+  EXPECT_FALSE(r.ok()) << "6 x 100 MiB must not fit in 256 MiB together: " << r.stdoutText() << r.memoryLimit
+                       << " peak " << r.peakMemoryBytes;
   EXPECT_TRUE(r.memoryLimitHit || r.exitCode > 0) << r.stdoutText();
   // The same children fit when the cap allows them.
   p.totalMemoryBytes = 2ull << 30;

@@ -52,7 +52,9 @@ namespace {
 }
 
 void sleepMs(long ms) {
-  struct timespec ts{ms / 1000, (ms % 1000) * 1000000L};
+  struct timespec ts {
+    ms / 1000, (ms % 1000) * 1000000L
+  };
   while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
   }
 }
@@ -78,7 +80,7 @@ void writePidFile(const char* path) {
 }
 
 bool fileExists(const char* path) {
-  struct stat st{};
+  struct stat st {};
   return stat(path, &st) == 0;
 }
 
@@ -102,7 +104,9 @@ int main(int argc, char** argv) {
         volatile char* p = static_cast<volatile char*>(malloc(bytes));
         if (!p) _exit(2);
         for (size_t o = 0; o < bytes; o += 4096) p[o] = 1;
-        struct timespec ts{0, 500 * 1000 * 1000};
+        struct timespec ts {
+          0, 500 * 1000 * 1000
+        };
         nanosleep(&ts, nullptr);
         _exit(0);
       }

@@ -63,8 +63,10 @@ void checkOverlap(const LaunchTrace& lt, std::vector<nlohmann::json>& out) {
   for (std::size_t k = 0; k < ws.size(); ++k) {
     const GmWrite& b = ws[k];
     std::size_t other = npos;
-    if (activePlain != npos && b.lo < ws[activePlain].hi && ws[activePlain].block != b.block) other = activePlain;
-    else if (!b.atomic && activeAtomic != npos && b.lo < ws[activeAtomic].hi && ws[activeAtomic].block != b.block)
+    if (activePlain != npos && b.lo < ws[activePlain].hi && ws[activePlain].block != b.block)
+      other = activePlain;
+    else if (!b.atomic && activeAtomic != npos && b.lo < ws[activeAtomic].hi &&
+             ws[activeAtomic].block != b.block)
       other = activeAtomic;
     std::size_t& active = b.atomic ? activeAtomic : activePlain;
     if (other != npos) {
@@ -78,27 +80,32 @@ void checkOverlap(const LaunchTrace& lt, std::vector<nlohmann::json>& out) {
         const std::uint64_t hi = std::min(a.hi, b.hi);
         char addr[64];
         std::snprintf(addr, sizeof(addr), "0x%llx", static_cast<unsigned long long>(b.lo));
-        nlohmann::json j{{"category", "multicore-overlap"}, {"severity", "error"}, {"api", lt.str(ib.api)},
-                         {"file", lt.str(ib.file)}, {"line", ib.line}, {"pipe", pipeName(ib.pipe)},
-                         {"operand", 0}, {"block", b.block},
-                         {"message", "blocks " + std::to_string(a.block) + " and " + std::to_string(b.block) +
-                                         " both write GM bytes [" + addr + ", +" + std::to_string(hi - b.lo) +
-                                         ") in one launch (block " + std::to_string(a.block) + " at " + siteA + " (" +
-                                         lt.str(ia.api) + "), block " + std::to_string(b.block) + " at " + siteB +
-                                         "); the final value depends on which core finishes last. Give each block "
-                                         "its own GM range (offset by GetBlockIdx())" +
-                                         (a.atomic || b.atomic
-                                              ? std::string(", or make every block's write to these bytes an atomic "
-                                                            "accumulation (SetAtomicAdd/Max/Min): a plain write "
-                                                            "overwrites whatever the other block accumulated")
-                                              : std::string())}};
+        nlohmann::json j{
+            {"category", "multicore-overlap"},
+            {"severity", "error"},
+            {"api", lt.str(ib.api)},
+            {"file", lt.str(ib.file)},
+            {"line", ib.line},
+            {"pipe", pipeName(ib.pipe)},
+            {"operand", 0},
+            {"block", b.block},
+            {"message",
+             "blocks " + std::to_string(a.block) + " and " + std::to_string(b.block) +
+                 " both write GM bytes [" + addr + ", +" + std::to_string(hi - b.lo) +
+                 ") in one launch (block " + std::to_string(a.block) + " at " + siteA + " (" +
+                 lt.str(ia.api) + "), block " + std::to_string(b.block) + " at " + siteB +
+                 "); the final value depends on which core finishes last. Give each block "
+                 "its own GM range (offset by GetBlockIdx())" +
+                 (a.atomic || b.atomic ? std::string(", or make every block's write to these bytes an atomic "
+                                                     "accumulation (SetAtomicAdd/Max/Min): a plain write "
+                                                     "overwrites whatever the other block accumulated")
+                                       : std::string())}};
         out.push_back(j);
       }
     }
     if (active == npos || b.hi > ws[active].hi) active = k;
   }
 }
-
 
 bool parseTrace(std::string_view bytes, LaunchTrace& lt, BlockTrace& bt, std::string& error) {
   std::uint64_t header[4];
@@ -180,8 +187,10 @@ std::vector<GmRange> gmWrites(const LaunchTrace& lt) {
   std::sort(ws.begin(), ws.end(), [](const GmRange& a, const GmRange& b) { return a.lo < b.lo; });
   std::vector<GmRange> merged;
   for (const GmRange& w : ws) {
-    if (!merged.empty() && w.lo <= merged.back().hi) merged.back().hi = std::max(merged.back().hi, w.hi);
-    else merged.push_back(w);
+    if (!merged.empty() && w.lo <= merged.back().hi)
+      merged.back().hi = std::max(merged.back().hi, w.hi);
+    else
+      merged.push_back(w);
   }
   return merged;
 }

@@ -13,9 +13,9 @@ inline constexpr std::uint32_t kFrameMagic = 0x5242574bu;  // "KWBR"
 enum class FrameKind : std::uint32_t {
   BlockDiagnostics = 1,  // JSON lines the block reported (the runtime's diagLine format)
   BlockTrace = 2,        // the block's instruction trace (the .trace format: header, strings, Instr[])
-  Launch = 3,            // JSON: kernel, blockDim, soc, autoSync, blocks: [{status, exit_code, signal, wall_ms}]
-  Tensors = 4,           // JSON: [{name, addr, bytes}] the harness GmAlloc'd for the task's tensors
-  HostDiagnostics = 5,   // JSON lines raised in the launching process (outside any block)
+  Launch = 3,   // JSON: kernel, blockDim, soc, autoSync, blocks: [{status, exit_code, signal, wall_ms}]
+  Tensors = 4,  // JSON: [{name, addr, bytes}] the harness GmAlloc'd for the task's tensors
+  HostDiagnostics = 5,  // JSON lines raised in the launching process (outside any block)
 };
 
 struct FrameHeader {

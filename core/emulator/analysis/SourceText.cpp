@@ -47,10 +47,14 @@ std::string rootName(std::string t) {
   return id;
 }
 
-bool identChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool identChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
 }  // namespace
 
-std::string sourceLine(const std::string& file, unsigned line) { return sourceLineOf(linesOf(file), line); }
+std::string sourceLine(const std::string& file, unsigned line) {
+  return sourceLineOf(linesOf(file), line);
+}
 
 std::string sourceLineOf(const std::vector<std::string>* lines, unsigned line) {
   if (!lines || line == 0 || line > lines->size()) return {};
@@ -61,7 +65,8 @@ OperandText operandText(const std::string& file, unsigned line, const std::strin
   return operandTextOf(linesOf(file), line, api, operand);
 }
 
-OperandText operandTextOf(const std::vector<std::string>* lines, unsigned line, const std::string& api, int operand) {
+OperandText operandTextOf(const std::vector<std::string>* lines, unsigned line, const std::string& api,
+                          int operand) {
   OperandText out;
   if (!lines || line == 0 || line > lines->size() || api.empty()) return out;
   // The call may span a few lines.
@@ -83,7 +88,10 @@ OperandText operandTextOf(const std::vector<std::string>* lines, unsigned line, 
       int depth = 0;
       for (; after < text.size(); ++after) {
         if (text[after] == '<') ++depth;
-        if (text[after] == '>' && --depth == 0) { ++after; break; }
+        if (text[after] == '>' && --depth == 0) {
+          ++after;
+          break;
+        }
       }
     }
     while (after < text.size() && std::isspace(static_cast<unsigned char>(text[after]))) ++after;

@@ -18,7 +18,8 @@ OperandText operandText(const std::string& file, unsigned line, const std::strin
 std::string sourceLine(const std::string& file, unsigned line);
 // The same on lines the caller holds (the trusted side passes its own copy of the candidate, never a
 // path named by a record).
-OperandText operandTextOf(const std::vector<std::string>* lines, unsigned line, const std::string& api, int operand);
+OperandText operandTextOf(const std::vector<std::string>* lines, unsigned line, const std::string& api,
+                          int operand);
 std::string sourceLineOf(const std::vector<std::string>* lines, unsigned line);
 
 }  // namespace kwb_sim::rt

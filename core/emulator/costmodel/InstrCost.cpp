@@ -29,17 +29,25 @@ ApiKind kindOf(const std::string& api) {
 
 Path mainPathOf(Pipe p) {
   switch (p) {
-    case Pipe::MTE2: return Path::GmToUb;
-    case Pipe::MTE3: return Path::UbToGm;
-    case Pipe::MTE1: return Path::L1ToL0A;
-    case Pipe::FIX: return Path::L0CToGm;
-    default: return Path::UbToUb;
+    case Pipe::MTE2:
+      return Path::GmToUb;
+    case Pipe::MTE3:
+      return Path::UbToGm;
+    case Pipe::MTE1:
+      return Path::L1ToL0A;
+    case Pipe::FIX:
+      return Path::L0CToGm;
+    default:
+      return Path::UbToUb;
   }
 }
 
 bool pathBySpaces(MemSpace src, MemSpace dst, Path& out) {
   using M = MemSpace;
-  struct Entry { M s, d; Path p; };
+  struct Entry {
+    M s, d;
+    Path p;
+  };
   static constexpr Entry table[] = {
       {M::GM, M::UB, Path::GmToUb},   {M::UB, M::GM, Path::UbToGm},   {M::UB, M::UB, Path::UbToUb},
       {M::GM, M::L1, Path::GmToL1},   {M::L1, M::UB, Path::L1ToUb},   {M::UB, M::L1, Path::UbToL1},
@@ -54,7 +62,9 @@ bool pathBySpaces(MemSpace src, MemSpace dst, Path& out) {
   return false;
 }
 
-bool isTransferPipe(Pipe p) { return p == Pipe::MTE1 || p == Pipe::MTE2 || p == Pipe::MTE3 || p == Pipe::FIX; }
+bool isTransferPipe(Pipe p) {
+  return p == Pipe::MTE1 || p == Pipe::MTE2 || p == Pipe::MTE3 || p == Pipe::FIX;
+}
 
 }  // namespace
 
@@ -83,14 +93,15 @@ LaunchTables LaunchTables::build(const SocParams& soc, const kwb_sim::LaunchTrac
     for (const Instr& in : b.instrs) {
       if (in.sync != SyncKind::None) continue;
       const size_t api = in.api < n ? in.api : 0;
-      if (in.pipe == Pipe::V && api < n && t.vectorClass[api] < 0 && t.kind[api] != ApiKind::Copy && !noted[api]) {
+      if (in.pipe == Pipe::V && api < n && t.vectorClass[api] < 0 && t.kind[api] != ApiKind::Copy &&
+          !noted[api]) {
         noted[api] = 1;
         t.notes.push_back("vector API '" + trace.strings[api] + "' is not in the " + soc.name +
                           " op table; costed as class '" +
                           soc.vectorClasses[static_cast<size_t>(soc.defaultVectorClass)].name + "'");
       }
-      if (isTransferPipe(in.pipe) || (in.pipe == Pipe::V && api < n && t.vectorClass[api] < 0 &&
-                                      t.kind[api] == ApiKind::Copy)) {
+      if (isTransferPipe(in.pipe) ||
+          (in.pipe == Pipe::V && api < n && t.vectorClass[api] < 0 && t.kind[api] == ApiKind::Copy)) {
         Path p;
         if (pathBySpaces(in.srcSpace, in.dstSpace, p) && !soc.paths[static_cast<size_t>(p)].present &&
             !missingPath[static_cast<int>(p)]) {
@@ -140,14 +151,20 @@ double InstrCoster::alignFactor(const Instr& in) const {
 double InstrCoster::issueCycles(const Instr& in) const {
   double c = 0;
   switch (in.sync) {
-    case SyncKind::None: c = in.pipe == Pipe::S ? 0 : soc_.apiIssueCycles; break;
+    case SyncKind::None:
+      c = in.pipe == Pipe::S ? 0 : soc_.apiIssueCycles;
+      break;
     case SyncKind::EnQue:
     case SyncKind::DeQue:
     case SyncKind::AllocTensor:
-    case SyncKind::FreeTensor: c = soc_.queueOpCycles; break;
+    case SyncKind::FreeTensor:
+      c = soc_.queueOpCycles;
+      break;
     case SyncKind::SetFlag:
     case SyncKind::WaitFlag:
-    case SyncKind::Barrier: c = soc_.syncIssueCycles; break;
+    case SyncKind::Barrier:
+      c = soc_.syncIssueCycles;
+      break;
   }
   return c * std::max<std::uint32_t>(1, in.times);
 }
@@ -156,26 +173,31 @@ WorkCost InstrCoster::work(const Instr& in, double gmShare) const {
   switch (in.pipe) {
     case Pipe::V: {
       const size_t api = in.api;
-      if (api < tables_.vectorClass.size() && tables_.vectorClass[api] < 0 && tables_.kind[api] == ApiKind::Copy)
+      if (api < tables_.vectorClass.size() && tables_.vectorClass[api] < 0 &&
+          tables_.kind[api] == ApiKind::Copy)
         return transfer(in, gmShare);
       return vectorOp(in);
     }
-    case Pipe::M: return cube(in);
+    case Pipe::M:
+      return cube(in);
     case Pipe::MTE1:
     case Pipe::MTE2:
     case Pipe::MTE3:
-    case Pipe::FIX: return transfer(in, gmShare);
-    default: return {};
+    case Pipe::FIX:
+      return transfer(in, gmShare);
+    default:
+      return {};
   }
 }
 
 WorkCost InstrCoster::vectorOp(const Instr& in) const {
   const size_t api = in.api;
   const int cls = api < tables_.vectorClass.size() && tables_.vectorClass[api] >= 0 ? tables_.vectorClass[api]
-                                                                                     : soc_.defaultVectorClass;
+                                                                                    : soc_.defaultVectorClass;
   const unsigned size = elementBytes(in);
   const double perRepeat = kRepeatBytes / size;
-  const double reps = in.repeat > 0 ? in.repeat : std::ceil(static_cast<double>(in.count) * size / kRepeatBytes);
+  const double reps =
+      in.repeat > 0 ? in.repeat : std::ceil(static_cast<double>(in.count) * size / kRepeatBytes);
   // A partial mask still occupies the whole repeat; the count guards against a repeat figure computed
   // with the narrower type of a Cast.
   const double elements = std::max(reps * perRepeat, static_cast<double>(in.count));
@@ -242,7 +264,8 @@ double InstrCoster::scalar(const Instr& in, DCache& dcache) const {
         // A folded record walks ascending contiguous elements (trace.h): only the first access to
         // each DCache line can miss.
         const std::uint64_t misses = touchLines(in, dcache);
-        return misses * soc_.gmGetValueMissCycles + (times - static_cast<double>(misses)) * soc_.gmGetValueHitCycles;
+        return misses * soc_.gmGetValueMissCycles +
+               (times - static_cast<double>(misses)) * soc_.gmGetValueHitCycles;
       }
       return soc_.ubGetValueCycles * times;
     case ApiKind::SetValue:
@@ -251,8 +274,10 @@ double InstrCoster::scalar(const Instr& in, DCache& dcache) const {
         return soc_.gmSetValueCycles * times;
       }
       return soc_.ubSetValueCycles * times;
-    case ApiKind::MaskSet: return soc_.maskSetCycles * times;
-    default: return soc_.scalarDefaultCycles * times;
+    case ApiKind::MaskSet:
+      return soc_.maskSetCycles * times;
+    default:
+      return soc_.scalarDefaultCycles * times;
   }
 }
 

@@ -61,7 +61,9 @@ void writeAll(int fd, const void* data, std::size_t n) {
 }
 }  // namespace
 
-const SocCaps& soc() { return *g_soc; }
+const SocCaps& soc() {
+  return *g_soc;
+}
 
 void selectSoc(const char* name) {
   for (const SocCaps& s : kSocs)
@@ -75,18 +77,30 @@ Runtime& R() {
 
 const char* categoryName(Cat c) {
   switch (c) {
-    case Cat::UbOverflow: return "ub-overflow";
-    case Cat::MisalignedCopy: return "misaligned-copy";
-    case Cat::GmOutOfBounds: return "gm-out-of-bounds";
-    case Cat::UbOutOfBounds: return "ub-out-of-bounds";
-    case Cat::QueueMisuse: return "queue-misuse";
-    case Cat::MissingSync: return "missing-sync";
-    case Cat::UnpairedFlag: return "unpaired-flag";
-    case Cat::MulticoreOverlap: return "multicore-overlap";
-    case Cat::InvalidParam: return "invalid-param";
-    case Cat::RuntimeCrash: return "runtime-crash";
-    case Cat::Timeout: return "timeout";
-    case Cat::Note: return "note";
+    case Cat::UbOverflow:
+      return "ub-overflow";
+    case Cat::MisalignedCopy:
+      return "misaligned-copy";
+    case Cat::GmOutOfBounds:
+      return "gm-out-of-bounds";
+    case Cat::UbOutOfBounds:
+      return "ub-out-of-bounds";
+    case Cat::QueueMisuse:
+      return "queue-misuse";
+    case Cat::MissingSync:
+      return "missing-sync";
+    case Cat::UnpairedFlag:
+      return "unpaired-flag";
+    case Cat::MulticoreOverlap:
+      return "multicore-overlap";
+    case Cat::InvalidParam:
+      return "invalid-param";
+    case Cat::RuntimeCrash:
+      return "runtime-crash";
+    case Cat::Timeout:
+      return "timeout";
+    case Cat::Note:
+      return "note";
   }
   return "";
 }
@@ -146,11 +160,13 @@ void writeTraceFile(bool complete) {
   Runtime& r = R();
   if (r.workDir.empty()) return;
   char path[4096];
-  std::snprintf(path, sizeof(path), "%s/b%lld.trace", r.workDir.c_str(), static_cast<long long>(g_block.blockIdx));
+  std::snprintf(path, sizeof(path), "%s/b%lld.trace", r.workDir.c_str(),
+                static_cast<long long>(g_block.blockIdx));
   const int fd = ::open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (fd < 0) return;
-  const std::uint64_t header[4] = {0x4b57425452414345ull, r.trace.size(), r.dropped,
-                                   (static_cast<std::uint64_t>(r.strings.size()) << 1) | (complete ? 1u : 0u)};
+  const std::uint64_t header[4] = {
+      0x4b57425452414345ull, r.trace.size(), r.dropped,
+      (static_cast<std::uint64_t>(r.strings.size()) << 1) | (complete ? 1u : 0u)};
   writeAll(fd, header, sizeof(header));
   for (const std::string& s : r.strings) {
     const std::uint32_t n = static_cast<std::uint32_t>(s.size());
@@ -170,8 +186,10 @@ void endBlock(int exitCode, bool complete) {
   // Repeated diagnostics: one line each with the count of further occurrences.
   for (const auto& [key, n] : dupCounts()) {
     if (n <= 1 || r.diagFd < 0) continue;
-    nlohmann::json j{{"repeat", n}, {"category", categoryName(static_cast<Cat>(key.cat))},
-                     {"file", key.file ? key.file : ""}, {"line", key.line}};
+    nlohmann::json j{{"repeat", n},
+                     {"category", categoryName(static_cast<Cat>(key.cat))},
+                     {"file", key.file ? key.file : ""},
+                     {"line", key.line}};
     const std::string line = j.dump() + "\n";
     writeAll(r.diagFd, line.data(), line.size());
   }
@@ -185,24 +203,34 @@ void endBlock(int exitCode, bool complete) {
 
 std::uint8_t* spaceBase(MemSpace s) {
   switch (s) {
-    case MemSpace::L1: return g_block.l1;
-    default: return g_block.ub;
+    case MemSpace::L1:
+      return g_block.l1;
+    default:
+      return g_block.ub;
   }
 }
 std::uint32_t spaceSize(MemSpace s) {
   switch (s) {
-    case MemSpace::L1: return g_block.l1Size;
-    default: return g_block.ubSize;
+    case MemSpace::L1:
+      return g_block.l1Size;
+    default:
+      return g_block.ubSize;
   }
 }
 const char* spaceName(MemSpace s) {
   switch (s) {
-    case MemSpace::GM: return "GM";
-    case MemSpace::L1: return "L1";
-    case MemSpace::L0A: return "L0A";
-    case MemSpace::L0B: return "L0B";
-    case MemSpace::L0C: return "L0C";
-    default: return "UB";
+    case MemSpace::GM:
+      return "GM";
+    case MemSpace::L1:
+      return "L1";
+    case MemSpace::L0A:
+      return "L0A";
+    case MemSpace::L0B:
+      return "L0B";
+    case MemSpace::L0C:
+      return "L0C";
+    default:
+      return "UB";
   }
 }
 
@@ -245,8 +273,8 @@ Instr& record(const char* api, SrcLoc loc, Pipe pipe) {
   return in;
 }
 
-void recordScalar(const char* api, SrcLoc loc, DType dt, MemSpace space, std::uint64_t gmAddr, std::uint32_t ubOff,
-                  bool write) {
+void recordScalar(const char* api, SrcLoc loc, DType dt, MemSpace space, std::uint64_t gmAddr,
+                  std::uint32_t ubOff, bool write) {
   rawFlush();
   rt::Runtime& r = rt::R();
   r.lastApi = api;
@@ -269,10 +297,16 @@ void recordScalar(const char* api, SrcLoc loc, DType dt, MemSpace space, std::ui
   in.bytes = dtypeSize(dt);
   if (write) {
     in.dstSpace = space;
-    if (space != MemSpace::GM) { in.dstOff = ubOff; in.dstLen = dtypeSize(dt); }
+    if (space != MemSpace::GM) {
+      in.dstOff = ubOff;
+      in.dstLen = dtypeSize(dt);
+    }
   } else {
     in.srcSpace = space;
-    if (space != MemSpace::GM) { in.src0Off = ubOff; in.src0Len = dtypeSize(dt); }
+    if (space != MemSpace::GM) {
+      in.src0Off = ubOff;
+      in.src0Len = dtypeSize(dt);
+    }
   }
   if (space == MemSpace::GM) {
     in.gmAddr = gmAddr;

@@ -31,10 +31,10 @@ struct Runtime {
   int diagFd = -1;           // child: diagnostics file (JSON lines)
   std::vector<Instr> trace;  // child: instruction trace
   std::uint64_t dropped = 0;
-  std::vector<std::string> strings;   // interned names (index = Instr::api/file)
-  const char* lastApi = "";           // for crash reports
+  std::vector<std::string> strings;  // interned names (index = Instr::api/file)
+  const char* lastApi = "";          // for crash reports
   SrcLoc lastLoc{nullptr, 0};
-  bool errors = false;                // child: an error diagnostic was reported
+  bool errors = false;  // child: an error diagnostic was reported
 };
 Runtime& R();
 
@@ -48,8 +48,8 @@ void writeTraceFile(bool complete);  // async-signal tolerant (write(2) only)
 void syncEndOfKernel();
 // One instruction on pipe p that touches several operands: syncBegin once, then syncOperand per operand.
 void syncBegin(Pipe p);
-void syncOperand(Pipe p, MemSpace space, std::uint32_t off, std::uint32_t len, bool write, const char* api, SrcLoc loc,
-                 int operand);
+void syncOperand(Pipe p, MemSpace space, std::uint32_t off, std::uint32_t len, bool write, const char* api,
+                 SrcLoc loc, int operand);
 void selectSoc(const char* name);
 bool gmKnownBlock(const void* p);
 void syncResetBlock();
@@ -57,10 +57,10 @@ void queueResetBlock();
 
 // GM blocks (Memory.cpp) as the raw-access handler needs them; async-signal-safe lookups.
 struct GmBlockInfo {
-  std::uintptr_t base;  // kernel view
-  std::size_t size;     // user bytes
-  std::size_t body;     // mapped bytes (page multiple); a guard page lies before and after
-  std::uintptr_t alias; // runtime view of the same bytes (always accessible)
+  std::uintptr_t base;   // kernel view
+  std::size_t size;      // user bytes
+  std::size_t body;      // mapped bytes (page multiple); a guard page lies before and after
+  std::uintptr_t alias;  // runtime view of the same bytes (always accessible)
 };
 bool gmBlockOf(std::uintptr_t kernelAddr, GmBlockInfo& out);  // the block or one of its guard pages
 void gmProtectKernelViews(int prot);

@@ -36,9 +36,12 @@ std::uint32_t localOff(const LocalDesc& d) {
 
 Pipe pipeFor(Dir dir, const LocalDesc* dst) {
   switch (dir) {
-    case Dir::GmToLocal: return Pipe::MTE2;
-    case Dir::LocalToGm: return Pipe::MTE3;
-    case Dir::LocalToLocal: return dst && dst->ref.space == MemSpace::L1 ? Pipe::MTE3 : Pipe::V;
+    case Dir::GmToLocal:
+      return Pipe::MTE2;
+    case Dir::LocalToGm:
+      return Pipe::MTE3;
+    case Dir::LocalToLocal:
+      return dst && dst->ref.space == MemSpace::L1 ? Pipe::MTE3 : Pipe::V;
   }
   return Pipe::V;
 }
@@ -62,9 +65,12 @@ Bits combineBits(AtomicOp op, DType dt, Bits g, Bits v) {
   auto pick = [&](auto a, auto b) {
     using V = decltype(a);
     V r = a;
-    if (op == AtomicOp::Add) r = static_cast<V>(a + b);
-    else if (op == AtomicOp::Max) r = b > a ? b : a;
-    else if (op == AtomicOp::Min) r = b < a ? b : a;
+    if (op == AtomicOp::Add)
+      r = static_cast<V>(a + b);
+    else if (op == AtomicOp::Max)
+      r = b > a ? b : a;
+    else if (op == AtomicOp::Min)
+      r = b < a ? b : a;
     return r;
   };
   Bits out = g;
@@ -79,9 +85,10 @@ Bits combineBits(AtomicOp op, DType dt, Bits g, Bits v) {
     std::memcpy(&a, &g, 4);
     std::memcpy(&b, &v, 4);
     // Wrapping add, as the vector integer ops.
-    const std::int32_t r = op == AtomicOp::Add ? static_cast<std::int32_t>(static_cast<std::uint32_t>(a) +
-                                                                           static_cast<std::uint32_t>(b))
-                                               : pick(a, b);
+    const std::int32_t r =
+        op == AtomicOp::Add
+            ? static_cast<std::int32_t>(static_cast<std::uint32_t>(a) + static_cast<std::uint32_t>(b))
+            : pick(a, b);
     std::memcpy(&out, &r, 4);
   } else if (dt == DType::F16) {
     std::uint16_t ha, hb;
@@ -108,7 +115,8 @@ void accumulateElems(std::uint8_t* d, const std::uint8_t* s, std::uint64_t n, At
     }
     Bits* p = reinterpret_cast<Bits*>(d + k);
     Bits g = __atomic_load_n(p, __ATOMIC_RELAXED);
-    while (!__atomic_compare_exchange_n(p, &g, combineBits(op, dt, g, v), false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
+    while (!__atomic_compare_exchange_n(p, &g, combineBits(op, dt, g, v), false, __ATOMIC_SEQ_CST,
+                                        __ATOMIC_RELAXED)) {
     }
   }
 }
@@ -116,8 +124,10 @@ void accumulateElems(std::uint8_t* d, const std::uint8_t* s, std::uint64_t n, At
 void accumulate(std::uint8_t* d, const std::uint8_t* s, std::uint64_t n) {
   const AtomicOp op = g_block.atomicOp;
   const DType dt = g_block.atomicType;
-  if (dt == DType::F16) accumulateElems<std::uint16_t>(d, s, n, op, dt);
-  else accumulateElems<std::uint32_t>(d, s, n, op, dt);
+  if (dt == DType::F16)
+    accumulateElems<std::uint16_t>(d, s, n, op, dt);
+  else
+    accumulateElems<std::uint32_t>(d, s, n, op, dt);
 }
 
 void run(const char* api, Dir dir, const LocalDesc* dstL, const GmDesc* dstG, const LocalDesc* srcL,
@@ -134,8 +144,14 @@ void run(const char* api, Dir dir, const LocalDesc* dstL, const GmDesc* dstG, co
     rec->burstCount = b.count;
     rec->burstLen = static_cast<std::uint32_t>(b.len);
     if (dstG) rec->atomic = g_block.atomicOp;
-    if (dstG) { rec->gmAddr = reinterpret_cast<std::uint64_t>(dstG->ptr); rec->gmStride = b.dstStride; }
-    if (srcG) { rec->gmAddr = reinterpret_cast<std::uint64_t>(srcG->ptr); rec->gmStride = b.srcStride; }
+    if (dstG) {
+      rec->gmAddr = reinterpret_cast<std::uint64_t>(dstG->ptr);
+      rec->gmStride = b.dstStride;
+    }
+    if (srcG) {
+      rec->gmAddr = reinterpret_cast<std::uint64_t>(srcG->ptr);
+      rec->gmStride = b.srcStride;
+    }
     return rec;
   };
   if (b.count == 0 || b.len == 0) {
@@ -154,20 +170,26 @@ void run(const char* api, Dir dir, const LocalDesc* dstL, const GmDesc* dstG, co
                std::to_string(e.size) + " bytes)");
   if (srcG && reinterpret_cast<std::uintptr_t>(srcG->ptr) % e.size != 0)
     report(Cat::MisalignedCopy, api, loc, pipe, 1,
-           std::string(api) + ": GM source address is not aligned to the element size (" + std::to_string(e.size) +
-               " bytes)");
+           std::string(api) + ": GM source address is not aligned to the element size (" +
+               std::to_string(e.size) + " bytes)");
 
   // Bounds. Local sides: skip the copy when it leaves the memory space; GM: cut at the end of the block.
-  if (dstL && !checkLocal(dstL->ref, localOff(*dstL), dstSpan, api, loc, pipe, 0, true)) return void(finishRecord(0));
-  if (srcL && !checkLocal(srcL->ref, localOff(*srcL), srcSpan, api, loc, pipe, 1, false)) return void(finishRecord(0));
+  if (dstL && !checkLocal(dstL->ref, localOff(*dstL), dstSpan, api, loc, pipe, 0, true))
+    return void(finishRecord(0));
+  if (srcL && !checkLocal(srcL->ref, localOff(*srcL), srcSpan, api, loc, pipe, 1, false))
+    return void(finishRecord(0));
   std::uint64_t gmOk = ~0ull;
   if (dstG) gmOk = checkGm(dstG->ptr, dstSpan, dstG->lo, dstG->hi, api, loc, pipe, 0, true);
   if (srcG) gmOk = checkGm(srcG->ptr, srcSpan, srcG->lo, srcG->hi, api, loc, pipe, 1, false);
 
   // Ordering.
   rt::syncBegin(pipe);
-  if (srcL) rt::syncOperand(pipe, srcL->ref.space, localOff(*srcL), static_cast<std::uint32_t>(srcSpan), false, api, loc, 1);
-  if (dstL) rt::syncOperand(pipe, dstL->ref.space, localOff(*dstL), static_cast<std::uint32_t>(dstSpan), true, api, loc, 0);
+  if (srcL)
+    rt::syncOperand(pipe, srcL->ref.space, localOff(*srcL), static_cast<std::uint32_t>(srcSpan), false, api,
+                    loc, 1);
+  if (dstL)
+    rt::syncOperand(pipe, dstL->ref.space, localOff(*dstL), static_cast<std::uint32_t>(dstSpan), true, api,
+                    loc, 0);
 
   // Move.
   std::uint64_t moved = 0;
@@ -181,8 +203,10 @@ void run(const char* api, Dir dir, const LocalDesc* dstL, const GmDesc* dstG, co
     if (gmOff >= gmOk) break;
     if (gmOff + n > gmOk) n = gmOk - gmOff;
     std::uint8_t* d = dst + dO + b.leftBytes;
-    if (dstG && g_block.atomicOp != AtomicOp::None) accumulate(d, src + so, n);
-    else std::memmove(d, src + so, n);
+    if (dstG && g_block.atomicOp != AtomicOp::None)
+      accumulate(d, src + so, n);
+    else
+      std::memmove(d, src + so, n);
     moved += n;
     if (b.pad && b.isPad) {
       std::uint8_t* burst = dst + dO;
@@ -192,8 +216,14 @@ void run(const char* api, Dir dir, const LocalDesc* dstL, const GmDesc* dstG, co
     }
   }
   Instr* in = finishRecord(moved);
-  if (dstL) { in->dstOff = localOff(*dstL); in->dstLen = static_cast<std::uint32_t>(dstSpan); }
-  if (srcL) { in->src0Off = localOff(*srcL); in->src0Len = static_cast<std::uint32_t>(srcSpan); }
+  if (dstL) {
+    in->dstOff = localOff(*dstL);
+    in->dstLen = static_cast<std::uint32_t>(dstSpan);
+  }
+  if (srcL) {
+    in->src0Off = localOff(*srcL);
+    in->src0Len = static_cast<std::uint32_t>(srcSpan);
+  }
 }
 
 // Contiguous count form: the length must be whole 32-byte blocks; the hardware rounds it down.
@@ -207,8 +237,10 @@ Burst contiguous(const char* api, ElemDesc e, std::uint32_t count, SrcLoc loc, P
                std::to_string(bytes) + " bytes: the length must be a multiple of 32 bytes (" +
                std::to_string(32 / e.size) + " elements). On hardware the transfer is truncated to " +
                std::to_string(kept) + " bytes and the last " + std::to_string((bytes - kept) / e.size) +
-               " element(s) are not copied. Use DataCopyPad for lengths that are not 32-byte multiples, or pad the "
-               "tile to a multiple of " + std::to_string(32 / e.size) + " elements");
+               " element(s) are not copied. Use DataCopyPad for lengths that are not 32-byte multiples, or "
+               "pad the "
+               "tile to a multiple of " +
+               std::to_string(32 / e.size) + " elements");
     bytes = kept;
   }
   b.len = bytes;
@@ -236,34 +268,38 @@ void atomicSet(AtomicOp op, DType dt, const char* api, SrcLoc loc) {
 }
 
 void copyGmToLocal(const LocalDesc& dst, const GmDesc& src, ElemDesc e, std::uint32_t count, SrcLoc loc) {
-  run("DataCopy", Dir::GmToLocal, &dst, nullptr, nullptr, &src, e, contiguous("DataCopy", e, count, loc, Pipe::MTE2),
-      loc);
+  run("DataCopy", Dir::GmToLocal, &dst, nullptr, nullptr, &src, e,
+      contiguous("DataCopy", e, count, loc, Pipe::MTE2), loc);
 }
 void copyLocalToGm(const GmDesc& dst, const LocalDesc& src, ElemDesc e, std::uint32_t count, SrcLoc loc) {
-  run("DataCopy", Dir::LocalToGm, nullptr, &dst, &src, nullptr, e, contiguous("DataCopy", e, count, loc, Pipe::MTE3),
-      loc);
+  run("DataCopy", Dir::LocalToGm, nullptr, &dst, &src, nullptr, e,
+      contiguous("DataCopy", e, count, loc, Pipe::MTE3), loc);
 }
-void copyLocalToLocal(const LocalDesc& dst, const LocalDesc& src, ElemDesc e, std::uint32_t count, SrcLoc loc) {
+void copyLocalToLocal(const LocalDesc& dst, const LocalDesc& src, ElemDesc e, std::uint32_t count,
+                      SrcLoc loc) {
   run("DataCopy", Dir::LocalToLocal, &dst, nullptr, &src, nullptr, e,
       contiguous("DataCopy", e, count, loc, pipeFor(Dir::LocalToLocal, &dst)), loc);
 }
-void copyGmToLocalParams(const LocalDesc& dst, const GmDesc& src, ElemDesc e, const AscendC::DataCopyParams& p,
-                         SrcLoc loc) {
-  run("DataCopy", Dir::GmToLocal, &dst, nullptr, nullptr, &src, e, strided("DataCopy", p, loc, Pipe::MTE2), loc);
+void copyGmToLocalParams(const LocalDesc& dst, const GmDesc& src, ElemDesc e,
+                         const AscendC::DataCopyParams& p, SrcLoc loc) {
+  run("DataCopy", Dir::GmToLocal, &dst, nullptr, nullptr, &src, e, strided("DataCopy", p, loc, Pipe::MTE2),
+      loc);
 }
-void copyLocalToGmParams(const GmDesc& dst, const LocalDesc& src, ElemDesc e, const AscendC::DataCopyParams& p,
-                         SrcLoc loc) {
-  run("DataCopy", Dir::LocalToGm, nullptr, &dst, &src, nullptr, e, strided("DataCopy", p, loc, Pipe::MTE3), loc);
+void copyLocalToGmParams(const GmDesc& dst, const LocalDesc& src, ElemDesc e,
+                         const AscendC::DataCopyParams& p, SrcLoc loc) {
+  run("DataCopy", Dir::LocalToGm, nullptr, &dst, &src, nullptr, e, strided("DataCopy", p, loc, Pipe::MTE3),
+      loc);
 }
-void copyLocalToLocalParams(const LocalDesc& dst, const LocalDesc& src, ElemDesc e, const AscendC::DataCopyParams& p,
-                            SrcLoc loc) {
+void copyLocalToLocalParams(const LocalDesc& dst, const LocalDesc& src, ElemDesc e,
+                            const AscendC::DataCopyParams& p, SrcLoc loc) {
   run("DataCopy", Dir::LocalToLocal, &dst, nullptr, &src, nullptr, e,
       strided("DataCopy", p, loc, pipeFor(Dir::LocalToLocal, &dst)), loc);
 }
 
 void copyPadGmToLocal(const LocalDesc& dst, const GmDesc& src, ElemDesc e, std::uint32_t blockCount,
-                      std::uint32_t blockLen, std::uint32_t srcStrideBytes, std::uint32_t dstStrideBlocks, bool isPad,
-                      std::uint32_t left, std::uint32_t right, std::uint64_t padBits, SrcLoc loc) {
+                      std::uint32_t blockLen, std::uint32_t srcStrideBytes, std::uint32_t dstStrideBlocks,
+                      bool isPad, std::uint32_t left, std::uint32_t right, std::uint64_t padBits,
+                      SrcLoc loc) {
   Burst b;
   b.count = blockCount;
   b.len = blockLen;
@@ -291,7 +327,8 @@ void copyPadLocalToGm(const GmDesc& dst, const LocalDesc& src, ElemDesc e, std::
   Burst b;
   b.count = blockCount;
   b.len = blockLen;
-  b.srcStride = (static_cast<std::uint64_t>(blockLen) + 31) / 32 * 32 + static_cast<std::uint64_t>(srcStrideBlocks) * 32;
+  b.srcStride = (static_cast<std::uint64_t>(blockLen) + 31) / 32 * 32 +
+                static_cast<std::uint64_t>(srcStrideBlocks) * 32;
   b.dstStride = static_cast<std::uint64_t>(blockLen) + dstStrideBytes;
   if (blockCount > 4095)
     report(Cat::InvalidParam, "DataCopyPad", loc, Pipe::MTE3, 2,

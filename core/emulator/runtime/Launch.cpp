@@ -27,14 +27,22 @@ std::uint64_t g_tilingKey = 0;
 
 const char* signalName(int sig) {
   switch (sig) {
-    case SIGSEGV: return "SIGSEGV";
-    case SIGBUS: return "SIGBUS";
-    case SIGFPE: return "SIGFPE";
-    case SIGILL: return "SIGILL";
-    case SIGABRT: return "SIGABRT";
-    case SIGKILL: return "SIGKILL";
-    case SIGTERM: return "SIGTERM";
-    default: return "signal";
+    case SIGSEGV:
+      return "SIGSEGV";
+    case SIGBUS:
+      return "SIGBUS";
+    case SIGFPE:
+      return "SIGFPE";
+    case SIGILL:
+      return "SIGILL";
+    case SIGABRT:
+      return "SIGABRT";
+    case SIGKILL:
+      return "SIGKILL";
+    case SIGTERM:
+      return "SIGTERM";
+    default:
+      return "signal";
   }
 }
 
@@ -54,11 +62,13 @@ void onCrash(int sig) {
   const int n = std::snprintf(
       line, sizeof(line),
       "{\"category\":\"runtime-crash\",\"severity\":\"error\",\"api\":\"%s\",\"file\":\"%s\",\"line\":%u,"
-      "\"pipe\":\"\",\"operand\":-2,\"block\":%lld,\"signal\":%d,\"message\":\"block %lld died with %s (signal %d)"
+      "\"pipe\":\"\",\"operand\":-2,\"block\":%lld,\"signal\":%d,\"message\":\"block %lld died with %s "
+      "(signal %d)"
       "%s%s%s\"}\n",
       r.lastApi ? r.lastApi : "", safeFile, r.lastLoc.line, static_cast<long long>(g_block.blockIdx), sig,
-      static_cast<long long>(g_block.blockIdx), signalName(sig), sig, r.lastApi && *r.lastApi ? "; the last emulated API call was " : "",
-      r.lastApi ? r.lastApi : "", r.lastApi && *r.lastApi ? " (at the line given); the fault happened in kernel code after it" : "");
+      static_cast<long long>(g_block.blockIdx), signalName(sig), sig,
+      r.lastApi && *r.lastApi ? "; the last emulated API call was " : "", r.lastApi ? r.lastApi : "",
+      r.lastApi && *r.lastApi ? " (at the line given); the fault happened in kernel code after it" : "");
   if (r.diagFd >= 0 && n > 0) {
     const ssize_t w = ::write(r.diagFd, line, static_cast<std::size_t>(n));
     (void)w;
@@ -81,7 +91,7 @@ void installCrashHandlers() {
   ss.ss_sp = altStack;
   ss.ss_size = sizeof(altStack);
   ::sigaltstack(&ss, nullptr);
-  struct sigaction sa{};
+  struct sigaction sa {};
   sa.sa_handler = onCrash;
   sa.sa_flags = SA_ONSTACK | SA_RESETHAND;
   for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) ::sigaction(sig, &sa, nullptr);
@@ -113,9 +123,15 @@ void atExit() {
 }
 }  // namespace
 
-void setKernelMode(int mode) { g_kernelMode = mode; }
-void setTilingKey(std::uint64_t key) { g_tilingKey = key; }
-std::uint64_t tilingKey() { return g_tilingKey; }
+void setKernelMode(int mode) {
+  g_kernelMode = mode;
+}
+void setTilingKey(std::uint64_t key) {
+  g_tilingKey = key;
+}
+std::uint64_t tilingKey() {
+  return g_tilingKey;
+}
 
 int launch(const char* kernelName, std::uint32_t blockDim, KernelThunk thunk, void* ctx, SrcLoc loc,
            const char* socName, bool autoSync) {
@@ -131,10 +147,9 @@ int launch(const char* kernelName, std::uint32_t blockDim, KernelThunk thunk, vo
   res.launchLoc = loc;
   res.autoSync = autoSync;
   if (blockDim == 0 || blockDim > 65535) {
-    res.parentLines.push_back(rt::diagLine(Cat::InvalidParam, "ICPU_RUN_KF", loc, Pipe::None, 1,
-                                           "blockDim = " + std::to_string(blockDim) +
-                                               " is outside 1..65535; the kernel was not run",
-                                           -1));
+    res.parentLines.push_back(rt::diagLine(
+        Cat::InvalidParam, "ICPU_RUN_KF", loc, Pipe::None, 1,
+        "blockDim = " + std::to_string(blockDim) + " is outside 1..65535; the kernel was not run", -1));
     rt::finishLaunch(res);
     return 1;
   }
@@ -187,8 +202,9 @@ int launch(const char* kernelName, std::uint32_t blockDim, KernelThunk thunk, vo
         --running;
         ++finished;
         rt::BlockResult& br = res.blocks[b];
-        br.elapsedMs = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
-                                                                             kids[b].start).count();
+        br.elapsedMs = std::chrono::duration_cast<std::chrono::milliseconds>(
+                           std::chrono::steady_clock::now() - kids[b].start)
+                           .count();
         if (br.status == rt::BlockStatus::TimedOut) break;
         if (WIFSIGNALED(status)) {
           br.status = rt::BlockStatus::Crashed;

@@ -72,7 +72,8 @@ kwb::Diagnostic toDiag(const nlohmann::json& j) {
   kwb::Diagnostic d;
   d.source = "emulator";
   const std::string sev = j.value("severity", "error");
-  d.severity = sev == "note" ? kwb::Severity::Note : (sev == "warning" ? kwb::Severity::Warning : kwb::Severity::Error);
+  d.severity = sev == "note" ? kwb::Severity::Note
+                             : (sev == "warning" ? kwb::Severity::Warning : kwb::Severity::Error);
   d.category = j.value("category", "");
   if (d.category == "note") d.category.clear();
   d.file = j.value("file", "");
@@ -109,14 +110,16 @@ std::string blockList(const std::vector<int>& blocks) {
   return s;
 }
 
-nlohmann::json runCostModel(const LaunchTrace& lt, bool autoSync, std::string& error, kwb::sim::Profile* keep) {
+nlohmann::json runCostModel(const LaunchTrace& lt, bool autoSync, std::string& error,
+                            kwb::sim::Profile* keep) {
   try {
     kwb::sim::SocParams params;
     if (&kwb_sim_soc_json != nullptr && kwb_sim_soc_json[0]) {
       params = kwb::sim::parseSocParams(kwb_sim_soc_json, "embedded:" + lt.soc);
     } else {
       const char* dir = std::getenv("KWB_SIM_SOC_DIR");
-      params = kwb::sim::loadSocParams(std::string(dir && *dir ? dir : KWB_SIM_DEFAULT_SOC_DIR) + "/" + lt.soc + ".json");
+      params = kwb::sim::loadSocParams(std::string(dir && *dir ? dir : KWB_SIM_DEFAULT_SOC_DIR) + "/" +
+                                       lt.soc + ".json");
     }
     kwb::sim::SimOptions opt;
     opt.autoSync = autoSync;
@@ -130,7 +133,8 @@ nlohmann::json runCostModel(const LaunchTrace& lt, bool autoSync, std::string& e
 
 void writeProfileFiles(const kwb::sim::Profile& p, const LaunchTrace& lt, const std::string& reportPath) {
   std::string dir;
-  if (const char* d = std::getenv("KWB_SIM_PROFILE_DIR"); d && *d) dir = d;
+  if (const char* d = std::getenv("KWB_SIM_PROFILE_DIR"); d && *d)
+    dir = d;
   else if (!reportPath.empty()) {
     const auto slash = reportPath.rfind('/');
     dir = slash == std::string::npos ? "." : reportPath.substr(0, slash);
@@ -149,9 +153,15 @@ void writeProfileFiles(const kwb::sim::Profile& p, const LaunchTrace& lt, const 
 // The shared Diagnostic's JSON shape (core/model/Diagnostic.cpp to_json), written here so that user
 // programs do not link kwb_core; tests/core/EmulatorReportTest reads it back with kwb::from_json.
 nlohmann::json diagToJson(const kwb::Diagnostic& d) {
-  nlohmann::json j{{"source", d.source},     {"severity", d.severity == kwb::Severity::Note ? "note" : d.severity == kwb::Severity::Warning ? "warning" : d.severity == kwb::Severity::Fatal ? "fatal" : "error"},
-                   {"category", d.category}, {"file", d.file},
-                   {"line", d.line},         {"column", d.column},
+  nlohmann::json j{{"source", d.source},
+                   {"severity", d.severity == kwb::Severity::Note      ? "note"
+                                : d.severity == kwb::Severity::Warning ? "warning"
+                                : d.severity == kwb::Severity::Fatal   ? "fatal"
+                                                                       : "error"},
+                   {"category", d.category},
+                   {"file", d.file},
+                   {"line", d.line},
+                   {"column", d.column},
                    {"message", d.message}};
   if (d.api) j["api"] = *d.api;
   if (d.tensor) j["tensor"] = *d.tensor;
@@ -193,8 +203,12 @@ void removeDir(const std::string& dir) {
 }
 }  // namespace
 
-int launchErrorCount() { return totals().errors; }
-void addParentLine(const std::string& line) { pendingParentLines().push_back(line); }
+int launchErrorCount() {
+  return totals().errors;
+}
+void addParentLine(const std::string& line) {
+  pendingParentLines().push_back(line);
+}
 
 void finishLaunch(LaunchResult& res) {
   Totals& tot = totals();
@@ -224,48 +238,68 @@ void finishLaunch(LaunchResult& res) {
     const std::string base = res.workDir + "/b" + std::to_string(b);
     perBlock[b] = readJsonLines(base + ".diag");
     if (keepRecords) {
-      appendRecordFrame(records::FrameKind::BlockDiagnostics, static_cast<std::int32_t>(b), readBytes(base + ".diag"));
-      appendRecordFrame(records::FrameKind::BlockTrace, static_cast<std::int32_t>(b), readBytes(base + ".trace"));
+      appendRecordFrame(records::FrameKind::BlockDiagnostics, static_cast<std::int32_t>(b),
+                        readBytes(base + ".diag"));
+      appendRecordFrame(records::FrameKind::BlockTrace, static_cast<std::int32_t>(b),
+                        readBytes(base + ".trace"));
     }
     BlockTrace bt;
     bt.block = static_cast<std::int32_t>(b);
     if (!readTrace(base + ".trace", lt, bt)) bt.complete = false;
     const BlockResult& br = res.blocks[b];
-    const bool hasCrashLine = std::any_of(perBlock[b].begin(), perBlock[b].end(), [](const nlohmann::json& j) {
-      return j.value("category", "") == "runtime-crash";
-    });
+    const bool hasCrashLine =
+        std::any_of(perBlock[b].begin(), perBlock[b].end(),
+                    [](const nlohmann::json& j) { return j.value("category", "") == "runtime-crash"; });
     std::string what;
     if (br.status == BlockStatus::TimedOut) {
       what = "timeout";
       const bool any = !bt.instrs.empty();
-      perBlock[b].push_back({{"category", "timeout"}, {"severity", "error"},
-                             {"api", any ? lt.str(bt.instrs.back().api) : ""},
-                             {"file", any ? lt.str(bt.instrs.back().file) : ""},
-                             {"line", any ? bt.instrs.back().line : 0},
-                             {"operand", -2}, {"block", b},
-                             {"message", "block " + std::to_string(b) + " did not finish within " +
-                                             std::to_string(br.timeoutMs) +
-                                             " ms (KWB_SIM_BLOCK_TIMEOUT_MS) and was killed; on hardware it would "
-                                             "hang or run far too long. " +
-                                             (any ? "It was stuck after its last emulated API call, " +
-                                                        lt.str(bt.instrs.back().api) + " at the line given "
-                                                        "(e.g. a loop spinning on GM or scalar data)"
-                                                  : std::string("It made no emulated API call before hanging"))}});
+      perBlock[b].push_back(
+          {{"category", "timeout"},
+           {"severity", "error"},
+           {"api", any ? lt.str(bt.instrs.back().api) : ""},
+           {"file", any ? lt.str(bt.instrs.back().file) : ""},
+           {"line", any ? bt.instrs.back().line : 0},
+           {"operand", -2},
+           {"block", b},
+           {"message",
+            "block " + std::to_string(b) + " did not finish within " + std::to_string(br.timeoutMs) +
+                " ms (KWB_SIM_BLOCK_TIMEOUT_MS) and was killed; on hardware it would "
+                "hang or run far too long. " +
+                (any ? "It was stuck after its last emulated API call, " + lt.str(bt.instrs.back().api) +
+                           " at the line given "
+                           "(e.g. a loop spinning on GM or scalar data)"
+                     : std::string("It made no emulated API call before hanging"))}});
       bt.complete = false;
     } else if (br.status == BlockStatus::Crashed && !hasCrashLine) {
       what = "crash";
-      perBlock[b].push_back({{"category", "runtime-crash"}, {"severity", "error"}, {"api", ""}, {"file", ""},
-                             {"line", 0}, {"operand", -2}, {"block", b},
-                             {"message", "block " + std::to_string(b) + " died with " + br.signalName + " (signal " +
-                                             std::to_string(br.signal) + ")"}});
+      perBlock[b].push_back({{"category", "runtime-crash"},
+                             {"severity", "error"},
+                             {"api", ""},
+                             {"file", ""},
+                             {"line", 0},
+                             {"operand", -2},
+                             {"block", b},
+                             {"message", "block " + std::to_string(b) + " died with " + br.signalName +
+                                             " (signal " + std::to_string(br.signal) + ")"}});
     } else if (br.status == BlockStatus::ExitedNonZero) {
-      perBlock[b].push_back({{"category", "runtime-crash"}, {"severity", "error"}, {"api", ""}, {"file", ""},
-                             {"line", 0}, {"operand", -2}, {"block", b},
-                             {"message", "block " + std::to_string(b) + " called exit(" + std::to_string(br.exitCode) +
-                                             ") inside the kernel"}});
+      perBlock[b].push_back({{"category", "runtime-crash"},
+                             {"severity", "error"},
+                             {"api", ""},
+                             {"file", ""},
+                             {"line", 0},
+                             {"operand", -2},
+                             {"block", b},
+                             {"message", "block " + std::to_string(b) + " called exit(" +
+                                             std::to_string(br.exitCode) + ") inside the kernel"}});
     } else if (br.status == BlockStatus::ForkFailed) {
-      perBlock[b].push_back({{"category", "runtime-crash"}, {"severity", "error"}, {"api", ""}, {"file", ""},
-                             {"line", 0}, {"operand", -2}, {"block", b},
+      perBlock[b].push_back({{"category", "runtime-crash"},
+                             {"severity", "error"},
+                             {"api", ""},
+                             {"file", ""},
+                             {"line", 0},
+                             {"operand", -2},
+                             {"block", b},
                              {"message", "could not start a process for block " + std::to_string(b)}});
     }
     if (br.status == BlockStatus::Crashed || br.status == BlockStatus::TimedOut ||
@@ -285,8 +319,8 @@ void finishLaunch(LaunchResult& res) {
   std::map<std::string, std::size_t> index;
   auto add = [&](const nlohmann::json& j) {
     if (j.contains("repeat")) {
-      const std::string key = j.value("category", "") + "|" + j.value("file", "") + "|" +
-                              std::to_string(j.value("line", 0));
+      const std::string key =
+          j.value("category", "") + "|" + j.value("file", "") + "|" + std::to_string(j.value("line", 0));
       for (auto& [k, i] : index)
         if (k.rfind(key + "|", 0) == 0) merged[i].extra += j.value("repeat", 0ull) - 1;
       return;
@@ -296,8 +330,8 @@ void finishLaunch(LaunchResult& res) {
     const int block = static_cast<int>(j.value("block", -1LL));
     auto it = index.find(key);
     if (it != index.end()) {
-      if (block >= 0 && std::find(merged[it->second].blocks.begin(), merged[it->second].blocks.end(), block) ==
-                            merged[it->second].blocks.end())
+      if (block >= 0 && std::find(merged[it->second].blocks.begin(), merged[it->second].blocks.end(),
+                                  block) == merged[it->second].blocks.end())
         merged[it->second].blocks.push_back(block);
       return;
     }
@@ -311,12 +345,14 @@ void finishLaunch(LaunchResult& res) {
   for (Merged& m : merged) {
     std::sort(m.blocks.begin(), m.blocks.end());
     if (m.blocks.size() > 1)
-      m.d.notes.push_back("reported by " + std::to_string(m.blocks.size()) + " of " + std::to_string(res.blockDim) +
-                          " blocks: " + blockList(m.blocks));
-    if (m.extra > 0) m.d.notes.push_back("repeated " + std::to_string(m.extra) + " more time(s) at this line");
+      m.d.notes.push_back("reported by " + std::to_string(m.blocks.size()) + " of " +
+                          std::to_string(res.blockDim) + " blocks: " + blockList(m.blocks));
+    if (m.extra > 0)
+      m.d.notes.push_back("repeated " + std::to_string(m.extra) + " more time(s) at this line");
     if (untrusted && (m.d.category == "runtime-crash" || m.d.category == "timeout"))
-      m.d.notes.push_back("the other blocks' output of this launch is not trustworthy: they share GM with the "
-                          "failed block");
+      m.d.notes.push_back(
+          "the other blocks' output of this launch is not trustworthy: they share GM with the "
+          "failed block");
     if (m.d.isError()) ++errors;
   }
 
@@ -343,8 +379,9 @@ void finishLaunch(LaunchResult& res) {
     const char* level = m.d.isError() ? "ERROR" : "INFO";
     std::string blk = m.d.block ? "[Block_" + std::to_string(*m.d.block) + "]" : std::string("[kwb-sim]");
     std::fprintf(stderr, "[%s]%s %s:%d: [%s] %s%s%s\n", level, blk.c_str(), m.d.file.c_str(), m.d.line,
-                 m.d.category.empty() ? "note" : m.d.category.c_str(), m.d.api ? (*m.d.api + ": ").c_str() : "",
-                 m.d.message.c_str(), m.d.tensor ? (" [tensor " + *m.d.tensor + "]").c_str() : "");
+                 m.d.category.empty() ? "note" : m.d.category.c_str(),
+                 m.d.api ? (*m.d.api + ": ").c_str() : "", m.d.message.c_str(),
+                 m.d.tensor ? (" [tensor " + *m.d.tensor + "]").c_str() : "");
     for (const std::string& n : m.d.notes) std::fprintf(stderr, "    note: %s\n", n.c_str());
   }
   std::fflush(stderr);
@@ -354,23 +391,34 @@ void finishLaunch(LaunchResult& res) {
   tot.blocks = res.blockDim;
   tot.untrusted = tot.untrusted || untrusted;
   tot.profile = profile;
-  nlohmann::json launch{{"kernel", res.kernel}, {"blockDim", res.blockDim}, {"soc", lt.soc},
-                        {"autoSync", res.autoSync}, {"errors", errors}};
+  nlohmann::json launch{{"kernel", res.kernel},
+                        {"blockDim", res.blockDim},
+                        {"soc", lt.soc},
+                        {"autoSync", res.autoSync},
+                        {"errors", errors}};
   nlohmann::json blocks = nlohmann::json::array();
   for (std::uint32_t b = 0; b < res.blocks.size(); ++b) {
     static const char* names[] = {"ok", "aborted", "crashed", "timeout", "exited", "fork-failed"};
-    blocks.push_back({{"block", b}, {"status", names[static_cast<int>(res.blocks[b].status)]},
-                      {"wall_ms", res.blocks[b].elapsedMs}, {"instructions", lt.blocks[b].instrs.size()}});
+    blocks.push_back({{"block", b},
+                      {"status", names[static_cast<int>(res.blocks[b].status)]},
+                      {"wall_ms", res.blocks[b].elapsedMs},
+                      {"instructions", lt.blocks[b].instrs.size()}});
   }
   launch["block_status"] = blocks;
   if (keepRecords) {
-    nlohmann::json outcome{{"kernel", res.kernel}, {"blockDim", res.blockDim}, {"soc", lt.soc},
-                           {"autoSync", res.autoSync}, {"blocks", nlohmann::json::array()}};
+    nlohmann::json outcome{{"kernel", res.kernel},
+                           {"blockDim", res.blockDim},
+                           {"soc", lt.soc},
+                           {"autoSync", res.autoSync},
+                           {"blocks", nlohmann::json::array()}};
     for (std::uint32_t b = 0; b < res.blocks.size(); ++b) {
       static const char* names[] = {"ok", "aborted", "crashed", "timeout", "exited", "fork-failed"};
       const BlockResult& br = res.blocks[b];
-      outcome["blocks"].push_back({{"status", names[static_cast<int>(br.status)]}, {"exit_code", br.exitCode},
-                                   {"signal", br.signal}, {"wall_ms", br.elapsedMs}, {"timeout_ms", br.timeoutMs}});
+      outcome["blocks"].push_back({{"status", names[static_cast<int>(br.status)]},
+                                   {"exit_code", br.exitCode},
+                                   {"signal", br.signal},
+                                   {"wall_ms", br.elapsedMs},
+                                   {"timeout_ms", br.timeoutMs}});
     }
     appendRecordFrame(records::FrameKind::Launch, -1, outcome.dump());
   }

@@ -21,8 +21,8 @@ namespace {
 // guard page before and after the body, so a raw access just outside the block faults as well.
 struct GmBlock {
   std::uintptr_t base;
-  std::size_t size;     // user bytes
-  std::size_t body;     // bytes mapped (user bytes rounded up to pages)
+  std::size_t size;  // user bytes
+  std::size_t body;  // bytes mapped (user bytes rounded up to pages)
   std::uintptr_t alias;
   std::uint64_t fileOff;
 };
@@ -46,7 +46,7 @@ std::string hex(std::uintptr_t v) {
   std::snprintf(buf, sizeof(buf), "0x%llx", static_cast<unsigned long long>(v));
   return buf;
 }
-int g_gmFd = -2;             // the memfd behind every GmAlloc block (-1: unavailable)
+int g_gmFd = -2;  // the memfd behind every GmAlloc block (-1: unavailable)
 std::uint64_t g_gmFileEnd = 0;
 }  // namespace
 
@@ -60,9 +60,10 @@ void* gmAlloc(std::size_t bytes) {
   void* res = ::mmap(nullptr, body + 2 * page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (res == MAP_FAILED) return nullptr;
   char* kv = static_cast<char*>(res) + page;
-  void* alias = ::mmap(nullptr, body, PROT_READ | PROT_WRITE, MAP_SHARED, g_gmFd, static_cast<off_t>(g_gmFileEnd));
-  if (::mmap(kv, body, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, g_gmFd, static_cast<off_t>(g_gmFileEnd)) ==
-          MAP_FAILED ||
+  void* alias =
+      ::mmap(nullptr, body, PROT_READ | PROT_WRITE, MAP_SHARED, g_gmFd, static_cast<off_t>(g_gmFileEnd));
+  if (::mmap(kv, body, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, g_gmFd,
+             static_cast<off_t>(g_gmFileEnd)) == MAP_FAILED ||
       alias == MAP_FAILED) {
     ::munmap(res, body + 2 * page);
     if (alias != MAP_FAILED) ::munmap(alias, body);
@@ -108,21 +109,25 @@ void gmProtectKernelViews(int prot) {
 }
 }  // namespace rt
 
-bool gmKnown(const void* p) { return findGm(reinterpret_cast<std::uintptr_t>(p)) != nullptr; }
+bool gmKnown(const void* p) {
+  return findGm(reinterpret_cast<std::uintptr_t>(p)) != nullptr;
+}
 
-std::uint64_t checkGm(const void* addr, std::uint64_t len, std::uintptr_t lo, std::uintptr_t hi, const char* api,
-                      SrcLoc loc, Pipe pipe, int operand, bool write) {
+std::uint64_t checkGm(const void* addr, std::uint64_t len, std::uintptr_t lo, std::uintptr_t hi,
+                      const char* api, SrcLoc loc, Pipe pipe, int operand, bool write) {
   const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(addr);
   const std::uintptr_t end = a + len;
   const char* what = write ? "writes" : "reads";
   std::uint64_t ok = len;
   if (hi != 0 && (a < lo || end > hi)) {
     const long long first = static_cast<long long>(a) - static_cast<long long>(lo);
-    report(Cat::GmOutOfBounds, api, loc, pipe, operand,
-           std::string(api) + " " + what + " GM bytes [" + std::to_string(first) + ", " +
-               std::to_string(first + static_cast<long long>(len)) +
-               ") relative to the GlobalTensor's SetGlobalBuffer start, but the buffer given to SetGlobalBuffer "
-               "has only " + std::to_string(hi - lo) + " bytes");
+    report(
+        Cat::GmOutOfBounds, api, loc, pipe, operand,
+        std::string(api) + " " + what + " GM bytes [" + std::to_string(first) + ", " +
+            std::to_string(first + static_cast<long long>(len)) +
+            ") relative to the GlobalTensor's SetGlobalBuffer start, but the buffer given to SetGlobalBuffer "
+            "has only " +
+            std::to_string(hi - lo) + " bytes");
     if (a < lo) return 0;
   }
   const GmBlock* b = findGm(a);
@@ -135,23 +140,24 @@ std::uint64_t checkGm(const void* addr, std::uint64_t len, std::uintptr_t lo, st
   if (a < b->base) {
     report(Cat::GmOutOfBounds, api, loc, pipe, operand,
            std::string(api) + " " + what + " GM bytes starting " + std::to_string(b->base - a) +
-               " bytes before a GmAlloc block of " + std::to_string(b->size) + " bytes (block at " + hex(b->base) +
-               "); the access is skipped");
+               " bytes before a GmAlloc block of " + std::to_string(b->size) + " bytes (block at " +
+               hex(b->base) + "); the access is skipped");
     return 0;
   }
   if (a >= userEnd || end > userEnd) {
     report(Cat::GmOutOfBounds, api, loc, pipe, operand,
            std::string(api) + " " + what + " GM bytes [" + std::to_string(a - b->base) + ", " +
                std::to_string(end - b->base) + ") of a GmAlloc block of " + std::to_string(b->size) +
-               " bytes (block at " + hex(b->base) + "): " + std::to_string(end - (a > userEnd ? a : userEnd)) +
+               " bytes (block at " + hex(b->base) +
+               "): " + std::to_string(end - (a > userEnd ? a : userEnd)) +
                " bytes past its end; the access is cut at the end of the block");
     ok = a >= userEnd ? 0 : userEnd - a;
   }
   return ok;
 }
 
-bool checkLocal(const TensorRef& ref, std::uint32_t off, std::uint64_t len, const char* api, SrcLoc loc, Pipe pipe,
-                int operand, bool write) {
+bool checkLocal(const TensorRef& ref, std::uint32_t off, std::uint64_t len, const char* api, SrcLoc loc,
+                Pipe pipe, int operand, bool write) {
   if (handleStale(ref)) {
     const BufferSlot& s = g_block.bufs[ref.buf];
     std::string where;
@@ -179,8 +185,8 @@ bool checkLocal(const TensorRef& ref, std::uint32_t off, std::uint64_t len, cons
   if (static_cast<std::uint64_t>(off) + len > spaceBytes) {
     if (ref.buf < 0)
       report(Cat::UbOutOfBounds, api, loc, pipe, operand,
-             std::string(api) + " accesses " + spaceName(ref.space) + " bytes [" + std::to_string(off) + ", " +
-                 std::to_string(off + len) + ") beyond the " + std::to_string(spaceBytes) + "-byte " +
+             std::string(api) + " accesses " + spaceName(ref.space) + " bytes [" + std::to_string(off) +
+                 ", " + std::to_string(off + len) + ") beyond the " + std::to_string(spaceBytes) + "-byte " +
                  spaceName(ref.space) + " of " + rt::soc().name);
     return false;
   }
@@ -189,10 +195,11 @@ bool checkLocal(const TensorRef& ref, std::uint32_t off, std::uint64_t len, cons
 
 void checkKernelPointerArg(const char* kernel, int index, const void* p, SrcLoc loc) {
   if (p == nullptr || gmKnown(p)) return;
-  report(Cat::Note, "ICPU_RUN_KF", loc, Pipe::None, index + 2,
-         std::string("argument ") + std::to_string(index + 1) + " of " + kernel +
-             " points to memory that does not come from AscendC::GmAlloc (or aclrtMalloc): every block runs in "
-             "its own process, so writes through it never reach the host program");
+  report(
+      Cat::Note, "ICPU_RUN_KF", loc, Pipe::None, index + 2,
+      std::string("argument ") + std::to_string(index + 1) + " of " + kernel +
+          " points to memory that does not come from AscendC::GmAlloc (or aclrtMalloc): every block runs in "
+          "its own process, so writes through it never reach the host program");
 }
 
 }  // namespace kwb_sim

@@ -37,9 +37,9 @@ int g_rawPending = 0;
 
 namespace {
 
-constexpr std::size_t kUbRegion = 256 * 1024;                 // UB at 0, L1 after it (as the old static storage)
+constexpr std::size_t kUbRegion = 256 * 1024;  // UB at 0, L1 after it (as the old static storage)
 constexpr std::size_t kLocalBytes = kUbRegion + 1024 * 1024;
-alignas(64) std::uint8_t g_fallback[kLocalBytes];             // used when the mappings cannot be made
+alignas(64) std::uint8_t g_fallback[kLocalBytes];  // used when the mappings cannot be made
 
 std::size_t g_page = 4096;
 std::uintptr_t g_exeBase = 0;  // load address of the program (RIPs are reported relative to it)
@@ -47,13 +47,13 @@ std::uintptr_t g_exeBase = 0;  // load address of the program (RIPs are reported
 // One noted access (or several folded: `times` ascending contiguous ones from the same instruction).
 struct RawRec {
   std::uintptr_t rip;
-  std::uintptr_t addr;   // kernel-view address (GM: what traces record as gmAddr)
-  std::uint32_t off;     // UB/L1: byte offset in its space
+  std::uintptr_t addr;  // kernel-view address (GM: what traces record as gmAddr)
+  std::uint32_t off;    // UB/L1: byte offset in its space
   std::uint32_t times;
   std::uint16_t width;
   MemSpace space;
   bool write;
-  SrcLoc loc;            // the last emulated API call before the access
+  SrcLoc loc;  // the last emulated API call before the access
 };
 constexpr int kPending = 4096;
 constexpr int kFoldWindow = 8;  // a scalar loop interleaves a few streams (x[i], y[i], z[i])
@@ -80,7 +80,9 @@ struct sigaction g_prevSegv, g_prevTrap;
 std::uintptr_t g_reported[64];
 int g_reportedCount = 0;
 
-int spaceIndex(MemSpace s) { return s == MemSpace::GM ? 0 : (s == MemSpace::L1 ? 2 : 1); }
+int spaceIndex(MemSpace s) {
+  return s == MemSpace::GM ? 0 : (s == MemSpace::L1 ? 2 : 1);
+}
 
 // --- async-signal-safe diagnostic line (the format of rt::diagLine)
 std::size_t appendStr(char* out, std::size_t k, std::size_t cap, const char* s, bool escape) {
@@ -104,8 +106,9 @@ void writeDiag(const char* category, const char* api, const char* message) {
   k = appendStr(line, k, sizeof(line), "\",\"file\":\"", false);
   k = appendStr(line, k, sizeof(line), r.lastLoc.file, true);
   char tail[96];
-  std::snprintf(tail, sizeof(tail), "\",\"line\":%u,\"pipe\":\"S\",\"operand\":-2,\"block\":%lld,\"message\":\"",
-                r.lastLoc.line, static_cast<long long>(g_block.blockIdx));
+  std::snprintf(tail, sizeof(tail),
+                "\",\"line\":%u,\"pipe\":\"S\",\"operand\":-2,\"block\":%lld,\"message\":\"", r.lastLoc.line,
+                static_cast<long long>(g_block.blockIdx));
   k = appendStr(line, k, sizeof(line), tail, false);
   k = appendStr(line, k, sizeof(line), message, true);
   k = appendStr(line, k, sizeof(line), "\"}\n", false);
@@ -138,21 +141,29 @@ Instr toInstr(const RawRec& p) {
   in.file = p.loc.file ? rt::intern(p.loc.file) : g_emptyFile;  // interned by that API's record already
   in.line = p.loc.line;
   in.pipe = Pipe::S;
-  in.dtype = in.srcDtype = p.width == 1 ? DType::U8 : p.width == 2 ? DType::U16 : p.width == 4 ? DType::U32
-                         : p.width == 8 ? DType::U64 : DType::None;
+  in.dtype = in.srcDtype = p.width == 1   ? DType::U8
+                           : p.width == 2 ? DType::U16
+                           : p.width == 4 ? DType::U32
+                           : p.width == 8 ? DType::U64
+                                          : DType::None;
   in.count = 1;
   in.times = p.times;
   in.bytes = p.width;
-  if (p.write) in.dstSpace = p.space; else in.srcSpace = p.space;
+  if (p.write)
+    in.dstSpace = p.space;
+  else
+    in.srcSpace = p.space;
   if (p.space == MemSpace::GM) {
     in.gmAddr = p.addr;
     in.burstCount = 1;
     in.burstLen = p.width;
     in.gmStride = p.width;
   } else if (p.write) {
-    in.dstOff = p.off; in.dstLen = p.width;
+    in.dstOff = p.off;
+    in.dstLen = p.width;
   } else {
-    in.src0Off = p.off; in.src0Len = p.width;
+    in.src0Off = p.off;
+    in.src0Len = p.width;
   }
   return in;
 }
@@ -162,13 +173,18 @@ Instr toInstr(const RawRec& p) {
 void drainInHandler() {
   rt::Runtime& r = rt::R();
   for (int i = 0; i < g_rawPending; ++i) {
-    if (r.trace.size() < r.trace.capacity()) r.trace.push_back(toInstr(g_pend[i]));
-    else { ++r.dropped; ++g_rawDropped; }
+    if (r.trace.size() < r.trace.capacity())
+      r.trace.push_back(toInstr(g_pend[i]));
+    else {
+      ++r.dropped;
+      ++g_rawDropped;
+    }
   }
   g_rawPending = 0;
 }
 
-void note(std::uintptr_t rip, std::uintptr_t addr, std::uint32_t off, unsigned width, MemSpace space, bool write) {
+void note(std::uintptr_t rip, std::uintptr_t addr, std::uint32_t off, unsigned width, MemSpace space,
+          bool write) {
   const rt::Runtime& r = rt::R();
   const int lo = g_rawPending > kFoldWindow ? g_rawPending - kFoldWindow : 0;
   for (int i = g_rawPending - 1; i >= lo; --i) {
@@ -181,7 +197,8 @@ void note(std::uintptr_t rip, std::uintptr_t addr, std::uint32_t off, unsigned w
     }
   }
   if (g_rawPending == kPending) drainInHandler();
-  g_pend[g_rawPending++] = RawRec{rip, addr, off, 1, static_cast<std::uint16_t>(width), space, write, r.lastLoc};
+  g_pend[g_rawPending++] =
+      RawRec{rip, addr, off, 1, static_cast<std::uint16_t>(width), space, write, r.lastLoc};
 }
 
 // --- the handlers
@@ -207,10 +224,10 @@ void chain(const struct sigaction& prev, int sig, siginfo_t* si, void* ctx) {
 // Which memory the kernel-view address belongs to; false: not a kernel view (a genuine crash).
 struct Where {
   MemSpace space = MemSpace::None;
-  std::uint32_t off = 0;          // UB/L1 offset
-  long long rel = 0;              // UB/L1 offset, negative in the guard page before UB
+  std::uint32_t off = 0;  // UB/L1 offset
+  long long rel = 0;      // UB/L1 offset, negative in the guard page before UB
   rt::GmBlockInfo gm{};
-  bool inLocal = false;           // inside the UB+L1 mapping (not its guard pages)
+  bool inLocal = false;  // inside the UB+L1 mapping (not its guard pages)
 };
 bool classify(std::uintptr_t a, Where& w) {
   if (g_localViews.hi != 0 && a + g_page >= g_localViews.lo && a < g_localViews.hi + g_page) {
@@ -237,13 +254,14 @@ bool checkGmRaw(std::uintptr_t rip, std::uintptr_t a, unsigned width, bool write
   char where[256], msg[768];
   whereText(where, sizeof(where), rip);
   const long long rel = static_cast<long long>(a) - static_cast<long long>(b.base);
-  std::snprintf(msg, sizeof(msg),
-                "a raw GM pointer %s bytes [%lld, %lld) of a GmAlloc block of %llu bytes (block at 0x%llx): %s its "
-                "%s (%s, %u-byte access). On hardware this touches another tensor's memory; the emulator lets it "
-                "land in a guard page",
-                write ? "writes" : "reads", rel, rel + width, static_cast<unsigned long long>(b.size),
-                static_cast<unsigned long long>(b.base), a < b.base ? "before" : "past", a < b.base ? "start" : "end",
-                where, width);
+  std::snprintf(
+      msg, sizeof(msg),
+      "a raw GM pointer %s bytes [%lld, %lld) of a GmAlloc block of %llu bytes (block at 0x%llx): %s its "
+      "%s (%s, %u-byte access). On hardware this touches another tensor's memory; the emulator lets it "
+      "land in a guard page",
+      write ? "writes" : "reads", rel, rel + width, static_cast<unsigned long long>(b.size),
+      static_cast<unsigned long long>(b.base), a < b.base ? "before" : "past", a < b.base ? "start" : "end",
+      where, width);
   writeDiag("gm-out-of-bounds", "raw GM pointer", msg);
   return false;
 }
@@ -270,7 +288,8 @@ bool checkLocalRaw(std::uintptr_t rip, const Where& w, unsigned width, bool writ
   if (!firstReport(rip)) return false;
   char where[256], msg[768];
   whereText(where, sizeof(where), rip);
-  std::snprintf(msg, sizeof(msg), "a raw %s pointer (e.g. from LocalTensor::GetPhyAddr) %s %s offset %lld (%u bytes), %s; %s",
+  std::snprintf(msg, sizeof(msg),
+                "a raw %s pointer (e.g. from LocalTensor::GetPhyAddr) %s %s offset %lld (%u bytes), %s; %s",
                 name, write ? "writes" : "reads", name, w.rel, width, why, where);
   writeDiag("ub-out-of-bounds", w.space == MemSpace::L1 ? "raw L1 pointer" : "raw UB pointer", msg);
   return false;
@@ -279,8 +298,8 @@ bool checkLocalRaw(std::uintptr_t rip, const Where& w, unsigned width, bool writ
 #if defined(__x86_64__)
 // --- the fast path: the decoded instruction performed on the runtime alias, registers in the ucontext
 std::uint64_t g_rawFast = 0, g_rawSlow = 0;  // accesses emulated / single-stepped (KWB_SIM_RAW_STATS)
-bool g_fastPath = true;                        // KWB_SIM_RAW_SLOW=1: always single-step (measurements, tests)
-bool g_rawStats = false;                       // KWB_SIM_RAW_STATS=1: one stderr line per block at its end
+bool g_fastPath = true;                      // KWB_SIM_RAW_SLOW=1: always single-step (measurements, tests)
+bool g_rawStats = false;                     // KWB_SIM_RAW_STATS=1: one stderr line per block at its end
 
 void onSegv(int sig, siginfo_t* si, void* ctx) {
   auto* uc = static_cast<ucontext_t*>(ctx);
@@ -297,14 +316,17 @@ void onSegv(int sig, siginfo_t* si, void* ctx) {
   const x86::MemInstr mi = x86::decodeMemInstr(code, 15);
   unsigned width = mi.kind != x86::Kind::Refuse ? mi.width : x86::accessWidth(code);
   if (width == 0) width = 4;  // unknown encoding: assume one 32-bit element
-  const bool inBounds = w.space == MemSpace::GM ? checkGmRaw(rip, a, width, write, w.gm) : checkLocalRaw(rip, w, width, write);
+  const bool inBounds =
+      w.space == MemSpace::GM ? checkGmRaw(rip, a, width, write, w.gm) : checkLocalRaw(rip, w, width, write);
   note(rip, a, w.off, width, w.space, write);
   // Fast path: an in-bounds access the decoder is sure about, inside one page, whose direction agrees
   // with the page fault's, is performed here on the runtime alias (see RawEmulate.h).
   if (mi.kind != x86::Kind::Refuse && inBounds && mi.write == write && (a & (g_page - 1)) + width <= g_page &&
       !(mi.aligned16 && (a & 15) != 0)) {
-    const std::uintptr_t alias = w.space == MemSpace::GM ? w.gm.alias + (a - w.gm.base) : a + g_localViews.delta;
-    if ((w.space == MemSpace::GM || w.inLocal) && g_fastPath && emulateMemInstr(mi, uc, reinterpret_cast<std::uint8_t*>(alias))) {
+    const std::uintptr_t alias =
+        w.space == MemSpace::GM ? w.gm.alias + (a - w.gm.base) : a + g_localViews.delta;
+    if ((w.space == MemSpace::GM || w.inLocal) && g_fastPath &&
+        emulateMemInstr(mi, uc, reinterpret_cast<std::uint8_t*>(alias))) {
       uc->uc_mcontext.gregs[REG_RIP] += mi.length;
       ++g_rawFast;
       return;
@@ -321,7 +343,8 @@ void onSegv(int sig, siginfo_t* si, void* ctx) {
 void onTrap(int sig, siginfo_t* si, void* ctx) {
   if (!g_step.active) return chain(g_prevTrap, sig, si, ctx);
   auto* uc = static_cast<ucontext_t*>(ctx);
-  for (int i = 0; i < g_step.pages; ++i) ::mprotect(reinterpret_cast<void*>(g_step.page[i]), g_page, PROT_NONE);
+  for (int i = 0; i < g_step.pages; ++i)
+    ::mprotect(reinterpret_cast<void*>(g_step.page[i]), g_page, PROT_NONE);
   g_step.active = false;
   uc->uc_mcontext.gregs[REG_EFL] &= ~0x100LL;
 }
@@ -330,9 +353,10 @@ void onTrap(int sig, siginfo_t* si, void* ctx) {
 void onSegv(int sig, siginfo_t* si, void* ctx) {
   Where w;
   if (g_ready && classify(reinterpret_cast<std::uintptr_t>(si->si_addr), w))
-    writeDiag("runtime-crash", w.space == MemSpace::GM ? "raw GM pointer" : "raw UB pointer",
-              "kernel code accessed GM or UB through a raw pointer; the emulator checks and costs raw accesses "
-              "only on x86-64 - use GlobalTensor/LocalTensor GetValue/SetValue or DataCopy");
+    writeDiag(
+        "runtime-crash", w.space == MemSpace::GM ? "raw GM pointer" : "raw UB pointer",
+        "kernel code accessed GM or UB through a raw pointer; the emulator checks and costs raw accesses "
+        "only on x86-64 - use GlobalTensor/LocalTensor GetValue/SetValue or DataCopy");
   chain(g_prevSegv, sig, si, ctx);
 }
 #endif
@@ -352,10 +376,14 @@ void rawDrain() {
   rt::Runtime& r = rt::R();
   for (int i = 0; i < n; ++i) {
     const RawRec& p = g_drain[i];
-    if (p.space != MemSpace::GM)  // cross-pipe ordering as for GetValue/SetValue (matters with --no-auto-sync)
-      syncAccess(Pipe::S, p.space, p.off, p.width * p.times, p.write, p.write ? "raw UB write" : "raw UB read", p.loc,
-                 kOperandNone);
-    if (r.trace.size() >= (std::size_t{1} << 24)) { ++r.dropped; continue; }
+    if (p.space !=
+        MemSpace::GM)  // cross-pipe ordering as for GetValue/SetValue (matters with --no-auto-sync)
+      syncAccess(Pipe::S, p.space, p.off, p.width * p.times, p.write,
+                 p.write ? "raw UB write" : "raw UB read", p.loc, kOperandNone);
+    if (r.trace.size() >= (std::size_t{1} << 24)) {
+      ++r.dropped;
+      continue;
+    }
     r.trace.push_back(toInstr(p));
   }
   if (r.trace.capacity() - r.trace.size() < static_cast<std::size_t>(kPending))
@@ -374,7 +402,8 @@ void rawSetupLocal() {
   void* res = MAP_FAILED;
   void* alias = MAP_FAILED;
   if (fd >= 0 && ::ftruncate(fd, kLocalBytes) == 0) {
-    res = ::mmap(nullptr, kLocalBytes + 2 * g_page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    res = ::mmap(nullptr, kLocalBytes + 2 * g_page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                 -1, 0);
     alias = ::mmap(nullptr, kLocalBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   }
   char* kv = res == MAP_FAILED ? nullptr : static_cast<char*>(res) + g_page;
@@ -403,7 +432,7 @@ void rawEnterKernel() {
   r.trace.reserve(r.trace.size() + 2 * kPending);
   ::dl_iterate_phdr(findExeBase, &g_exeBase);
 
-  struct sigaction sa{};
+  struct sigaction sa {};
   sa.sa_sigaction = onSegv;
   sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
   ::sigemptyset(&sa.sa_mask);
@@ -428,9 +457,10 @@ void rawReportStats() {
 #if defined(__x86_64__)
   if (!g_rawStats) return;
   char line[160];
-  const int n = std::snprintf(line, sizeof(line), "kwb-sim raw accesses: block %lld emulated %llu single-stepped %llu\n",
-                              static_cast<long long>(g_block.blockIdx), static_cast<unsigned long long>(g_rawFast),
-                              static_cast<unsigned long long>(g_rawSlow));
+  const int n = std::snprintf(
+      line, sizeof(line), "kwb-sim raw accesses: block %lld emulated %llu single-stepped %llu\n",
+      static_cast<long long>(g_block.blockIdx), static_cast<unsigned long long>(g_rawFast),
+      static_cast<unsigned long long>(g_rawSlow));
   if (n > 0) {
     const ssize_t w = ::write(2, line, static_cast<std::size_t>(n));
     (void)w;

@@ -27,10 +27,18 @@ void writeGpr(ucontext_t* uc, const x86::MemInstr& m, std::uint64_t v) {
   const auto old = static_cast<std::uint64_t>(g);
   std::uint64_t r;
   switch (m.regBytes) {
-    case 8: r = v; break;
-    case 4: r = v & 0xFFFFFFFFull; break;
-    case 2: r = (old & ~0xFFFFull) | (v & 0xFFFF); break;
-    default: r = m.highByte ? (old & ~0xFF00ull) | ((v & 0xFF) << 8) : (old & ~0xFFull) | (v & 0xFF); break;
+    case 8:
+      r = v;
+      break;
+    case 4:
+      r = v & 0xFFFFFFFFull;
+      break;
+    case 2:
+      r = (old & ~0xFFFFull) | (v & 0xFFFF);
+      break;
+    default:
+      r = m.highByte ? (old & ~0xFF00ull) | ((v & 0xFF) << 8) : (old & ~0xFFull) | (v & 0xFF);
+      break;
   }
   g = static_cast<greg_t>(r);
 }
@@ -47,30 +55,47 @@ std::uint64_t loadMem(const std::uint8_t* mem, unsigned width, bool signExtend) 
 
 // The ALU instruction itself, on the same operand size, with the program's arithmetic flags in and out
 // (exact flags, adc/sbb carry-in). Below the red zone: pushfq/popfq would otherwise clobber it.
-#define KWB_ALU_ASM(INSN)                                                                                     \
-  asm volatile("lea -128(%%rsp), %%rsp\n\tpushq %[f]\n\tpopfq\n\t" INSN                                        \
-               "\n\tpushfq\n\tpopq %[f]\n\tlea 128(%%rsp), %%rsp"                                               \
-               : [d] "+r"(d), [f] "+r"(fl)                                                                      \
-               : [s] "r"(s)                                                                                     \
+#define KWB_ALU_ASM(INSN)                                               \
+  asm volatile("lea -128(%%rsp), %%rsp\n\tpushq %[f]\n\tpopfq\n\t" INSN \
+               "\n\tpushfq\n\tpopq %[f]\n\tlea 128(%%rsp), %%rsp"       \
+               : [d] "+r"(d), [f] "+r"(fl)                              \
+               : [s] "r"(s)                                             \
                : "cc", "memory")
-#define KWB_ALU_WIDTHS(MN)                                     \
-  switch (width) {                                             \
-    case 1: KWB_ALU_ASM(MN "b %b[s], %b[d]"); break;           \
-    case 2: KWB_ALU_ASM(MN "w %w[s], %w[d]"); break;           \
-    case 4: KWB_ALU_ASM(MN "l %k[s], %k[d]"); break;           \
-    default: KWB_ALU_ASM(MN "q %q[s], %q[d]"); break;          \
+#define KWB_ALU_WIDTHS(MN)              \
+  switch (width) {                      \
+    case 1:                             \
+      KWB_ALU_ASM(MN "b %b[s], %b[d]"); \
+      break;                            \
+    case 2:                             \
+      KWB_ALU_ASM(MN "w %w[s], %w[d]"); \
+      break;                            \
+    case 4:                             \
+      KWB_ALU_ASM(MN "l %k[s], %k[d]"); \
+      break;                            \
+    default:                            \
+      KWB_ALU_ASM(MN "q %q[s], %q[d]"); \
+      break;                            \
   }
 std::uint64_t aluExec(x86::Alu op, unsigned width, std::uint64_t d, std::uint64_t s, std::uint64_t& fl) {
   switch (op) {
-    case x86::Alu::Add: KWB_ALU_WIDTHS("add") break;
-    case x86::Alu::Or: KWB_ALU_WIDTHS("or") break;
-    case x86::Alu::Adc: KWB_ALU_WIDTHS("adc") break;
-    case x86::Alu::Sbb: KWB_ALU_WIDTHS("sbb") break;
-    case x86::Alu::And: KWB_ALU_WIDTHS("and") break;
-    case x86::Alu::Sub: KWB_ALU_WIDTHS("sub") break;
-    case x86::Alu::Xor: KWB_ALU_WIDTHS("xor") break;
-    case x86::Alu::Cmp: KWB_ALU_WIDTHS("cmp") break;
-    case x86::Alu::Test: KWB_ALU_WIDTHS("test") break;
+    case x86::Alu::Add:
+      KWB_ALU_WIDTHS("add") break;
+    case x86::Alu::Or:
+      KWB_ALU_WIDTHS("or") break;
+    case x86::Alu::Adc:
+      KWB_ALU_WIDTHS("adc") break;
+    case x86::Alu::Sbb:
+      KWB_ALU_WIDTHS("sbb") break;
+    case x86::Alu::And:
+      KWB_ALU_WIDTHS("and") break;
+    case x86::Alu::Sub:
+      KWB_ALU_WIDTHS("sub") break;
+    case x86::Alu::Xor:
+      KWB_ALU_WIDTHS("xor") break;
+    case x86::Alu::Cmp:
+      KWB_ALU_WIDTHS("cmp") break;
+    case x86::Alu::Test:
+      KWB_ALU_WIDTHS("test") break;
   }
   return d;
 }
@@ -80,40 +105,76 @@ std::uint64_t aluExec(x86::Alu op, unsigned width, std::uint64_t d, std::uint64_
 using V2d = double __attribute__((vector_size(16)));
 // The scalar SSE instruction itself (register form: the same operation as the memory form on the low
 // element) under the program's MXCSR (rounding, DAZ/FTZ; its sticky exception flags come back).
-#define KWB_SSE_ASM(INSN)                                                                              \
+#define KWB_SSE_ASM(INSN)                                                                                \
   asm volatile("stmxcsr %[sv]\n\tldmxcsr %[mx]\n\t" INSN " %[s], %[d]\n\tstmxcsr %[mx]\n\tldmxcsr %[sv]" \
                : [d] "+x"(d), [mx] "+m"(mx), [sv] "+m"(sv)                                               \
                : [s] "x"(s))
-#define KWB_SSE_CMP(INSN)                                                                                 \
-  asm volatile("stmxcsr %[sv]\n\tldmxcsr %[mx]\n\t" INSN " %[s], %[d]\n\tstmxcsr %[mx]\n\tldmxcsr %[sv]"  \
-               : [mx] "+m"(mx), [sv] "+m"(sv), "=@ccz"(zf), "=@ccp"(pf), "=@ccc"(cf)                      \
+#define KWB_SSE_CMP(INSN)                                                                                \
+  asm volatile("stmxcsr %[sv]\n\tldmxcsr %[mx]\n\t" INSN " %[s], %[d]\n\tstmxcsr %[mx]\n\tldmxcsr %[sv]" \
+               : [mx] "+m"(mx), [sv] "+m"(sv), "=@ccz"(zf), "=@ccp"(pf), "=@ccc"(cf)                     \
                : [d] "x"(d), [s] "x"(s))
 void sseExec(const x86::MemInstr& m, V2d& d, V2d s, std::uint32_t& mx, std::uint64_t& efl) {
   std::uint32_t sv = 0;
   bool zf = false, pf = false, cf = false;
   if (m.dbl) {
     switch (m.sse) {
-      case x86::Sse::Add: KWB_SSE_ASM("addsd"); break;
-      case x86::Sse::Mul: KWB_SSE_ASM("mulsd"); break;
-      case x86::Sse::Sub: KWB_SSE_ASM("subsd"); break;
-      case x86::Sse::Min: KWB_SSE_ASM("minsd"); break;
-      case x86::Sse::Div: KWB_SSE_ASM("divsd"); break;
-      case x86::Sse::Max: KWB_SSE_ASM("maxsd"); break;
-      case x86::Sse::Sqrt: KWB_SSE_ASM("sqrtsd"); break;
-      case x86::Sse::Ucomi: KWB_SSE_CMP("ucomisd"); break;
-      case x86::Sse::Comi: KWB_SSE_CMP("comisd"); break;
+      case x86::Sse::Add:
+        KWB_SSE_ASM("addsd");
+        break;
+      case x86::Sse::Mul:
+        KWB_SSE_ASM("mulsd");
+        break;
+      case x86::Sse::Sub:
+        KWB_SSE_ASM("subsd");
+        break;
+      case x86::Sse::Min:
+        KWB_SSE_ASM("minsd");
+        break;
+      case x86::Sse::Div:
+        KWB_SSE_ASM("divsd");
+        break;
+      case x86::Sse::Max:
+        KWB_SSE_ASM("maxsd");
+        break;
+      case x86::Sse::Sqrt:
+        KWB_SSE_ASM("sqrtsd");
+        break;
+      case x86::Sse::Ucomi:
+        KWB_SSE_CMP("ucomisd");
+        break;
+      case x86::Sse::Comi:
+        KWB_SSE_CMP("comisd");
+        break;
     }
   } else {
     switch (m.sse) {
-      case x86::Sse::Add: KWB_SSE_ASM("addss"); break;
-      case x86::Sse::Mul: KWB_SSE_ASM("mulss"); break;
-      case x86::Sse::Sub: KWB_SSE_ASM("subss"); break;
-      case x86::Sse::Min: KWB_SSE_ASM("minss"); break;
-      case x86::Sse::Div: KWB_SSE_ASM("divss"); break;
-      case x86::Sse::Max: KWB_SSE_ASM("maxss"); break;
-      case x86::Sse::Sqrt: KWB_SSE_ASM("sqrtss"); break;
-      case x86::Sse::Ucomi: KWB_SSE_CMP("ucomiss"); break;
-      case x86::Sse::Comi: KWB_SSE_CMP("comiss"); break;
+      case x86::Sse::Add:
+        KWB_SSE_ASM("addss");
+        break;
+      case x86::Sse::Mul:
+        KWB_SSE_ASM("mulss");
+        break;
+      case x86::Sse::Sub:
+        KWB_SSE_ASM("subss");
+        break;
+      case x86::Sse::Min:
+        KWB_SSE_ASM("minss");
+        break;
+      case x86::Sse::Div:
+        KWB_SSE_ASM("divss");
+        break;
+      case x86::Sse::Max:
+        KWB_SSE_ASM("maxss");
+        break;
+      case x86::Sse::Sqrt:
+        KWB_SSE_ASM("sqrtss");
+        break;
+      case x86::Sse::Ucomi:
+        KWB_SSE_CMP("ucomiss");
+        break;
+      case x86::Sse::Comi:
+        KWB_SSE_CMP("comiss");
+        break;
     }
   }
   if (m.sse == x86::Sse::Ucomi || m.sse == x86::Sse::Comi)  // ZF PF CF from the compare, OF SF AF cleared
@@ -129,8 +190,8 @@ void markSseInUse(std::uint8_t* fp) {
   std::memcpy(&magic1, fp + 464, 4);  // struct _fpx_sw_bytes in the fxsave area's software-reserved bytes
   if (magic1 != 0x46505853u) return;  // FP_XSTATE_MAGIC1; without it the frame is plain fxsave
   std::uint64_t bv;
-  std::memcpy(&bv, fp + 512, 8);      // the XSAVE header's XSTATE_BV
-  bv |= 2;                            // XFEATURE_MASK_SSE
+  std::memcpy(&bv, fp + 512, 8);  // the XSAVE header's XSTATE_BV
+  bv |= 2;                        // XFEATURE_MASK_SSE
   std::memcpy(fp + 512, &bv, 8);
 }
 
@@ -156,7 +217,8 @@ bool emulateMemInstr(const x86::MemInstr& m, ucontext_t* uc, std::uint8_t* mem) 
       const std::uint64_t mv = loadMem(mem, m.width, false);
       const std::uint64_t rv = m.useImm ? static_cast<std::uint64_t>(m.imm) : readGpr(uc, m);
       std::uint64_t fl = (static_cast<std::uint64_t>(efl) & kArithFlags) | 0x2;
-      const std::uint64_t r = m.memFirst ? aluExec(m.alu, m.width, mv, rv, fl) : aluExec(m.alu, m.width, rv, mv, fl);
+      const std::uint64_t r =
+          m.memFirst ? aluExec(m.alu, m.width, mv, rv, fl) : aluExec(m.alu, m.width, rv, mv, fl);
       if (!m.memFirst && m.alu != x86::Alu::Cmp && m.alu != x86::Alu::Test) writeGpr(uc, m, r);
       efl = static_cast<greg_t>((static_cast<std::uint64_t>(efl) & ~kArithFlags) | (fl & kArithFlags));
       return true;

@@ -64,7 +64,8 @@ void appendRecordFrame(records::FrameKind kind, std::int32_t block, const std::s
 
 void appendTensorFrame() {
   nlohmann::json j = nlohmann::json::array();
-  for (const auto& t : harnessTensors()) j.push_back({{"name", t.name}, {"addr", t.addr}, {"bytes", t.bytes}});
+  for (const auto& t : harnessTensors())
+    j.push_back({{"name", t.name}, {"addr", t.addr}, {"bytes", t.bytes}});
   appendRecordFrame(records::FrameKind::Tensors, -1, j.dump());
 }
 

@@ -49,7 +49,9 @@ SyncState& S() {
   return *g_sync;
 }
 
-int pi(Pipe p) { return static_cast<int>(p) < P ? static_cast<int>(p) : 0; }
+int pi(Pipe p) {
+  return static_cast<int>(p) < P ? static_cast<int>(p) : 0;
+}
 
 bool autoOrdered(int from, int to) {
   if (!g_block.autoSync) return false;
@@ -61,7 +63,8 @@ bool autoOrdered(int from, int to) {
 
 const char* hardEventName(int from, int to) {
   static char buf[32];
-  std::snprintf(buf, sizeof(buf), "%s_%s", pipeName(static_cast<Pipe>(from)), pipeName(static_cast<Pipe>(to)));
+  std::snprintf(buf, sizeof(buf), "%s_%s", pipeName(static_cast<Pipe>(from)),
+                pipeName(static_cast<Pipe>(to)));
   return buf;
 }
 
@@ -93,8 +96,8 @@ void hazard(const char* api, SrcLoc loc, int p, int operand, bool write, std::ui
   const std::string otherKind = otherWrote ? "wrote" : "reads";
   std::string msg = std::string(api) + " on pipe " + pipeName(static_cast<Pipe>(p)) + " " + kind + " " +
                     spaceName(space) + " bytes [" + std::to_string(off) + ", " + std::to_string(off + len) +
-                    ") that " + (other.api ? other.api : "?") + " on pipe " + pipeName(static_cast<Pipe>(q)) + " " +
-                    otherKind + " at line " + std::to_string(other.loc.line) +
+                    ") that " + (other.api ? other.api : "?") + " on pipe " + pipeName(static_cast<Pipe>(q)) +
+                    " " + otherKind + " at line " + std::to_string(other.loc.line) +
                     ", with no EnQue/DeQue, SetFlag/WaitFlag<HardEvent::" + hardEventName(q, p) +
                     "> or PipeBarrier<PIPE_ALL> ordering the two pipes";
   if (g_block.autoSync)
@@ -105,8 +108,8 @@ void hazard(const char* api, SrcLoc loc, int p, int operand, bool write, std::ui
   report(Cat::MissingSync, api, loc, static_cast<Pipe>(p), operand, msg);
 }
 
-void access(int p, MemSpace space, std::uint32_t off, std::uint32_t len, bool write, const char* api, SrcLoc loc,
-            int operand) {
+void access(int p, MemSpace space, std::uint32_t off, std::uint32_t len, bool write, const char* api,
+            SrcLoc loc, int operand) {
   if (len == 0) return;
   SyncState& st = S();
   std::vector<Granule>& gs = space == MemSpace::L1 ? st.l1 : st.ub;
@@ -164,8 +167,8 @@ void syncBegin(Pipe p) {
   rawFlush();  // earlier raw scalar accesses are ordered before this instruction
   ++S().seq[pi(p)];
 }
-void syncOperand(Pipe p, MemSpace space, std::uint32_t off, std::uint32_t len, bool write, const char* api, SrcLoc loc,
-                 int operand) {
+void syncOperand(Pipe p, MemSpace space, std::uint32_t off, std::uint32_t len, bool write, const char* api,
+                 SrcLoc loc, int operand) {
   access(pi(p), space, off, len, write, api, loc, operand);
 }
 
@@ -175,11 +178,12 @@ void syncEndOfKernel() {
     for (int id = 0; id < 8; ++id) {
       if (!st.flagPending[e][id]) continue;
       const Site& s = st.flagSite[e][id];
-      report(Cat::UnpairedFlag, "SetFlag", s.loc, Pipe::None, kOperandNone,
-             "SetFlag with event id " + std::to_string(id) +
-                 " is never matched by a WaitFlag of the same HardEvent and id before the kernel ends; the "
-                 "pending flag leaks into the next kernel on hardware (and TPipe's final PipeBarrier<PIPE_ALL> "
-                 "can hang)");
+      report(
+          Cat::UnpairedFlag, "SetFlag", s.loc, Pipe::None, kOperandNone,
+          "SetFlag with event id " + std::to_string(id) +
+              " is never matched by a WaitFlag of the same HardEvent and id before the kernel ends; the "
+              "pending flag leaks into the next kernel on hardware (and TPipe's final PipeBarrier<PIPE_ALL> "
+              "can hang)");
     }
 }
 }  // namespace rt
@@ -212,7 +216,8 @@ void flagSet(AscendC::HardEvent evt, int id, SrcLoc loc) {
   in.syncId = id;
   if (id < 0 || id > 7) {
     report(Cat::UnpairedFlag, "SetFlag", loc, ep.src, 0,
-           "SetFlag<HardEvent::" + std::string(hardEventName(pi(ep.src), pi(ep.dst))) + ">(" + std::to_string(id) +
+           "SetFlag<HardEvent::" + std::string(hardEventName(pi(ep.src), pi(ep.dst))) + ">(" +
+               std::to_string(id) +
                "): event id out of range; valid ids are 0..7 (keep to 0..5, id 7 is used by TPipe)");
     return;
   }
@@ -220,8 +225,8 @@ void flagSet(AscendC::HardEvent evt, int id, SrcLoc loc) {
   const int e = static_cast<int>(evt) & 63;
   if (st.flagPending[e][id]) {
     report(Cat::UnpairedFlag, "SetFlag", loc, ep.src, 0,
-           "SetFlag<HardEvent::" + std::string(hardEventName(pi(ep.src), pi(ep.dst))) + ">(" + std::to_string(id) +
-               ") set again while the previous SetFlag of the same event and id (line " +
+           "SetFlag<HardEvent::" + std::string(hardEventName(pi(ep.src), pi(ep.dst))) + ">(" +
+               std::to_string(id) + ") set again while the previous SetFlag of the same event and id (line " +
                std::to_string(st.flagSite[e][id].loc.line) +
                ") has not been waited: setting a flag twice is undefined and can hang PipeBarrier<PIPE_ALL>");
   }
@@ -239,17 +244,17 @@ void flagWait(AscendC::HardEvent evt, int id, SrcLoc loc) {
   in.syncId = id;
   if (id < 0 || id > 7) {
     report(Cat::UnpairedFlag, "WaitFlag", loc, ep.dst, 0,
-           "WaitFlag<HardEvent::" + std::string(hardEventName(pi(ep.src), pi(ep.dst))) + ">(" + std::to_string(id) +
-               "): event id out of range; valid ids are 0..7");
+           "WaitFlag<HardEvent::" + std::string(hardEventName(pi(ep.src), pi(ep.dst))) + ">(" +
+               std::to_string(id) + "): event id out of range; valid ids are 0..7");
     return;
   }
   SyncState& st = S();
   const int e = static_cast<int>(evt) & 63;
   if (!st.flagPending[e][id]) {
     report(Cat::UnpairedFlag, "WaitFlag", loc, ep.dst, 0,
-           "WaitFlag<HardEvent::" + std::string(hardEventName(pi(ep.src), pi(ep.dst))) + ">(" + std::to_string(id) +
-               ") has no matching SetFlag before it: on hardware pipe " + pipeName(ep.dst) +
-               " waits forever (hang)");
+           "WaitFlag<HardEvent::" + std::string(hardEventName(pi(ep.src), pi(ep.dst))) + ">(" +
+               std::to_string(id) + ") has no matching SetFlag before it: on hardware pipe " +
+               pipeName(ep.dst) + " waits forever (hang)");
     return;
   }
   st.flagPending[e][id] = false;

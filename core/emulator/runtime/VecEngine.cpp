@@ -21,7 +21,7 @@ std::uint32_t off(const LocalDesc& d) {
 struct Mask {
   bool counter = false;
   std::uint64_t bits[2] = {0, 0};
-  std::uint64_t total = 0;   // counter mode: elements over all repeats
+  std::uint64_t total = 0;  // counter mode: elements over all repeats
   std::uint32_t repeat = 0;
   bool ok = true;
 };
@@ -40,7 +40,8 @@ Mask resolveMask(const VecArgs& a, std::uint32_t lanes, SrcLoc loc) {
   if (a.repeat > 255) {
     report(Cat::InvalidParam, a.api, loc, Pipe::V, 0,
            std::string(a.api) + ": repeatTime = " + std::to_string(static_cast<std::int32_t>(a.repeat)) +
-               " is outside 0..255 (the repeat field is 8 bits; split the work into several calls or use the count "
+               " is outside 0..255 (the repeat field is 8 bits; split the work into several calls or use the "
+               "count "
                "form)");
     m.ok = false;
     return m;
@@ -54,7 +55,10 @@ Mask resolveMask(const VecArgs& a, std::uint32_t lanes, SrcLoc loc) {
                  (c == 0 ? " selects no element (mask cannot be 0 in normal mode)"
                          : " exceeds the " + std::to_string(lanes) + " elements one repeat holds for " +
                                std::to_string(256 / lanes * 8) + "-bit data (256 bytes per repeat)"));
-      if (c == 0) { m.ok = false; return m; }
+      if (c == 0) {
+        m.ok = false;
+        return m;
+      }
     }
     const std::uint64_t n = c > lanes ? lanes : c;
     m.bits[0] = n >= 64 ? ~0ull : ((1ull << n) - 1);
@@ -84,12 +88,14 @@ bool laneOn(const Mask& m, std::uint32_t r, std::uint32_t i, std::uint32_t lanes
 }
 
 // Byte offset of lane i of repeat r for an operand with element size es and block/repeat strides.
-std::uint64_t laneOff(std::uint32_t r, std::uint32_t i, std::uint32_t es, std::uint32_t blk, std::uint32_t rep) {
+std::uint64_t laneOff(std::uint32_t r, std::uint32_t i, std::uint32_t es, std::uint32_t blk,
+                      std::uint32_t rep) {
   const std::uint32_t perBlock = 32 / es;
   return static_cast<std::uint64_t>(r) * rep * 32 + static_cast<std::uint64_t>(i / perBlock) * blk * 32 +
          static_cast<std::uint64_t>(i % perBlock) * es;
 }
-std::uint64_t spanOf(std::uint32_t repeat, std::uint32_t lanes, std::uint32_t es, std::uint32_t blk, std::uint32_t rep) {
+std::uint64_t spanOf(std::uint32_t repeat, std::uint32_t lanes, std::uint32_t es, std::uint32_t blk,
+                     std::uint32_t rep) {
   if (repeat == 0) return 0;
   return laneOff(repeat - 1, lanes - 1, es, blk, rep) + es > laneOff(0, lanes - 1, es, blk, rep) + es
              ? laneOff(repeat - 1, lanes - 1, es, blk, rep) + es
@@ -113,7 +119,8 @@ bool checkOperands(const VecArgs& a, std::uint64_t dSpan, std::uint64_t sSpan, S
     if (off(d) % 32 != 0)
       report(Cat::MisalignedCopy, a.api, loc, Pipe::V, k,
              std::string(a.api) + ": operand " + std::to_string(k + 1) + " starts at UB byte offset " +
-                 std::to_string(off(d)) + ", not 32-byte aligned; vector instructions need 32-byte aligned "
+                 std::to_string(off(d)) +
+                 ", not 32-byte aligned; vector instructions need 32-byte aligned "
                  "operand addresses");
   }
   return ok;
@@ -121,10 +128,17 @@ bool checkOperands(const VecArgs& a, std::uint64_t dSpan, std::uint64_t sSpan, S
 
 void syncOperands(const VecArgs& a, std::uint64_t dSpan, std::uint64_t sSpan, SrcLoc loc) {
   rt::syncBegin(Pipe::V);
-  if (a.nsrc >= 1) rt::syncOperand(Pipe::V, a.src0.ref.space, off(a.src0), static_cast<std::uint32_t>(sSpan), false, a.api, loc, 1);
-  if (a.nsrc >= 2) rt::syncOperand(Pipe::V, a.src1.ref.space, off(a.src1), static_cast<std::uint32_t>(sSpan), false, a.api, loc, 2);
-  if (a.readsDst) rt::syncOperand(Pipe::V, a.dst.ref.space, off(a.dst), static_cast<std::uint32_t>(dSpan), false, a.api, loc, 0);
-  rt::syncOperand(Pipe::V, a.dst.ref.space, off(a.dst), static_cast<std::uint32_t>(dSpan), true, a.api, loc, 0);
+  if (a.nsrc >= 1)
+    rt::syncOperand(Pipe::V, a.src0.ref.space, off(a.src0), static_cast<std::uint32_t>(sSpan), false, a.api,
+                    loc, 1);
+  if (a.nsrc >= 2)
+    rt::syncOperand(Pipe::V, a.src1.ref.space, off(a.src1), static_cast<std::uint32_t>(sSpan), false, a.api,
+                    loc, 2);
+  if (a.readsDst)
+    rt::syncOperand(Pipe::V, a.dst.ref.space, off(a.dst), static_cast<std::uint32_t>(dSpan), false, a.api,
+                    loc, 0);
+  rt::syncOperand(Pipe::V, a.dst.ref.space, off(a.dst), static_cast<std::uint32_t>(dSpan), true, a.api, loc,
+                  0);
 }
 
 Instr& recordVec(const VecArgs& a, SrcLoc loc, std::uint64_t count, std::uint32_t repeat, std::uint64_t dSpan,
@@ -138,9 +152,18 @@ Instr& recordVec(const VecArgs& a, SrcLoc loc, std::uint64_t count, std::uint32_
   in.dstSpace = in.srcSpace = MemSpace::UB;
   in.dstOff = off(a.dst);
   in.dstLen = static_cast<std::uint32_t>(dSpan);
-  if (a.nsrc >= 1) { in.src0Off = off(a.src0); in.src0Len = static_cast<std::uint32_t>(sSpan); }
-  if (a.nsrc >= 2) { in.src1Off = off(a.src1); in.src1Len = static_cast<std::uint32_t>(sSpan); }
-  if (a.readsDst && count > 0) { in.src1Off = off(a.dst); in.src1Len = static_cast<std::uint32_t>(dSpan); }
+  if (a.nsrc >= 1) {
+    in.src0Off = off(a.src0);
+    in.src0Len = static_cast<std::uint32_t>(sSpan);
+  }
+  if (a.nsrc >= 2) {
+    in.src1Off = off(a.src1);
+    in.src1Len = static_cast<std::uint32_t>(sSpan);
+  }
+  if (a.readsDst && count > 0) {
+    in.src1Off = off(a.dst);
+    in.src1Len = static_cast<std::uint32_t>(dSpan);
+  }
   return in;
 }
 
@@ -161,8 +184,9 @@ void checkPartialOverlap(const VecArgs& a, std::uint64_t dSpan, std::uint64_t sS
     if (d0 < s0 + sSpan && s0 < d0 + dSpan)
       report(Cat::InvalidParam, a.api, loc, Pipe::V, 0,
              std::string(a.api) + ": destination [" + std::to_string(d0) + ", " + std::to_string(d0 + dSpan) +
-                 ") partially overlaps source operand " + std::to_string(k + 1) + " [" + std::to_string(s0) + ", " +
-                 std::to_string(s0 + sSpan) + "); dst may only overlap a source completely (same start)");
+                 ") partially overlaps source operand " + std::to_string(k + 1) + " [" + std::to_string(s0) +
+                 ", " + std::to_string(s0 + sSpan) +
+                 "); dst may only overlap a source completely (same start)");
   }
 }
 // ShiftLeft/ShiftRight: the shift count must lie in 0..bit width of the element type.
@@ -191,8 +215,14 @@ void vecRun(const VecArgs& a, SrcLoc loc) {
     const std::uint64_t n = static_cast<std::uint64_t>(a.count);
     const std::uint64_t dSpan = n * des, sSpan = n * ses;
     const std::uint32_t repeat = static_cast<std::uint32_t>((n * wide + 255) / 256);
-    if (n == 0) { recordVec(a, loc, 0, 0, 0, 0); return; }
-    if (!checkOperands(a, dSpan, sSpan, loc)) { recordVec(a, loc, 0, 0, 0, 0); return; }
+    if (n == 0) {
+      recordVec(a, loc, 0, 0, 0, 0);
+      return;
+    }
+    if (!checkOperands(a, dSpan, sSpan, loc)) {
+      recordVec(a, loc, 0, 0, 0, 0);
+      return;
+    }
     checkPartialOverlap(a, dSpan, sSpan, loc);
     syncOperands(a, dSpan, sSpan, loc);
     compute(a, a.dst.ptr, a.src0.ptr, a.readsDst ? a.dst.ptr : a.src1.ptr, n);
@@ -201,14 +231,21 @@ void vecRun(const VecArgs& a, SrcLoc loc) {
   }
   if (a.dstBlk == 0)
     report(Cat::InvalidParam, a.api, loc, Pipe::V, 0,
-           std::string(a.api) + ": dstBlkStride = 0 is undefined behaviour (every block would write the same 32 bytes)");
+           std::string(a.api) +
+               ": dstBlkStride = 0 is undefined behaviour (every block would write the same 32 bytes)");
   const Mask m = resolveMask(a, lanes, loc);
-  if (!m.ok || m.repeat == 0) { recordVec(a, loc, 0, 0, 0, 0); return; }
+  if (!m.ok || m.repeat == 0) {
+    recordVec(a, loc, 0, 0, 0, 0);
+    return;
+  }
   const std::uint64_t dSpan = spanOf(m.repeat, lanes, des, a.dstBlk, a.dstRep);
   const std::uint64_t s0Span = spanOf(m.repeat, lanes, ses, a.src0Blk, a.src0Rep);
   const std::uint64_t s1Span = spanOf(m.repeat, lanes, ses, a.src1Blk, a.src1Rep);
   const std::uint64_t sSpan = s0Span > s1Span ? s0Span : s1Span;
-  if (!checkOperands(a, dSpan, a.nsrc >= 2 ? sSpan : s0Span, loc)) { recordVec(a, loc, 0, 0, 0, 0); return; }
+  if (!checkOperands(a, dSpan, a.nsrc >= 2 ? sSpan : s0Span, loc)) {
+    recordVec(a, loc, 0, 0, 0, 0);
+    return;
+  }
   syncOperands(a, dSpan, a.nsrc >= 2 ? sSpan : s0Span, loc);
   alignas(64) unsigned char td[256], t0[256], t1[256];
   std::uint64_t done = 0;
@@ -219,8 +256,10 @@ void vecRun(const VecArgs& a, SrcLoc loc) {
       if (laneOn(m, r, i, lanes)) idx[n++] = i;
     if (n == 0) continue;
     for (std::uint32_t k = 0; k < n; ++k) {
-      if (a.nsrc >= 1) std::memcpy(t0 + k * ses, a.src0.ptr + laneOff(r, idx[k], ses, a.src0Blk, a.src0Rep), ses);
-      if (a.nsrc >= 2) std::memcpy(t1 + k * ses, a.src1.ptr + laneOff(r, idx[k], ses, a.src1Blk, a.src1Rep), ses);
+      if (a.nsrc >= 1)
+        std::memcpy(t0 + k * ses, a.src0.ptr + laneOff(r, idx[k], ses, a.src0Blk, a.src0Rep), ses);
+      if (a.nsrc >= 2)
+        std::memcpy(t1 + k * ses, a.src1.ptr + laneOff(r, idx[k], ses, a.src1Blk, a.src1Rep), ses);
       if (a.readsDst) std::memcpy(t1 + k * des, a.dst.ptr + laneOff(r, idx[k], des, a.dstBlk, a.dstRep), des);
     }
     compute(a, td, t0, t1, n);
@@ -245,8 +284,8 @@ void vecCompare(const VecArgs& a, int cmpMode, SrcLoc loc) {
     const std::uint64_t bytes = static_cast<std::uint64_t>(a.count) * es;
     if (bytes % 256 != 0) {
       report(Cat::InvalidParam, "Compare", loc, Pipe::V, 0,
-             "Compare count = " + std::to_string(a.count) + " x " + dtypeName(a.dt) + " = " + std::to_string(bytes) +
-                 " bytes is not a multiple of 256 bytes (" + std::to_string(lanes) +
+             "Compare count = " + std::to_string(a.count) + " x " + dtypeName(a.dt) + " = " +
+                 std::to_string(bytes) + " bytes is not a multiple of 256 bytes (" + std::to_string(lanes) +
                  " elements): on hardware only the first " + std::to_string(bytes / 256 * lanes) +
                  " elements are compared and the remaining output bits are left unchanged");
     }
@@ -260,15 +299,21 @@ void vecCompare(const VecArgs& a, int cmpMode, SrcLoc loc) {
   }
   const std::uint64_t sSpan = spanOf(repeat, lanes, es, 1, 8);
   const std::uint64_t dSpan = (static_cast<std::uint64_t>(repeat) * lanes + 7) / 8;
-  if (repeat == 0) { recordVec(a, loc, 0, 0, 0, 0); return; }
+  if (repeat == 0) {
+    recordVec(a, loc, 0, 0, 0, 0);
+    return;
+  }
   bool ok = checkLocal(a.dst.ref, off(a.dst), dSpan, "Compare", loc, Pipe::V, 0, true);
   ok = checkLocal(a.src0.ref, off(a.src0), sSpan, "Compare", loc, Pipe::V, 1, false) && ok;
   ok = checkLocal(a.src1.ref, off(a.src1), sSpan, "Compare", loc, Pipe::V, 2, false) && ok;
   if (!ok) return;
   rt::syncBegin(Pipe::V);
-  rt::syncOperand(Pipe::V, a.src0.ref.space, off(a.src0), static_cast<std::uint32_t>(sSpan), false, "Compare", loc, 1);
-  rt::syncOperand(Pipe::V, a.src1.ref.space, off(a.src1), static_cast<std::uint32_t>(sSpan), false, "Compare", loc, 2);
-  rt::syncOperand(Pipe::V, a.dst.ref.space, off(a.dst), static_cast<std::uint32_t>(dSpan), true, "Compare", loc, 0);
+  rt::syncOperand(Pipe::V, a.src0.ref.space, off(a.src0), static_cast<std::uint32_t>(sSpan), false, "Compare",
+                  loc, 1);
+  rt::syncOperand(Pipe::V, a.src1.ref.space, off(a.src1), static_cast<std::uint32_t>(sSpan), false, "Compare",
+                  loc, 2);
+  rt::syncOperand(Pipe::V, a.dst.ref.space, off(a.dst), static_cast<std::uint32_t>(dSpan), true, "Compare",
+                  loc, 0);
   for (std::uint32_t r = 0; r < repeat; ++r) {
     for (std::uint32_t i = 0; i < lanes; ++i) {
       const bool on = a.countForm || laneOn(m, r, i, lanes);
@@ -278,12 +323,24 @@ void vecCompare(const VecArgs& a, int cmpMode, SrcLoc loc) {
         const double x = loadAsDouble(a.dt, a.src0.ptr + laneOff(r, i, es, a.src0Blk, a.src0Rep));
         const double y = loadAsDouble(a.dt, a.src1.ptr + laneOff(r, i, es, a.src1Blk, a.src1Rep));
         switch (static_cast<AscendC::CMPMODE>(cmpMode)) {
-          case AscendC::CMPMODE::LT: res = x < y; break;
-          case AscendC::CMPMODE::GT: res = x > y; break;
-          case AscendC::CMPMODE::EQ: res = x == y; break;
-          case AscendC::CMPMODE::LE: res = x <= y; break;
-          case AscendC::CMPMODE::GE: res = x >= y; break;
-          case AscendC::CMPMODE::NE: res = x != y; break;
+          case AscendC::CMPMODE::LT:
+            res = x < y;
+            break;
+          case AscendC::CMPMODE::GT:
+            res = x > y;
+            break;
+          case AscendC::CMPMODE::EQ:
+            res = x == y;
+            break;
+          case AscendC::CMPMODE::LE:
+            res = x <= y;
+            break;
+          case AscendC::CMPMODE::GE:
+            res = x >= y;
+            break;
+          case AscendC::CMPMODE::NE:
+            res = x != y;
+            break;
         }
       }
       std::uint8_t& byte = a.dst.ptr[bit / 8];
@@ -293,7 +350,8 @@ void vecCompare(const VecArgs& a, int cmpMode, SrcLoc loc) {
   recordVec(a, loc, static_cast<std::uint64_t>(repeat) * lanes, repeat, dSpan, sSpan);
 }
 
-void vecSelect(const VecArgs& a, const LocalDesc& other, bool scalarMode, int selMode, DType maskDt, SrcLoc loc) {
+void vecSelect(const VecArgs& a, const LocalDesc& other, bool scalarMode, int selMode, DType maskDt,
+               SrcLoc loc) {
   (void)maskDt;
   const auto mode = static_cast<AscendC::SELMODE>(selMode);
   if (scalarMode && mode != AscendC::SELMODE::VSEL_TENSOR_SCALAR_MODE)
@@ -312,11 +370,15 @@ void vecSelect(const VecArgs& a, const LocalDesc& other, bool scalarMode, int se
   if (!scalarMode) ok = checkLocal(other.ref, off(other), span, "Select", loc, Pipe::V, 3, false) && ok;
   if (!ok) return;
   rt::syncBegin(Pipe::V);
-  rt::syncOperand(Pipe::V, a.src0.ref.space, off(a.src0), static_cast<std::uint32_t>(mSpan), false, "Select", loc, 1);
-  rt::syncOperand(Pipe::V, a.src1.ref.space, off(a.src1), static_cast<std::uint32_t>(span), false, "Select", loc, 2);
+  rt::syncOperand(Pipe::V, a.src0.ref.space, off(a.src0), static_cast<std::uint32_t>(mSpan), false, "Select",
+                  loc, 1);
+  rt::syncOperand(Pipe::V, a.src1.ref.space, off(a.src1), static_cast<std::uint32_t>(span), false, "Select",
+                  loc, 2);
   if (!scalarMode)
-    rt::syncOperand(Pipe::V, other.ref.space, off(other), static_cast<std::uint32_t>(span), false, "Select", loc, 3);
-  rt::syncOperand(Pipe::V, a.dst.ref.space, off(a.dst), static_cast<std::uint32_t>(span), true, "Select", loc, 0);
+    rt::syncOperand(Pipe::V, other.ref.space, off(other), static_cast<std::uint32_t>(span), false, "Select",
+                    loc, 3);
+  rt::syncOperand(Pipe::V, a.dst.ref.space, off(a.dst), static_cast<std::uint32_t>(span), true, "Select", loc,
+                  0);
   unsigned char scalarBytes[8] = {};
   if (scalarMode) storeFromDouble(a.dt, scalarBytes, a.scalar);
   for (std::uint64_t i = 0; i < n; ++i) {
@@ -328,7 +390,8 @@ void vecSelect(const VecArgs& a, const LocalDesc& other, bool scalarMode, int se
   in.src0Len = static_cast<std::uint32_t>(mSpan);
 }
 
-void vecReduce(const VecArgs& a, RedOp op, bool whole, bool calIndex, int order, const LocalDesc& work, SrcLoc loc) {
+void vecReduce(const VecArgs& a, RedOp op, bool whole, bool calIndex, int order, const LocalDesc& work,
+               SrcLoc loc) {
   const std::uint32_t es = a.esize;
   const std::uint32_t lanes = 256 / es;
   std::uint32_t repeat = 0;
@@ -350,21 +413,26 @@ void vecReduce(const VecArgs& a, RedOp op, bool whole, bool calIndex, int order,
   if (repeat == 0) return;
   const std::uint32_t blk = whole ? a.src0Blk : 1;
   const std::uint64_t sSpan = spanOf(repeat, lanes, es, blk, a.countForm ? 8 : a.src0Rep);
-  const bool pair = whole && op != RedOp::Sum && (order == AscendC::ORDER_VALUE_INDEX || order == AscendC::ORDER_INDEX_VALUE);
+  const bool pair = whole && op != RedOp::Sum &&
+                    (order == AscendC::ORDER_VALUE_INDEX || order == AscendC::ORDER_INDEX_VALUE);
   const std::uint32_t outPer = pair ? 2 : 1;
-  const std::uint64_t dSpan = whole ? (static_cast<std::uint64_t>(repeat - 1) * (a.dstRep ? a.dstRep : 1) * outPer + outPer) * es
-                                    : static_cast<std::uint64_t>(calIndex ? 2 : 1) * es;
+  const std::uint64_t dSpan =
+      whole ? (static_cast<std::uint64_t>(repeat - 1) * (a.dstRep ? a.dstRep : 1) * outPer + outPer) * es
+            : static_cast<std::uint64_t>(calIndex ? 2 : 1) * es;
   bool ok = checkLocal(a.dst.ref, off(a.dst), dSpan, a.api, loc, Pipe::V, 0, true);
   ok = checkLocal(a.src0.ref, off(a.src0), sSpan, a.api, loc, Pipe::V, 1, false) && ok;
   if (!ok) return;
   rt::syncBegin(Pipe::V);
-  rt::syncOperand(Pipe::V, a.src0.ref.space, off(a.src0), static_cast<std::uint32_t>(sSpan), false, a.api, loc, 1);
+  rt::syncOperand(Pipe::V, a.src0.ref.space, off(a.src0), static_cast<std::uint32_t>(sSpan), false, a.api,
+                  loc, 1);
   if (work.ptr) {
     const std::uint64_t wSpan = static_cast<std::uint64_t>(repeat) * es;
     if (checkLocal(work.ref, off(work), wSpan, a.api, loc, Pipe::V, 2, true))
-      rt::syncOperand(Pipe::V, work.ref.space, off(work), static_cast<std::uint32_t>(wSpan), true, a.api, loc, 2);
+      rt::syncOperand(Pipe::V, work.ref.space, off(work), static_cast<std::uint32_t>(wSpan), true, a.api, loc,
+                      2);
   }
-  rt::syncOperand(Pipe::V, a.dst.ref.space, off(a.dst), static_cast<std::uint32_t>(dSpan), true, a.api, loc, 0);
+  rt::syncOperand(Pipe::V, a.dst.ref.space, off(a.dst), static_cast<std::uint32_t>(dSpan), true, a.api, loc,
+                  0);
 
   double acc = op == RedOp::Sum ? 0.0 : (op == RedOp::Max ? -INFINITY : INFINITY);
   std::uint64_t accIdx = 0, done = 0;
@@ -377,21 +445,33 @@ void vecReduce(const VecArgs& a, RedOp op, bool whole, bool calIndex, int order,
       if (!laneOn(m, r, i, lanes)) continue;
       const double v = loadAsDouble(a.dt, a.src0.ptr + laneOff(r, i, es, blk, a.countForm ? 8 : a.src0Rep));
       ++done;
-      if (op == RedOp::Sum) racc += v;
-      else if (rFirst || (op == RedOp::Max ? v > racc : v < racc)) { racc = v; rIdx = i; }
+      if (op == RedOp::Sum)
+        racc += v;
+      else if (rFirst || (op == RedOp::Max ? v > racc : v < racc)) {
+        racc = v;
+        rIdx = i;
+      }
       rFirst = false;
     }
     if (whole) {
-      char* out = reinterpret_cast<char*>(a.dst.ptr) + static_cast<std::uint64_t>(r) * (a.dstRep ? a.dstRep : 1) * outPer * es;
+      char* out = reinterpret_cast<char*>(a.dst.ptr) +
+                  static_cast<std::uint64_t>(r) * (a.dstRep ? a.dstRep : 1) * outPer * es;
       unsigned char valBytes[8], idxBytes[8] = {};
       storeFromDouble(a.dt, valBytes, racc);
       std::memcpy(idxBytes, &rIdx, es < 4 ? es : 4);
-      if (order == AscendC::ORDER_INDEX_VALUE && pair) { std::memcpy(out, idxBytes, es); std::memcpy(out + es, valBytes, es); }
-      else if (order == AscendC::ORDER_ONLY_INDEX && op != RedOp::Sum) std::memcpy(out, idxBytes, es);
-      else { std::memcpy(out, valBytes, es); if (pair) std::memcpy(out + es, idxBytes, es); }
+      if (order == AscendC::ORDER_INDEX_VALUE && pair) {
+        std::memcpy(out, idxBytes, es);
+        std::memcpy(out + es, valBytes, es);
+      } else if (order == AscendC::ORDER_ONLY_INDEX && op != RedOp::Sum)
+        std::memcpy(out, idxBytes, es);
+      else {
+        std::memcpy(out, valBytes, es);
+        if (pair) std::memcpy(out + es, idxBytes, es);
+      }
       continue;
     }
-    if (op == RedOp::Sum) acc += racc;
+    if (op == RedOp::Sum)
+      acc += racc;
     else if (!rFirst && (first || (op == RedOp::Max ? racc > acc : racc < acc))) {
       acc = racc;
       accIdx = static_cast<std::uint64_t>(r) * lanes + rIdx;
@@ -408,7 +488,8 @@ void vecReduce(const VecArgs& a, RedOp op, bool whole, bool calIndex, int order,
   recordVec(a, loc, done, repeat, dSpan, sSpan);
 }
 
-void dumpLocal(const void* ptr, DType dt, std::uint32_t count, std::uint32_t desc, const char* what, SrcLoc loc) {
+void dumpLocal(const void* ptr, DType dt, std::uint32_t count, std::uint32_t desc, const char* what,
+               SrcLoc loc) {
   std::printf("DumpTensor: desc=%u, %s<%s>, block %lld, %s:%u:", desc, what, dtypeName(dt),
               static_cast<long long>(g_block.blockIdx), loc.file ? loc.file : "?", loc.line);
   const unsigned es = dtypeSize(dt);

@@ -42,7 +42,8 @@ struct Checked {
   }
   bool flags(const std::string& name) const {
     for (const auto& d : policy)
-      if (d.category == "policy-violation" && (d.api.value_or("") == name || d.message.find("'" + name + "'") != std::string::npos))
+      if (d.category == "policy-violation" &&
+          (d.api.value_or("") == name || d.message.find("'" + name + "'") != std::string::npos))
         return true;
     return false;
   }
@@ -53,33 +54,41 @@ Checked run(const std::string& source, const std::string& kernel = "add_custom")
   PreprocessSpec spec;
   spec.sourceText = source;
   const std::string tasksInclude = std::string(KWB_SOURCE_DIR) + "/resources/tasks/include";
-  spec.flags = simPreprocessFlags("Ascend910B1", "c++17", true, {tasksInclude}, {"KWB_COMPILE_KERNEL=1", "KWB_COMPILE_TILING=1"});
-  spec.scratchDir = fs::temp_directory_path() / ("kwb-pp-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+  spec.flags = simPreprocessFlags("Ascend910B1", "c++17", true, {tasksInclude},
+                                  {"KWB_COMPILE_KERNEL=1", "KWB_COMPILE_TILING=1"});
+  spec.scratchDir = fs::temp_directory_path() /
+                    ("kwb-pp-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
   fs::remove_all(spec.scratchDir);
   Checked c;
   c.pre = preprocessCandidate(spec);
   PolicyOptions o;
   o.kernelName = kernel;
   o.apiHeaderDirs = {currentInstallLayout().emulatorIncludeDir.string(), tasksInclude};
-  if (!c.pre.text.empty()) c.policy = checkPreprocessedPolicy(c.pre.text, c.pre.candidatePath, "kernel.cpp", o);
+  if (!c.pre.text.empty())
+    c.policy = checkPreprocessedPolicy(c.pre.text, c.pre.candidatePath, "kernel.cpp", o);
   fs::remove_all(spec.scratchDir);
   return c;
 }
 
 // A legit skeleton; `body` goes into the tiling function, `top` at file scope after the includes.
 std::string candidate(const std::string& top, const std::string& body = "") {
-  return "#include \"kwb_tiling.h\"\n#include \"kernel_operator.h\"\n#include <cstdint>\nusing namespace AscendC;\n" + top +
-         "\nextern \"C\" __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR w, GM_ADDR t) {}\n"
+  return "#include \"kwb_tiling.h\"\n#include \"kernel_operator.h\"\n#include <cstdint>\nusing namespace "
+         "AscendC;\n" +
+         top +
+         "\nextern \"C\" __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR w, "
+         "GM_ADDR t) {}\n"
          "extern \"C\" int kwb_tiling(const KwbTilingInput* in, KwbTilingOutput* out) {\n" +
          body + "\n  kwb_set_block_dim(out, 1);\n  return KWB_TILING_OK;\n}\n";
 }
 
-#define EXPECT_FLAGS(c, name) EXPECT_TRUE((c).flags(name)) << "expected '" << (name) << "' refused; got:\n" << (c).all()
+#define EXPECT_FLAGS(c, name) \
+  EXPECT_TRUE((c).flags(name)) << "expected '" << (name) << "' refused; got:\n" << (c).all()
 
 }  // namespace
 
 TEST(PolicyPreprocessed, CleanSkeletonPasses) {
-  auto c = run(candidate("constexpr int32_t kTile = 64;", "uint32_t n = static_cast<uint32_t>(in->inputs[0].elements);\n(void)n;"));
+  auto c = run(candidate("constexpr int32_t kTile = 64;",
+                         "uint32_t n = static_cast<uint32_t>(in->inputs[0].elements);\n(void)n;"));
   EXPECT_TRUE(c.pre.ok) << c.all();
   EXPECT_TRUE(c.policy.empty()) << c.all();
 }
@@ -147,8 +156,9 @@ TEST(PolicyPreprocessed, EmulatorRuntimeInternals) {
 }
 
 TEST(PolicyPreprocessed, AttributesAndAsm) {
-  auto c = run(candidate("__attribute__((constructor)) static void early() {}\n[[gnu::constructor]] static void early2() {}\n"
-                         "static void f() { asm(\"nop\"); }"));
+  auto c = run(candidate(
+      "__attribute__((constructor)) static void early() {}\n[[gnu::constructor]] static void early2() {}\n"
+      "static void f() { asm(\"nop\"); }"));
   EXPECT_FLAGS(c, "__attribute__");
   EXPECT_FLAGS(c, "[[");
   EXPECT_FLAGS(c, "asm");
@@ -178,7 +188,8 @@ TEST(PolicyPreprocessed, HostFileIsNeverQuoted) {
 TEST(PolicyPreprocessed, DevZeroEndsAtTheLimits) {
   const auto t0 = std::chrono::steady_clock::now();
   auto c = run("#include \"/dev/zero\"\n" + candidate(""));
-  const auto s = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - t0).count();
+  const auto s =
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_LT(s, 65);
   EXPECT_FALSE(c.pre.ok);
   EXPECT_FALSE(c.pre.diagnostics.empty() && c.policy.empty()) << "no diagnostic for #include \"/dev/zero\"";
@@ -198,7 +209,8 @@ TEST(PolicyPreprocessed, EveryExpertCandidatePasses) {
 }
 
 TEST(PolicyPreprocessed, FixturesMeantToCompilePass) {
-  for (const char* name : {"modifies_inputs", "one_block_wrong", "unaligned_datacopy", "wrong_tail", "zeros", "hostile_spin"}) {
+  for (const char* name :
+       {"modifies_inputs", "one_block_wrong", "unaligned_datacopy", "wrong_tail", "zeros", "hostile_spin"}) {
     auto c = run(readAll(std::string(KWB_FIXTURES_DIR) + "/candidates/" + name + ".cpp"));
     EXPECT_TRUE(c.policy.empty()) << name << "\n" << c.all();
   }
@@ -206,8 +218,10 @@ TEST(PolicyPreprocessed, FixturesMeantToCompilePass) {
   // (which cannot compile); the raw check still names it for the agent.
   PolicyOptions o;
   o.kernelName = "add_custom";
-  const auto raw = checkCandidatePolicy(readAll(std::string(KWB_FIXTURES_DIR) + "/candidates/hostile_fork.cpp"), "kernel.cpp", o);
-  EXPECT_TRUE(std::any_of(raw.begin(), raw.end(), [](const Diagnostic& d) { return d.api.value_or("") == "fork"; }));
+  const auto raw = checkCandidatePolicy(
+      readAll(std::string(KWB_FIXTURES_DIR) + "/candidates/hostile_fork.cpp"), "kernel.cpp", o);
+  EXPECT_TRUE(
+      std::any_of(raw.begin(), raw.end(), [](const Diagnostic& d) { return d.api.value_or("") == "fork"; }));
   auto breach = run(readAll(std::string(KWB_FIXTURES_DIR) + "/candidates/policy_breach.cpp"));
   EXPECT_FLAGS(breach, "fstream");
 }
@@ -216,7 +230,8 @@ TEST(PolicyPreprocessed, FixturesMeantToCompilePass) {
 TEST(PolicyPreprocessedPure, GoldenOutputProvenance) {
   const std::string text =
       "# 0 \"/s/k.cpp\"\n# 0 \"<built-in>\"\n# 0 \"<command-line>\"\n# 1 \"/s/k.cpp\"\n"
-      "# 1 \"/usr/include/unistd.h\" 1 3 4\nextern long write (int __fd, const void *__buf, unsigned long __n);\n"
+      "# 1 \"/usr/include/unistd.h\" 1 3 4\nextern long write (int __fd, const void *__buf, unsigned long "
+      "__n);\n"
       "# 2 \"/s/k.cpp\" 2\n\nint mine = 1;\nvoid f() <% write(1, 0, 0); %>\n";
   const PreprocessedUnit u = parsePreprocessed(text);
   ASSERT_EQ(u.includes.size(), 1u);

@@ -31,7 +31,7 @@ std::string readText(const fs::path& p) {
 }
 
 mode_t modeOf(const fs::path& p) {
-  struct stat st{};
+  struct stat st {};
   lstat(p.c_str(), &st);
   return st.st_mode & 07777;
 }
@@ -60,7 +60,8 @@ TEST(Sha256, KnownVectors) {
   EXPECT_EQ(sha256Hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   EXPECT_EQ(sha256Hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
             "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
-  EXPECT_EQ(sha256Hex(std::string(1000000, 'a')), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+  EXPECT_EQ(sha256Hex(std::string(1000000, 'a')),
+            "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
 }
 
 TEST(PrivateCacheDir, IsCreatedPrivateAndDefaultsUnderTheUsersCache) {
@@ -155,7 +156,8 @@ TEST(BuildCache, APlantedSimBuildIsRebuiltNotRun) {
   ASSERT_TRUE(first.ok) << first.log;
   fs::path entry;
   for (const auto& e : fs::directory_iterator(o.cacheDir))
-    if (e.path().filename().string().rfind("sim-", 0) == 0 && e.path().extension() != ".sha256") entry = e.path();
+    if (e.path().filename().string().rfind("sim-", 0) == 0 && e.path().extension() != ".sha256")
+      entry = e.path();
   ASSERT_FALSE(entry.empty());
   EXPECT_TRUE(fs::exists(cacheDigestPath(entry)));
   EXPECT_TRUE(compileOnce("w2").cached) << "an intact entry is reused";

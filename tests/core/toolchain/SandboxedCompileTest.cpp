@@ -45,7 +45,8 @@ TEST(SandboxedCompile, IncludingDevZeroStopsAtTheMemoryLimitWithAClearDiagnostic
   std::string error;
   TempWorkDir dir(makeTempWorkDir("kwb-devzero-", error));
   ASSERT_FALSE(dir.path().empty()) << error;
-  const fs::path src = writeSource(dir.path(), "zero.cpp", "#include \"/dev/zero\"\nint main() { return 0; }\n");
+  const fs::path src =
+      writeSource(dir.path(), "zero.cpp", "#include \"/dev/zero\"\nint main() { return 0; }\n");
   SimBuildOptions o;
   o.output = (dir.path() / "app").string();
   o.sources = {src.string()};
@@ -57,7 +58,9 @@ TEST(SandboxedCompile, IncludingDevZeroStopsAtTheMemoryLimitWithAClearDiagnostic
   EXPECT_LT(seconds, std::chrono::duration<double>(o.sandbox.wallTimeout).count() + 10.0);
   bool limitNamed = false;
   for (const auto& d : r.diagnostics)
-    if ((d.category == "sandbox-violation" && d.message.find("address-space limit of " + std::to_string(o.sandbox.addressSpaceBytes >> 30) + " GiB") != std::string::npos) ||
+    if ((d.category == "sandbox-violation" &&
+         d.message.find("address-space limit of " + std::to_string(o.sandbox.addressSpaceBytes >> 30) +
+                        " GiB") != std::string::npos) ||
         (d.category == "timeout" && d.message.find("limit") != std::string::npos))
       limitNamed = true;
   EXPECT_TRUE(limitNamed) << messages(r) << r.compilerOutput;
@@ -106,7 +109,8 @@ TEST(SandboxedCompile, AnHonestProgramBuildsAndTheScratchFolderIsRemoved) {
   std::string error;
   TempWorkDir work(makeTempWorkDir("kwb-honest-", error));
   ASSERT_FALSE(work.path().empty()) << error;
-  const fs::path src = writeSource(work.path(), "k.cpp", "#include \"local.h\"\nint main() { return KWB_LOCAL; }\n");
+  const fs::path src =
+      writeSource(work.path(), "k.cpp", "#include \"local.h\"\nint main() { return KWB_LOCAL; }\n");
   writeSource(work.path(), "local.h", "#define KWB_LOCAL 0\n");
   // A temp folder of its own, so that nothing else running creates entries in it meanwhile.
   const fs::path tmp = work.path() / "tmp";
@@ -119,8 +123,10 @@ TEST(SandboxedCompile, AnHonestProgramBuildsAndTheScratchFolderIsRemoved) {
   o.output = (work.path() / "app").string();
   o.sources = {src.string()};
   const SimBuildResult r = SimBuilder().build(o);
-  if (oldTmp) ::setenv("TMPDIR", saved.c_str(), 1);
-  else ::unsetenv("TMPDIR");
+  if (oldTmp)
+    ::setenv("TMPDIR", saved.c_str(), 1);
+  else
+    ::unsetenv("TMPDIR");
   ASSERT_TRUE(r.ok()) << r.message << "\n" << r.compilerOutput << messages(r);
   EXPECT_TRUE(fs::exists(o.output));
   EXPECT_EQ(r.outputSha256.size(), 64u);

@@ -35,7 +35,9 @@ Task addTask(std::initializer_list<const char*> cases) {
   return t;
 }
 
-fs::path workFor(const std::string& label) { return fs::path(KWB_TEST_BIN_DIR) / "trusted-eval" / label; }
+fs::path workFor(const std::string& label) {
+  return fs::path(KWB_TEST_BIN_DIR) / "trusted-eval" / label;
+}
 
 EvalReport evalHostile(const Task& task, const std::string& file, bool policy = false) {
   BackendOptions o;
@@ -58,7 +60,9 @@ bool mentions(const EvalReport& r, const std::string& words) {
   return false;
 }
 
-std::string dump(const EvalReport& r) { return nlohmann::json(r).dump(2).substr(0, 8000); }
+std::string dump(const EvalReport& r) {
+  return nlohmann::json(r).dump(2).substr(0, 8000);
+}
 
 }  // namespace
 
@@ -78,8 +82,8 @@ TEST(TrustedEvaluation, CaseFolderCannotBeRewrittenAndTheReferenceKeepsItsOwnInp
       names.insert(e.path().filename().string());
       EXPECT_TRUE(e.is_regular_file() && !e.is_symlink()) << e.path();
     }
-    EXPECT_EQ(names, (std::set<std::string>{"input_x.after.bin", "input_y.after.bin", "output_z.bin", "records.bin",
-                                            "tiling.out"}));
+    EXPECT_EQ(names, (std::set<std::string>{"input_x.after.bin", "input_y.after.bin", "output_z.bin",
+                                            "records.bin", "tiling.out"}));
     EXPECT_EQ(fs::file_size(work / "cases" / c.name / "in" / "input_y.bin"),
               static_cast<std::uintmax_t>(c.shapes.at("y")[0]) * 2)
         << "the inputs the run sees are read-only";
@@ -114,7 +118,8 @@ TEST(TrustedEvaluation, ScratchIsCappedAndLeavesNothingBehind) {
   const EvalReport r = evalHostile(t, "scratch_filler.cpp");
   EXPECT_EQ(r.verdict, Verdict::Pass) << dump(r);
   const fs::path caseDir = workFor("scratch_filler.cpp") / "cases" / "below_one_block_15";
-  EXPECT_TRUE(fs::is_empty(caseDir / "work")) << "the run's working folder is a tmpfs: nothing may reach the host";
+  EXPECT_TRUE(fs::is_empty(caseDir / "work"))
+      << "the run's working folder is a tmpfs: nothing may reach the host";
   std::uintmax_t total = 0;
   for (const auto& e : fs::recursive_directory_iterator(caseDir))
     if (e.is_regular_file()) total += e.file_size();
@@ -139,7 +144,8 @@ TEST(TrustedEvaluation, RawPointerLoopsAreSeenCheckedAndCostedAsScalarAccess) {
   const EvalReport vector = evalHostile(t, "vector_reference.cpp");
   ASSERT_EQ(vector.verdict, Verdict::Pass) << dump(vector);
   ASSERT_EQ(scalar.verdict, Verdict::Pass) << dump(scalar);
-  const double scalarUs = scalar.profile.value("total_us", 0.0), vectorUs = vector.profile.value("total_us", 0.0);
+  const double scalarUs = scalar.profile.value("total_us", 0.0),
+               vectorUs = vector.profile.value("total_us", 0.0);
   ASSERT_GT(vectorUs, 0.0);
   EXPECT_GT(scalarUs, 5 * vectorUs) << "a scalar GM loop must cost what it costs on hardware: " << scalarUs
                                     << " us vs " << vectorUs << " us";

@@ -73,12 +73,14 @@ LaunchExpectation expectation() {
 }
 
 std::string goodRecords(bool complete = true) {
-  const std::string launch = R"({"kernel":"add_custom","blockDim":1,"soc":"Ascend910B1","autoSync":true,)"
-                             R"("blocks":[{"status":"ok","exit_code":0,"signal":0,"wall_ms":1,"timeout_ms":0}]})";
+  const std::string launch =
+      R"({"kernel":"add_custom","blockDim":1,"soc":"Ascend910B1","autoSync":true,)"
+      R"("blocks":[{"status":"ok","exit_code":0,"signal":0,"wall_ms":1,"timeout_ms":0}]})";
   const std::string tensors = R"([{"name":"x","addr":4096,"bytes":64},{"name":"z","addr":8192,"bytes":64}])";
   return frame(rec::FrameKind::HostDiagnostics, -1, "") + frame(rec::FrameKind::Tensors, -1, tensors) +
          frame(rec::FrameKind::BlockDiagnostics, 0, "") +
-         frame(rec::FrameKind::BlockTrace, 0, traceBytes(complete, 8192, 64)) + frame(rec::FrameKind::Launch, -1, launch);
+         frame(rec::FrameKind::BlockTrace, 0, traceBytes(complete, 8192, 64)) +
+         frame(rec::FrameKind::Launch, -1, launch);
 }
 
 bool says(const TrustedLaunch& t, const std::string& words) {
@@ -104,7 +106,8 @@ TEST(ResultFileRead, RegularFileOfTheExpectedSizeOnly) {
   const auto start = std::chrono::steady_clock::now();
   const auto fifo = readResultFile(d / "fifo.bin", std::nullopt, 1 << 20);
   EXPECT_FALSE(fifo.bytes);
-  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2)) << "a FIFO must not block the reader";
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2))
+      << "a FIFO must not block the reader";
   EXPECT_FALSE(readResultFile("/dev/zero", std::nullopt, 1 << 20).bytes);
   std::string error;
   EXPECT_FALSE(createEmptyFile(d / "ok.bin", error)) << "result files are created fresh, never reused";
@@ -148,7 +151,8 @@ TEST(TrustedLaunchRecords, IncompleteOrAbsentTraceIsAMissingEndOfKernel) {
   std::memcpy(forged.data() + 24, &claim, sizeof claim);
   const std::string launch = R"({"kernel":"add_custom","blockDim":1,"blocks":[{"status":"ok"}]})";
   const std::string tensors = R"([{"name":"x","addr":4096,"bytes":64},{"name":"z","addr":8192,"bytes":64}])";
-  const std::string records = frame(rec::FrameKind::Tensors, -1, tensors) + frame(rec::FrameKind::BlockTrace, 0, forged) +
+  const std::string records = frame(rec::FrameKind::Tensors, -1, tensors) +
+                              frame(rec::FrameKind::BlockTrace, 0, forged) +
                               frame(rec::FrameKind::Launch, -1, launch);
   EXPECT_TRUE(says(analyzeLaunchRecords(records, expectation()), "end-of-kernel record"));
 }
@@ -163,7 +167,8 @@ TEST(TrustedLaunchRecords, DiagnosticsNeverOpenTheFilesTheyName) {
   EXPECT_TRUE(says(analyzeLaunchRecords(records, expectation()), "twice"));
   const std::string launch = R"({"kernel":"add_custom","blockDim":1,"blocks":[{"status":"ok"}]})";
   const std::string tensors = R"([{"name":"x","addr":4096,"bytes":64},{"name":"z","addr":8192,"bytes":64}])";
-  const std::string one = frame(rec::FrameKind::Tensors, -1, tensors) + frame(rec::FrameKind::BlockDiagnostics, 0, line) +
+  const std::string one = frame(rec::FrameKind::Tensors, -1, tensors) +
+                          frame(rec::FrameKind::BlockDiagnostics, 0, line) +
                           frame(rec::FrameKind::BlockTrace, 0, traceBytes(true, 8192, 64)) +
                           frame(rec::FrameKind::Launch, -1, launch);
   const TrustedLaunch t = analyzeLaunchRecords(one, expectation());
@@ -183,7 +188,8 @@ TEST(TrustedLaunchProvenance, ChangedBytesMustLieInRecordedWrites) {
   after[40] = 2;
   const auto bad = checkProvenance("z", 8192, poison, after, firstHalf, "kernel.cpp");
   ASSERT_EQ(bad.size(), 1u);
-  EXPECT_NE(bad[0].message.find("1 byte(s) of output z changed (first at byte 40)"), std::string::npos) << bad[0].message;
+  EXPECT_NE(bad[0].message.find("1 byte(s) of output z changed (first at byte 40)"), std::string::npos)
+      << bad[0].message;
   EXPECT_FALSE(checkProvenance("z", 8192, poison, after, {}, "kernel.cpp").empty());
   EXPECT_FALSE(checkInputsUnwritten("x", 4096, 64, {{4100, 4104}}, "kernel.cpp").empty());
   EXPECT_TRUE(checkInputsUnwritten("x", 4096, 64, {{8192, 8256}}, "kernel.cpp").empty());

@@ -11,13 +11,18 @@ using namespace kwb;
 using namespace kwb::verify;
 
 namespace {
-TensorSpec spec(Shape s, DType t = DType::Float32) { return TensorSpec{"z", t, std::move(s), "ND"}; }
+TensorSpec spec(Shape s, DType t = DType::Float32) {
+  return TensorSpec{"z", t, std::move(s), "ND"};
+}
 std::vector<double> ramp(std::int64_t n) {
   std::vector<double> v(static_cast<std::size_t>(n));
-  for (std::int64_t i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = 0.5 + static_cast<double>(i % 97) * 0.25;
+  for (std::int64_t i = 0; i < n; ++i)
+    v[static_cast<std::size_t>(i)] = 0.5 + static_cast<double>(i % 97) * 0.25;
   return v;
 }
-Tolerance fp32Tol() { return Tolerance{1e-5, 1e-4, 1e-4}; }
+Tolerance fp32Tol() {
+  return Tolerance{1e-5, 1e-4, 1e-4};
+}
 }  // namespace
 
 TEST(VerifierCodec, HalfRoundTripAndRounding) {
@@ -29,7 +34,8 @@ TEST(VerifierCodec, HalfRoundTripAndRounding) {
   // 1 + 2^-11 is a tie between 1 and 1+2^-10: round to even (1.0).
   EXPECT_EQ(doubleToHalfBits(1.0 + std::ldexp(1.0, -11)), 0x3c00);
   EXPECT_EQ(doubleToHalfBits(1.0 + 3 * std::ldexp(1.0, -11)), 0x3c02);
-  for (std::uint32_t h = 0; h < 0x7c00; ++h) ASSERT_EQ(doubleToHalfBits(halfBitsToDouble(static_cast<std::uint16_t>(h))), h);
+  for (std::uint32_t h = 0; h < 0x7c00; ++h)
+    ASSERT_EQ(doubleToHalfBits(halfBitsToDouble(static_cast<std::uint16_t>(h))), h);
   EXPECT_EQ(doubleToBf16Bits(1.0), 0x3f80);
   EXPECT_DOUBLE_EQ(bf16BitsToDouble(0x3f80), 1.0);
   EXPECT_DOUBLE_EQ(representable(DType::Int8, 300.0), 127.0);
@@ -62,7 +68,8 @@ TEST(VerifierCheck, PassesExactAndWithinTolerance) {
   auto e = ramp(1000);
   auto a = e;
   a[3] *= 1.00001;
-  auto r = checkOutput(spec({1000}), e, encodeAll(DType::Float32, a), poisonBytes(DType::Float32, 1000), fp32Tol(), {1});
+  auto r = checkOutput(spec({1000}), e, encodeAll(DType::Float32, a), poisonBytes(DType::Float32, 1000),
+                       fp32Tol(), {1});
   EXPECT_TRUE(r.passed) << r.summary;
   EXPECT_EQ(r.mismatches, 0);
 }
@@ -88,10 +95,11 @@ TEST(VerifierCheck, OneBlockWrong) {
   const std::int64_t rows = 16, cols = 64;
   auto e = ramp(rows * cols);
   auto a = e;
-  for (std::int64_t i = 5 * 2 * cols; i < 6 * 2 * cols; ++i) a[static_cast<std::size_t>(i)] += 3.0;  // block 5 of 8
-  a[5 * 2 * cols + 7] -= 1.0;  // not a pure offset
-  auto r = checkOutput(spec({rows, cols}), e, encodeAll(DType::Float32, a), poisonBytes(DType::Float32, rows * cols),
-                       fp32Tol(), {8});
+  for (std::int64_t i = 5 * 2 * cols; i < 6 * 2 * cols; ++i)
+    a[static_cast<std::size_t>(i)] += 3.0;  // block 5 of 8
+  a[5 * 2 * cols + 7] -= 1.0;               // not a pure offset
+  auto r = checkOutput(spec({rows, cols}), e, encodeAll(DType::Float32, a),
+                       poisonBytes(DType::Float32, rows * cols), fp32Tol(), {8});
   EXPECT_FALSE(r.passed);
   EXPECT_EQ(r.pattern.kind, PatternKind::BlockOnly) << r.summary;
   EXPECT_EQ(r.pattern.block, 5);
@@ -121,7 +129,8 @@ TEST(VerifierCheck, AllZerosRejectedEvenInsideTolerance) {
   std::vector<double> e(256);
   for (std::size_t i = 0; i < e.size(); ++i) e[i] = 1e-7 * static_cast<double>(i % 13 + 1);
   Bytes zeros(256 * 4, 0);
-  auto r = checkOutput(spec({256}), e, zeros, poisonBytes(DType::Float32, 256), Tolerance{1e-5, 1e-4, 1e-4}, {1});
+  auto r =
+      checkOutput(spec({256}), e, zeros, poisonBytes(DType::Float32, 256), Tolerance{1e-5, 1e-4, 1e-4}, {1});
   // atol is capped at rtol * max|reference|, so the zeros are wrong element by element too.
   EXPECT_EQ(r.mismatches, 256);
   EXPECT_FALSE(r.passed);
@@ -149,17 +158,20 @@ TEST(VerifierCheck, MismatchRatioLimit) {
   auto e = ramp(10000);
   auto a = e;
   a[17] *= 1.005;  // a near miss (5 rtol); 1 of 10000 = 1e-4 <= fp16 limit 1e-3
-  auto r = checkOutput(spec({10000}, DType::Float32), e, encodeAll(DType::Float32, a), {}, Tolerance{1e-5, 1e-3, 1e-3}, {1});
+  auto r = checkOutput(spec({10000}, DType::Float32), e, encodeAll(DType::Float32, a), {},
+                       Tolerance{1e-5, 1e-3, 1e-3}, {1});
   EXPECT_TRUE(r.passed) << r.summary;
   EXPECT_EQ(r.mismatches, 1);
   EXPECT_EQ(r.nearMisses, 1);
   for (int i = 100; i < 120; ++i) a[static_cast<std::size_t>(i)] *= 1.005;
-  r = checkOutput(spec({10000}, DType::Float32), e, encodeAll(DType::Float32, a), {}, Tolerance{1e-5, 1e-3, 1e-3}, {1});
+  r = checkOutput(spec({10000}, DType::Float32), e, encodeAll(DType::Float32, a), {},
+                  Tolerance{1e-5, 1e-3, 1e-3}, {1});
   EXPECT_FALSE(r.passed);
   // The budget excuses near misses only: one element off by 1.0 (20% here) fails alone.
   a = e;
   a[17] += 1.0;
-  r = checkOutput(spec({10000}, DType::Float32), e, encodeAll(DType::Float32, a), {}, Tolerance{1e-5, 1e-3, 1e-3}, {1});
+  r = checkOutput(spec({10000}, DType::Float32), e, encodeAll(DType::Float32, a), {},
+                  Tolerance{1e-5, 1e-3, 1e-3}, {1});
   EXPECT_FALSE(r.passed) << r.summary;
   EXPECT_EQ(r.grossErrors, 1);
 }

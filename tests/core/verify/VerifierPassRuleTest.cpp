@@ -20,7 +20,9 @@ using namespace kwb::verify;
 
 namespace {
 
-TensorSpec spec(Shape s, DType t) { return TensorSpec{"z", t, std::move(s), "ND"}; }
+TensorSpec spec(Shape s, DType t) {
+  return TensorSpec{"z", t, std::move(s), "ND"};
+}
 
 // A float16 add_custom-like reference: random doubles (what the double reference computes from
 // float16 inputs), and the correctly rounded float16 answer.
@@ -54,10 +56,11 @@ const Tolerance kFloat{1e-5, 1e-4, 1e-4};
 }  // namespace
 
 TEST(VerifierPassRule, EffectiveAtolFormula) {
-  EXPECT_DOUBLE_EQ(effectiveAtol(kFloat, 100.0, DType::Float32), 1e-5);   // large values: atol as given
-  EXPECT_DOUBLE_EQ(effectiveAtol(kFloat, 2e-5, DType::Float32), 2e-9);    // rtol * max|ref|
-  EXPECT_DOUBLE_EQ(effectiveAtol(kFloat, 0.0, DType::Float32), 1e-5);     // all-zero reference
-  EXPECT_DOUBLE_EQ(effectiveAtol(Tolerance{1e-3, 0.0, 0.0}, 1e-6, DType::Float32), 1e-3);  // absolute-only rule
+  EXPECT_DOUBLE_EQ(effectiveAtol(kFloat, 100.0, DType::Float32), 1e-5);  // large values: atol as given
+  EXPECT_DOUBLE_EQ(effectiveAtol(kFloat, 2e-5, DType::Float32), 2e-9);   // rtol * max|ref|
+  EXPECT_DOUBLE_EQ(effectiveAtol(kFloat, 0.0, DType::Float32), 1e-5);    // all-zero reference
+  EXPECT_DOUBLE_EQ(effectiveAtol(Tolerance{1e-3, 0.0, 0.0}, 1e-6, DType::Float32),
+                   1e-3);  // absolute-only rule
   // Never below one float16 subnormal step: a correctly rounded tiny result is never wrong.
   EXPECT_DOUBLE_EQ(effectiveAtol(kHalf, 1e-6, DType::Float16), std::ldexp(1.0, -24));
   EXPECT_DOUBLE_EQ(effectiveAtol(Tolerance{0.0, 0.0, 0.0}, 5.0, DType::Int32), 0.0);
@@ -119,7 +122,8 @@ TEST(VerifierPassRule, HalfRoundingDifferencesAreExcused) {
     auto ee = e;
     ee[3] = 1.0;
     a[3] = halfUlpsAway(1.0, ulps + 1);
-    const auto r = checkOutput(spec({8, 2048}, DType::Float16), ee, encodeAll(DType::Float16, a), {}, kHalf, {8});
+    const auto r =
+        checkOutput(spec({8, 2048}, DType::Float16), ee, encodeAll(DType::Float16, a), {}, kHalf, {8});
     EXPECT_TRUE(r.passed) << ulps << " ulps: " << r.summary;
     EXPECT_GE(r.nearMisses, 1) << ulps << " ulps";
     EXPECT_EQ(r.grossErrors, 0) << ulps << " ulps";
@@ -129,7 +133,8 @@ TEST(VerifierPassRule, HalfRoundingDifferencesAreExcused) {
 TEST(VerifierPassRule, TooManyNearMissesFailTheRatio) {
   const std::int64_t n = 10000;
   std::vector<double> e(static_cast<std::size_t>(n));
-  for (std::int64_t i = 0; i < n; ++i) e[static_cast<std::size_t>(i)] = 1.0 + static_cast<double>(i % 97) * 0.25;
+  for (std::int64_t i = 0; i < n; ++i)
+    e[static_cast<std::size_t>(i)] = 1.0 + static_cast<double>(i % 97) * 0.25;
   auto a = e;
   for (std::int64_t i = 0; i < 20; ++i) a[static_cast<std::size_t>(i * 37)] *= 1.0005;  // 5 rtol: near miss
   auto r = checkOutput(spec({n}, DType::Float32), e, encodeAll(DType::Float32, a), {}, kFloat, {1});
@@ -163,7 +168,8 @@ TEST(VerifierPassRule, TinyReferenceStillChecked) {
   EXPECT_FALSE(r.passed) << r.summary;
   EXPECT_LT(r.effectiveAtol, 1e-8);
   EXPECT_GT(r.grossErrors, n / 2);
-  r = checkOutput(spec({n}, DType::Float32), e, encodeAll(DType::Float32, rounded(DType::Float32, e)), {}, kFloat, {1});
+  r = checkOutput(spec({n}, DType::Float32), e, encodeAll(DType::Float32, rounded(DType::Float32, e)), {},
+                  kFloat, {1});
   EXPECT_TRUE(r.passed) << r.summary;
 }
 

@@ -17,8 +17,8 @@ using nlohmann::json;
 namespace {
 
 // The fields profileToJson (core/emulator/costmodel/ProfileWriters.cpp) writes that matter here.
-json caseProfile(double totalUs, double floorUs, std::uint64_t cycles, std::uint64_t readBytes, double vecRatio,
-                 const std::string& bound) {
+json caseProfile(double totalUs, double floorUs, std::uint64_t cycles, std::uint64_t readBytes,
+                 double vecRatio, const std::string& bound) {
   return {{"soc", "Ascend910B1"},
           {"kernel", "add_custom"},
           {"block_dim", 8},
@@ -26,8 +26,9 @@ json caseProfile(double totalUs, double floorUs, std::uint64_t cycles, std::uint
           {"total_cycles", cycles},
           {"kernel_cycles", cycles - 100},
           {"launch_overhead_cycles", 100},
-          {"pipes", {{"vector", {{"busy_cycles", cycles / 2}, {"ratio", vecRatio}}},
-                     {"mte2", {{"busy_cycles", cycles / 4}, {"ratio", 0.25}}}}},
+          {"pipes",
+           {{"vector", {{"busy_cycles", cycles / 2}, {"ratio", vecRatio}}},
+            {"mte2", {{"busy_cycles", cycles / 4}, {"ratio", 0.25}}}}},
           {"blocks", json::array({{{"block", 0}, {"cycles", cycles}}})},
           {"gm_read_bytes", readBytes},
           {"gm_write_bytes", readBytes / 2},
@@ -84,8 +85,9 @@ TEST(VerifierProfileSummary, SumsCasesAndKeepsSlowestDetails) {
 
 TEST(VerifierProfileSummary, FastFirstCaseCannotHideSlowOnes) {
   // The old behaviour reported the first case only.
-  const json s = summarizeProfiles({{"first", caseProfile(1.0, 0.5, 1850, 10, 0.5, "vector"), std::nullopt},
-                                    {"second", caseProfile(100.0, 0.5, 185000, 10, 0.5, "scalar"), std::nullopt}});
+  const json s =
+      summarizeProfiles({{"first", caseProfile(1.0, 0.5, 1850, 10, 0.5, "vector"), std::nullopt},
+                         {"second", caseProfile(100.0, 0.5, 185000, 10, 0.5, "scalar"), std::nullopt}});
   EXPECT_GT(s["total_us"].get<double>(), 100.0);
   EXPECT_EQ(s["slowest_case"]["name"], "second");
 }
@@ -110,7 +112,7 @@ TEST(VerifierProfileSummary, MissingProfilesAndPartialFields) {
                                     {"b", noFloor, std::nullopt},
                                     {"c", nullptr, std::nullopt}});
   EXPECT_DOUBLE_EQ(s["total_us"].get<double>(), 8.0);
-  EXPECT_FALSE(s.contains("floor_us"));      // a partial sum would look like a floor of all cases
+  EXPECT_FALSE(s.contains("floor_us"));  // a partial sum would look like a floor of all cases
   EXPECT_FALSE(s.contains("total_cycles"));
   EXPECT_FALSE(s["complete"].get<bool>());
   EXPECT_TRUE(s["cases"][2]["total_us"].is_null());

@@ -46,20 +46,21 @@ struct CopyShape {
   std::uint64_t dstStride = 0;  // bytes from the start of one destination burst to the next
 };
 struct PadSpec {
-  bool pad = false;             // DataCopyPad GM->UB: fill left/right padding
-  bool isPad = false;           // user asked for paddingValue
+  bool pad = false;                   // DataCopyPad GM->UB: fill left/right padding
+  bool isPad = false;                 // user asked for paddingValue
   std::uint32_t left = 0, right = 0;  // elements
-  std::uint64_t value = 0;      // bit pattern of the padding value
-  std::uint32_t ubBurst = 0;    // bytes each burst occupies in UB (32-byte rounded)
+  std::uint64_t value = 0;            // bit pattern of the padding value
+  std::uint32_t ubBurst = 0;          // bytes each burst occupies in UB (32-byte rounded)
 };
 
 void copyGmToLocal(const LocalDesc& dst, const GmDesc& src, ElemDesc e, std::uint32_t count, SrcLoc loc);
 void copyLocalToGm(const GmDesc& dst, const LocalDesc& src, ElemDesc e, std::uint32_t count, SrcLoc loc);
-void copyLocalToLocal(const LocalDesc& dst, const LocalDesc& src, ElemDesc e, std::uint32_t count, SrcLoc loc);
-void copyGmToLocalParams(const LocalDesc& dst, const GmDesc& src, ElemDesc e, const AscendC::DataCopyParams& p,
-                         SrcLoc loc);
-void copyLocalToGmParams(const GmDesc& dst, const LocalDesc& src, ElemDesc e, const AscendC::DataCopyParams& p,
-                         SrcLoc loc);
+void copyLocalToLocal(const LocalDesc& dst, const LocalDesc& src, ElemDesc e, std::uint32_t count,
+                      SrcLoc loc);
+void copyGmToLocalParams(const LocalDesc& dst, const GmDesc& src, ElemDesc e,
+                         const AscendC::DataCopyParams& p, SrcLoc loc);
+void copyLocalToGmParams(const GmDesc& dst, const LocalDesc& src, ElemDesc e,
+                         const AscendC::DataCopyParams& p, SrcLoc loc);
 void copyLocalToLocalParams(const LocalDesc& dst, const LocalDesc& src, ElemDesc e,
                             const AscendC::DataCopyParams& p, SrcLoc loc);
 void copyPadGmToLocal(const LocalDesc& dst, const GmDesc& src, ElemDesc e, std::uint32_t blockCount,
@@ -93,15 +94,18 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint3
 }
 template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count, KWB_SIM_LOC) {
-  kwb_sim::copyLocalToLocal(kwb_sim::localDesc(dst), kwb_sim::localDesc(src), kwb_sim::elemDesc<T>(), count, loc_);
+  kwb_sim::copyLocalToLocal(kwb_sim::localDesc(dst), kwb_sim::localDesc(src), kwb_sim::elemDesc<T>(), count,
+                            loc_);
 }
 template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p, KWB_SIM_LOC) {
-  kwb_sim::copyGmToLocalParams(kwb_sim::localDesc(dst), kwb_sim::gmDesc(src), kwb_sim::elemDesc<T>(), p, loc_);
+  kwb_sim::copyGmToLocalParams(kwb_sim::localDesc(dst), kwb_sim::gmDesc(src), kwb_sim::elemDesc<T>(), p,
+                               loc_);
 }
 template <typename T>
 void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, KWB_SIM_LOC) {
-  kwb_sim::copyLocalToGmParams(kwb_sim::gmDesc(dst), kwb_sim::localDesc(src), kwb_sim::elemDesc<T>(), p, loc_);
+  kwb_sim::copyLocalToGmParams(kwb_sim::gmDesc(dst), kwb_sim::localDesc(src), kwb_sim::elemDesc<T>(), p,
+                               loc_);
 }
 template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, KWB_SIM_LOC) {
@@ -120,12 +124,14 @@ void SetAtomicAdd(KWB_SIM_LOC) {
 template <typename T, typename... A>
 void SetAtomicMax(A&&...) {
   static_assert(kwb_sim::kAlwaysFalse<T>,
-                "kwb-sim: unsupported-api: SetAtomicMax is not available on " KWB_SIM_SOC_NAME " (arch 2002)");
+                "kwb-sim: unsupported-api: SetAtomicMax is not available on " KWB_SIM_SOC_NAME
+                " (arch 2002)");
 }
 template <typename T, typename... A>
 void SetAtomicMin(A&&...) {
   static_assert(kwb_sim::kAlwaysFalse<T>,
-                "kwb-sim: unsupported-api: SetAtomicMin is not available on " KWB_SIM_SOC_NAME " (arch 2002)");
+                "kwb-sim: unsupported-api: SetAtomicMin is not available on " KWB_SIM_SOC_NAME
+                " (arch 2002)");
 }
 #else
 template <typename T>
@@ -157,26 +163,28 @@ void DataCopyPad(const T&, A&&...) {
 template <typename T>
 void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p,
                  const DataCopyPadExtParams<T>& pad, KWB_SIM_LOC) {
-  kwb_sim::copyPadGmToLocal(kwb_sim::localDesc(dst), kwb_sim::gmDesc(src), kwb_sim::elemDesc<T>(), p.blockCount,
-                            p.blockLen, p.srcStride, p.dstStride, pad.isPad, pad.leftPadding, pad.rightPadding,
-                            kwb_sim::bitsOf(pad.paddingValue), loc_);
+  kwb_sim::copyPadGmToLocal(kwb_sim::localDesc(dst), kwb_sim::gmDesc(src), kwb_sim::elemDesc<T>(),
+                            p.blockCount, p.blockLen, p.srcStride, p.dstStride, pad.isPad, pad.leftPadding,
+                            pad.rightPadding, kwb_sim::bitsOf(pad.paddingValue), loc_);
 }
 template <typename T>
 void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p,
                  const DataCopyPadParams& pad, KWB_SIM_LOC) {
-  kwb_sim::copyPadGmToLocal(kwb_sim::localDesc(dst), kwb_sim::gmDesc(src), kwb_sim::elemDesc<T>(), p.blockCount,
-                            p.blockLen, p.srcStride, p.dstStride, pad.isPad, pad.leftPadding, pad.rightPadding,
-                            pad.paddingValue, loc_);
+  kwb_sim::copyPadGmToLocal(kwb_sim::localDesc(dst), kwb_sim::gmDesc(src), kwb_sim::elemDesc<T>(),
+                            p.blockCount, p.blockLen, p.srcStride, p.dstStride, pad.isPad, pad.leftPadding,
+                            pad.rightPadding, pad.paddingValue, loc_);
 }
 template <typename T>
-void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& p, KWB_SIM_LOC) {
-  kwb_sim::copyPadLocalToGm(kwb_sim::gmDesc(dst), kwb_sim::localDesc(src), kwb_sim::elemDesc<T>(), p.blockCount,
-                            p.blockLen, p.srcStride, p.dstStride, loc_);
+void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& p,
+                 KWB_SIM_LOC) {
+  kwb_sim::copyPadLocalToGm(kwb_sim::gmDesc(dst), kwb_sim::localDesc(src), kwb_sim::elemDesc<T>(),
+                            p.blockCount, p.blockLen, p.srcStride, p.dstStride, loc_);
 }
 template <typename T>
-void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, KWB_SIM_LOC) {
-  kwb_sim::copyPadLocalToGm(kwb_sim::gmDesc(dst), kwb_sim::localDesc(src), kwb_sim::elemDesc<T>(), p.blockCount,
-                            p.blockLen, p.srcStride, p.dstStride, loc_);
+void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p,
+                 KWB_SIM_LOC) {
+  kwb_sim::copyPadLocalToGm(kwb_sim::gmDesc(dst), kwb_sim::localDesc(src), kwb_sim::elemDesc<T>(),
+                            p.blockCount, p.blockLen, p.srcStride, p.dstStride, loc_);
 }
 #endif
 

@@ -39,8 +39,10 @@ P argCast(A&& a) {
 
 template <typename T>
 const void* asPtr(const T& v) {
-  if constexpr (std::is_pointer_v<T>) return reinterpret_cast<const void*>(v);
-  else return nullptr;
+  if constexpr (std::is_pointer_v<T>)
+    return reinterpret_cast<const void*>(v);
+  else
+    return nullptr;
 }
 
 template <typename... P>
@@ -61,7 +63,8 @@ void runKernel(const char* name, void (*fn)(P...), std::uint32_t blockDim, SrcLo
   int index = 0;
   std::apply(
       [&](auto&... p) {
-        ((std::is_pointer_v<std::decay_t<decltype(p)>> ? checkKernelPointerArg(name, index, asPtr(p), loc) : void(),
+        ((std::is_pointer_v<std::decay_t<decltype(p)>> ? checkKernelPointerArg(name, index, asPtr(p), loc)
+                                                       : void(),
           ++index),
          ...);
       },
@@ -73,11 +76,18 @@ void runKernel(const char* name, void (*fn)(P...), std::uint32_t blockDim, SrcLo
 }  // namespace kwb_sim
 
 namespace AscendC {
-inline void* GmAlloc(std::size_t size) { return kwb_sim::gmAlloc(size); }
-inline void GmFree(void* ptr) { kwb_sim::gmFree(ptr); }
-inline void SetKernelMode(KernelMode mode) { kwb_sim::setKernelMode(static_cast<int>(mode)); }
+inline void* GmAlloc(std::size_t size) {
+  return kwb_sim::gmAlloc(size);
+}
+inline void GmFree(void* ptr) {
+  kwb_sim::gmFree(ptr);
+}
+inline void SetKernelMode(KernelMode mode) {
+  kwb_sim::setKernelMode(static_cast<int>(mode));
+}
 }  // namespace AscendC
 
-#define ICPU_RUN_KF(func, blkdim, ...) \
-  ::kwb_sim::runKernel(#func, func, static_cast<std::uint32_t>(blkdim), ::kwb_sim::SrcLoc::current(), ##__VA_ARGS__)
+#define ICPU_RUN_KF(func, blkdim, ...)                                                                \
+  ::kwb_sim::runKernel(#func, func, static_cast<std::uint32_t>(blkdim), ::kwb_sim::SrcLoc::current(), \
+                       ##__VA_ARGS__)
 #define ICPU_SET_TILING_KEY(key) ::kwb_sim::setTilingKey(static_cast<std::uint64_t>(key))

@@ -37,10 +37,10 @@ inline constexpr int kMaxBuffers = 128;
 inline constexpr int kMaxQueues = 64;
 
 struct BufferSlot {
-  std::uint32_t off = 0;   // byte offset in its memory space
-  std::uint32_t len = 0;   // bytes (rounded up to 32)
-  std::uint32_t gen = 1;   // bumped by FreeTensor: handles from an earlier allocation go stale
-  std::int16_t queue = -1; // owning queue id, -1 for TBuf
+  std::uint32_t off = 0;    // byte offset in its memory space
+  std::uint32_t len = 0;    // bytes (rounded up to 32)
+  std::uint32_t gen = 1;    // bumped by FreeTensor: handles from an earlier allocation go stale
+  std::int16_t queue = -1;  // owning queue id, -1 for TBuf
   MemSpace space = MemSpace::UB;
   BufState state = BufState::Unused;
   SrcLoc lastLoc{nullptr, 0};  // where it was last allocated / dequeued / freed
@@ -55,7 +55,7 @@ struct TensorRef {
 };
 
 struct MaskState {
-  bool counter = false;          // SetMaskCount mode
+  bool counter = false;  // SetMaskCount mode
   std::uint64_t bits[2] = {~0ull, ~0ull};
 };
 
@@ -83,23 +83,24 @@ const char* spaceName(MemSpace s);
 
 // --- diagnostics. `fatal` ends the block after reporting (the hardware would hang or fault there).
 void report(Cat cat, const char* api, SrcLoc loc, Pipe pipe, int operand, const std::string& message);
-[[noreturn]] void fatal(Cat cat, const char* api, SrcLoc loc, Pipe pipe, int operand, const std::string& message);
+[[noreturn]] void fatal(Cat cat, const char* api, SrcLoc loc, Pipe pipe, int operand,
+                        const std::string& message);
 
 // --- trace recording
 Instr& record(const char* api, SrcLoc loc, Pipe pipe);
 // Scalar accesses: folded into the previous record when identical (see trace.h `times`).
-void recordScalar(const char* api, SrcLoc loc, DType dt, MemSpace space, std::uint64_t gmAddr, std::uint32_t ubOff,
-                  bool write);
+void recordScalar(const char* api, SrcLoc loc, DType dt, MemSpace space, std::uint64_t gmAddr,
+                  std::uint32_t ubOff, bool write);
 
 // --- checks used by the tensor/copy/vector headers
 // Local tensor access [off, off+len) bytes in `ref.space`: use-after-free and buffer bounds.
 // Returns false when the access must be skipped (it lies outside the memory space).
-bool checkLocal(const TensorRef& ref, std::uint32_t off, std::uint64_t len, const char* api, SrcLoc loc, Pipe pipe,
-                int operand, bool write);
+bool checkLocal(const TensorRef& ref, std::uint32_t off, std::uint64_t len, const char* api, SrcLoc loc,
+                Pipe pipe, int operand, bool write);
 // GM access [addr, addr+len): inside the SetGlobalBuffer range [lo, hi) (hi == 0: unbounded) and inside a
 // GmAlloc block. Returns the number of leading bytes that may be touched safely (== len when fine).
-std::uint64_t checkGm(const void* addr, std::uint64_t len, std::uintptr_t lo, std::uintptr_t hi, const char* api,
-                      SrcLoc loc, Pipe pipe, int operand, bool write);
+std::uint64_t checkGm(const void* addr, std::uint64_t len, std::uintptr_t lo, std::uintptr_t hi,
+                      const char* api, SrcLoc loc, Pipe pipe, int operand, bool write);
 // Cross-pipe ordering of a UB/L1 access (missing-sync).
 void syncAccess(Pipe pipe, MemSpace space, std::uint32_t off, std::uint32_t len, bool write, const char* api,
                 SrcLoc loc, int operand);
@@ -113,15 +114,41 @@ int newQueue(const char* kind);
 
 // --- vector engine kernels (runtime/VecKernels*.cpp): contiguous, element type `dt`.
 enum class VOp : std::uint8_t {
-  Add, Sub, Mul, Div, Max, Min, And, Or,   // binary
-  Adds, Muls, Maxs, Mins, LeakyRelu,        // tensor-scalar
-  ShiftLeft, ShiftRight, ShiftRightRound,   // tensor-scalar: shift count in the scalar
-  Axpy,                                     // dst = src * scalar + dst (reads dst)
-  Exp, Ln, Abs, Sqrt, Rsqrt, Reciprocal, Relu, Copy, Not, Neg,  // unary
-  Dup,                                      // dst = scalar
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Max,
+  Min,
+  And,
+  Or,  // binary
+  Adds,
+  Muls,
+  Maxs,
+  Mins,
+  LeakyRelu,  // tensor-scalar
+  ShiftLeft,
+  ShiftRight,
+  ShiftRightRound,  // tensor-scalar: shift count in the scalar
+  Axpy,             // dst = src * scalar + dst (reads dst)
+  Exp,
+  Ln,
+  Abs,
+  Sqrt,
+  Rsqrt,
+  Reciprocal,
+  Relu,
+  Copy,
+  Not,
+  Neg,  // unary
+  Dup,  // dst = scalar
 };
-inline bool vopIsBinary(VOp op) { return op <= VOp::Or; }
-inline bool vopHasScalar(VOp op) { return (op >= VOp::Adds && op <= VOp::Axpy) || op == VOp::Dup; }
+inline bool vopIsBinary(VOp op) {
+  return op <= VOp::Or;
+}
+inline bool vopHasScalar(VOp op) {
+  return (op >= VOp::Adds && op <= VOp::Axpy) || op == VOp::Dup;
+}
 void vecBinary(VOp op, DType dt, void* dst, const void* a, const void* b, std::size_t n);
 void vecScalar(VOp op, DType dt, void* dst, const void* a, double scalar, std::size_t n);
 void vecUnary(VOp op, DType dt, void* dst, const void* a, std::size_t n);
