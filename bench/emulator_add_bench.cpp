@@ -28,7 +28,8 @@ struct AddTiling {
 class KernelAdd {
  public:
   __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, GM_ADDR z, const AddTiling& t) {
-    const uint32_t per = (t.totalLength / AscendC::GetBlockNum() + t.tileLength - 1) / t.tileLength * t.tileLength;
+    const uint32_t per =
+        (t.totalLength / AscendC::GetBlockNum() + t.tileLength - 1) / t.tileLength * t.tileLength;
     const uint32_t start = per * AscendC::GetBlockIdx();
     length_ = start >= t.totalLength ? 0 : (t.totalLength - start < per ? t.totalLength - start : per);
     tile_ = t.tileLength;
@@ -123,7 +124,8 @@ double cpuSecondsWithChildren() {
   for (int who : {RUSAGE_SELF, RUSAGE_CHILDREN}) {
     rusage u{};
     getrusage(who, &u);
-    total += double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
+    total += double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+             double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
   }
   return total;
 }
@@ -148,8 +150,12 @@ void runEmulator(benchmark::State& state, bool costModel) {
     state.SkipWithError("emulated Add produced a wrong result");
 }
 
-void BM_EmulatorAdd(benchmark::State& state) { runEmulator(state, true); }
-void BM_EmulatorAddNoCostModel(benchmark::State& state) { runEmulator(state, false); }
+void BM_EmulatorAdd(benchmark::State& state) {
+  runEmulator(state, true);
+}
+void BM_EmulatorAddNoCostModel(benchmark::State& state) {
+  runEmulator(state, false);
+}
 
 }  // namespace
 

@@ -41,7 +41,8 @@ void AgentBridge::onAgentEvent(const AgentEvent& event) {
     pendingTokens_.emplace_back(t->iterationId, t->text);
     return;
   }
-  QMetaObject::invokeMethod(this, [this, event] { deliver(event); }, Qt::QueuedConnection);
+  QMetaObject::invokeMethod(
+      this, [this, event] { deliver(event); }, Qt::QueuedConnection);
 }
 
 void AgentBridge::flushTokens() {
@@ -83,13 +84,14 @@ void AgentBridge::deliver(const AgentEvent& event) {
           window_->setConstraints(loop_->snapshot().constraints);
         } else if constexpr (std::is_same_v<T, agent_event::Accepted>) {
           window_->setAccepted(e.iterationId);
-          window_->setAgentStatus(tr("accepted"), tr("Iteration %1 exported to %2")
-                                                      .arg(e.iterationId)
-                                                      .arg(QString::fromStdString(e.exportDir)));
+          window_->setAgentStatus(
+              tr("accepted"),
+              tr("Iteration %1 exported to %2").arg(e.iterationId).arg(QString::fromStdString(e.exportDir)));
         } else if constexpr (std::is_same_v<T, agent_event::Error>) {
           window_->setAgentStatus(tr("error"), QString::fromStdString(e.message));
         } else if constexpr (std::is_same_v<T, agent_event::StreamRestarted>) {
-          window_->appendStreamedText(e.iterationId, QStringLiteral("\n/* -- retrying: the reply restarts -- */\n"));
+          window_->appendStreamedText(e.iterationId,
+                                      QStringLiteral("\n/* -- retrying: the reply restarts -- */\n"));
         }
         // DiagnosticsReported and ProfileReady arrive inside the IterationUpdated that follows them.
       },
@@ -136,15 +138,17 @@ void AgentBridge::connectWindow() {
   });
   connect(window_, &MainWindow::addRuleRequested, this,
           [this](const QString& rule) { loop_->pinConstraint(Constraint::rule(rule.toStdString())); });
-  connect(window_, &MainWindow::fixParameterRequested, this, [this](const QString& name, const QString& value) {
-    bool isInt = false;
-    const long long v = value.toLongLong(&isInt);
-    loop_->pinConstraint(Constraint::fixParameter(name.toStdString(),
-                                                  isInt ? nlohmann::json(v) : nlohmann::json(value.toStdString())));
-  });
+  connect(window_, &MainWindow::fixParameterRequested, this,
+          [this](const QString& name, const QString& value) {
+            bool isInt = false;
+            const long long v = value.toLongLong(&isInt);
+            loop_->pinConstraint(Constraint::fixParameter(
+                name.toStdString(), isInt ? nlohmann::json(v) : nlohmann::json(value.toStdString())));
+          });
   connect(window_, &MainWindow::lockLinesRequested, this, [this](const QString& file, int a, int b) {
     try {
-      loop_->pinConstraint(Constraint::lockRegion(file.toStdString(), window_->editor()->text().toStdString(), a, b));
+      loop_->pinConstraint(
+          Constraint::lockRegion(file.toStdString(), window_->editor()->text().toStdString(), a, b));
     } catch (const std::exception& e) {
       window_->setAgentStatus(tr("error"), QString::fromUtf8(e.what()));
     }

@@ -5,7 +5,9 @@
 
 namespace kwb::ui {
 
-bool isDarkPalette(const QPalette& palette) { return palette.color(QPalette::Base).lightness() < 128; }
+bool isDarkPalette(const QPalette& palette) {
+  return palette.color(QPalette::Base).lightness() < 128;
+}
 
 void applyCodeTheme(QsciScintilla* editor, QsciLexerCPP* lexer, const QPalette& pal) {
   const bool dark = isDarkPalette(pal);
@@ -43,7 +45,8 @@ void applyCodeTheme(QsciScintilla* editor, QsciLexerCPP* lexer, const QPalette& 
 
 DiffColours diffColours(const QPalette& palette) {
   if (isDarkPalette(palette))
-    return {QColor(96, 38, 38), QColor(34, 84, 44), QColor(92, 74, 28), palette.color(QPalette::AlternateBase)};
+    return {QColor(96, 38, 38), QColor(34, 84, 44), QColor(92, 74, 28),
+            palette.color(QPalette::AlternateBase)};
   return {QColor(255, 215, 215), QColor(210, 245, 210), QColor(255, 240, 200), QColor(235, 235, 235)};
 }
 

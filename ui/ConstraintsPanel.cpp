@@ -32,7 +32,8 @@ ConstraintsPanel::ConstraintsPanel(QWidget* parent) : QWidget(parent) {
   layout->addLayout(paramRow);
   auto* actions = new QHBoxLayout;
   lock_ = new QPushButton(tr("Lock selected lines"), this);
-  lock_->setToolTip(tr("The agent may not change the selected lines of the kernel; a candidate that does is rejected"));
+  lock_->setToolTip(
+      tr("The agent may not change the selected lines of the kernel; a candidate that does is rejected"));
   auto* remove = new QPushButton(tr("Unpin"), this);
   actions->addWidget(lock_);
   actions->addStretch(1);
@@ -65,7 +66,8 @@ ConstraintsPanel::ConstraintsPanel(QWidget* parent) : QWidget(parent) {
   });
 }
 
-void ConstraintsPanel::setConstraints(const std::vector<Constraint>& constraints, const std::map<int, int>& rejections) {
+void ConstraintsPanel::setConstraints(const std::vector<Constraint>& constraints,
+                                      const std::map<int, int>& rejections) {
   list_->clear();
   for (const auto& c : constraints) {
     QString text = QString::fromStdString(c.describe());
@@ -75,7 +77,8 @@ void ConstraintsPanel::setConstraints(const std::vector<Constraint>& constraints
     item->setData(Qt::UserRole, c.id);
   }
   if (constraints.empty()) {
-    auto* item = new QListWidgetItem(tr("No pinned constraints. Pin a rule, lock lines or fix a parameter."), list_);
+    auto* item =
+        new QListWidgetItem(tr("No pinned constraints. Pin a rule, lock lines or fix a parameter."), list_);
     item->setFlags(Qt::NoItemFlags);
   }
 }

@@ -19,11 +19,13 @@ ConversationPanel::ConversationPanel(QWidget* parent) : QWidget(parent) {
 
 void ConversationPanel::setConversation(const QString& provider, const QString& prompt, const QString& reply,
                                         const QString& feedback) {
-  header_->setText(provider == QLatin1String("replay") ? tr("<b>Replay</b> — recorded reply, no model was called")
-                                                       : tr("Model: %1").arg(provider.toHtmlEscaped()));
+  header_->setText(provider == QLatin1String("replay")
+                       ? tr("<b>Replay</b> — recorded reply, no model was called")
+                       : tr("Model: %1").arg(provider.toHtmlEscaped()));
   auto section = [](const QString& title, const QString& body) {
     if (body.isEmpty()) return QString();
-    return QStringLiteral("<h3>%1</h3><pre style=\"white-space: pre-wrap\">%2</pre>").arg(title, body.toHtmlEscaped());
+    return QStringLiteral("<h3>%1</h3><pre style=\"white-space: pre-wrap\">%2</pre>")
+        .arg(title, body.toHtmlEscaped());
   };
   view_->setHtml(section(tr("Prompt"), prompt) + section(tr("Reply"), reply) +
                  section(tr("Feedback for the next prompt"), feedback));
@@ -34,6 +36,8 @@ void ConversationPanel::clearConversation(const QString& why) {
   view_->clear();
 }
 
-QString ConversationPanel::text() const { return view_->toPlainText(); }
+QString ConversationPanel::text() const {
+  return view_->toPlainText();
+}
 
 }  // namespace kwb::ui

@@ -13,7 +13,8 @@ class ConversationPanel : public QWidget {
   Q_OBJECT
  public:
   explicit ConversationPanel(QWidget* parent = nullptr);
-  void setConversation(const QString& provider, const QString& prompt, const QString& reply, const QString& feedback);
+  void setConversation(const QString& provider, const QString& prompt, const QString& reply,
+                       const QString& feedback);
   void clearConversation(const QString& why);
   QString text() const;
 

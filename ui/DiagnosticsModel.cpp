@@ -22,7 +22,9 @@ int DiagnosticsModel::rowCount(const QModelIndex& parent) const {
   return parent.isValid() ? 0 : int(diagnostics_.size());
 }
 
-int DiagnosticsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int DiagnosticsModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : ColumnCount;
+}
 
 static QString location(const Diagnostic& d) {
   QString s = QString::fromStdString(d.file);
@@ -38,10 +40,14 @@ QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
   switch (role) {
     case Qt::DisplayRole:
       switch (index.column()) {
-        case SeverityColumn: return QString::fromUtf8(toString(d.severity).data(), int(toString(d.severity).size()));
-        case CategoryColumn: return QString::fromStdString(d.category);
-        case SourceColumn: return QString::fromStdString(d.source);
-        case LocationColumn: return location(d);
+        case SeverityColumn:
+          return QString::fromUtf8(toString(d.severity).data(), int(toString(d.severity).size()));
+        case CategoryColumn:
+          return QString::fromStdString(d.category);
+        case SourceColumn:
+          return QString::fromStdString(d.source);
+        case LocationColumn:
+          return location(d);
         case MessageColumn: {
           QString m = QString::fromStdString(d.message);
           if (d.api) m = QStringLiteral("%1: %2").arg(QString::fromStdString(*d.api), m);
@@ -58,26 +64,39 @@ QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
     case Qt::DecorationRole:
       if (index.column() != SeverityColumn) return {};
       switch (d.severity) {
-        case Severity::Note: return qApp->style()->standardIcon(QStyle::SP_MessageBoxInformation);
-        case Severity::Warning: return qApp->style()->standardIcon(QStyle::SP_MessageBoxWarning);
-        default: return qApp->style()->standardIcon(QStyle::SP_MessageBoxCritical);
+        case Severity::Note:
+          return qApp->style()->standardIcon(QStyle::SP_MessageBoxInformation);
+        case Severity::Warning:
+          return qApp->style()->standardIcon(QStyle::SP_MessageBoxWarning);
+        default:
+          return qApp->style()->standardIcon(QStyle::SP_MessageBoxCritical);
       }
-    case SourceRole: return QString::fromStdString(d.source);
-    case LineRole: return d.line;
-    case FileRole: return QString::fromStdString(d.file);
-    case SeverityRankRole: return int(d.severity);
-    default: return {};
+    case SourceRole:
+      return QString::fromStdString(d.source);
+    case LineRole:
+      return d.line;
+    case FileRole:
+      return QString::fromStdString(d.file);
+    case SeverityRankRole:
+      return int(d.severity);
+    default:
+      return {};
   }
 }
 
 QVariant DiagnosticsModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
   switch (section) {
-    case SeverityColumn: return tr("Severity");
-    case CategoryColumn: return tr("Category");
-    case SourceColumn: return tr("Source");
-    case LocationColumn: return tr("Location");
-    case MessageColumn: return tr("Message");
+    case SeverityColumn:
+      return tr("Severity");
+    case CategoryColumn:
+      return tr("Category");
+    case SourceColumn:
+      return tr("Source");
+    case LocationColumn:
+      return tr("Location");
+    case MessageColumn:
+      return tr("Message");
   }
   return {};
 }

@@ -72,6 +72,8 @@ void DiagnosticsPanel::applyFilter() {
   filter_->setVisibleSources(all ? QSet<QString>() : visible);
 }
 
-int DiagnosticsPanel::visibleCount() const { return filter_->rowCount(); }
+int DiagnosticsPanel::visibleCount() const {
+  return filter_->rowCount();
+}
 
 }  // namespace kwb::ui

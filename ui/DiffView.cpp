@@ -53,7 +53,8 @@ QsciScintilla* makeReadOnlyEditor(QWidget* parent) {
 }
 
 QString fmtUs(const Iteration& it) {
-  return it.profile && it.profile->totalUs > 0 ? QString::number(it.profile->totalUs, 'f', 2) : QStringLiteral("—");
+  return it.profile && it.profile->totalUs > 0 ? QString::number(it.profile->totalUs, 'f', 2)
+                                               : QStringLiteral("—");
 }
 
 QString verdictText(const Iteration& it) {
@@ -100,9 +101,13 @@ DiffView::DiffView(QWidget* parent) : QWidget(parent) {
   connect(mode_, &QComboBox::currentIndexChanged, this, [this](int i) { stack_->setCurrentIndex(i); });
 }
 
-void DiffView::setInline(bool inlineMode) { mode_->setCurrentIndex(inlineMode ? 1 : 0); }
+void DiffView::setInline(bool inlineMode) {
+  mode_->setCurrentIndex(inlineMode ? 1 : 0);
+}
 
-QString DiffView::inlineText() const { return inlineEditor_->text(); }
+QString DiffView::inlineText() const {
+  return inlineEditor_->text();
+}
 
 void DiffView::clear() {
   leftEditor_->clear();
@@ -113,7 +118,8 @@ void DiffView::clear() {
   title_->setText(tr("Select two iterations to compare"));
 }
 
-void DiffView::setIterations(const Iteration& left, const Iteration& right, std::optional<double> baselineUs) {
+void DiffView::setIterations(const Iteration& left, const Iteration& right,
+                             std::optional<double> baselineUs) {
   std::string fileName;
   if (!right.candidate.files.empty()) fileName = right.candidate.files.begin()->first;
   const std::string* l = left.candidate.file(fileName);
@@ -132,7 +138,8 @@ void DiffView::setIterations(const Iteration& left, const Iteration& right, std:
     leftNums.push_back(d.leftLine ? QString::number(d.leftLine) : QString());
     rightNums.push_back(d.rightLine ? QString::number(d.rightLine) : QString());
     switch (d.kind) {
-      case DiffKind::Same: break;
+      case DiffKind::Same:
+        break;
       case DiffKind::Changed:
         leftMarks.emplace_back(row, ChangedMarker);
         rightMarks.emplace_back(row, ChangedMarker);
@@ -165,7 +172,8 @@ void DiffView::setIterations(const Iteration& left, const Iteration& right, std:
   inlineEditor_->markerDeleteAll();
   const QStringList inlineLines = inlineEditor_->text().split(QLatin1Char('\n'));
   for (int i = 0; i < inlineLines.size(); ++i) {
-    if (inlineLines[i].startsWith(QLatin1String("+++")) || inlineLines[i].startsWith(QLatin1String("---"))) continue;
+    if (inlineLines[i].startsWith(QLatin1String("+++")) || inlineLines[i].startsWith(QLatin1String("---")))
+      continue;
     if (inlineLines[i].startsWith(QLatin1Char('+'))) inlineEditor_->markerAdd(i, AddedMarker);
     if (inlineLines[i].startsWith(QLatin1Char('-'))) inlineEditor_->markerAdd(i, RemovedMarker);
   }
@@ -189,13 +197,15 @@ void DiffView::fillMetrics(const Iteration& left, const Iteration& right, std::o
                                {tr("Latency µs"), fmtUs(left), fmtUs(right)}};
   if (baselineUs) {
     auto sp = [&](const Iteration& it) {
-      return it.profile && it.profile->totalUs > 0 ? QStringLiteral("%1×").arg(*baselineUs / it.profile->totalUs, 0, 'f', 2)
-                                                   : QStringLiteral("—");
+      return it.profile && it.profile->totalUs > 0
+                 ? QStringLiteral("%1×").arg(*baselineUs / it.profile->totalUs, 0, 'f', 2)
+                 : QStringLiteral("—");
     };
     rows.push_back({tr("Speedup vs baseline"), sp(left), sp(right)});
   }
   auto bound = [](const Iteration& it) {
-    return it.profile && !it.profile->bound.empty() ? QString::fromStdString(it.profile->bound) : QStringLiteral("—");
+    return it.profile && !it.profile->bound.empty() ? QString::fromStdString(it.profile->bound)
+                                                    : QStringLiteral("—");
   };
   rows.push_back({tr("Bound"), bound(left), bound(right)});
   std::set<std::string> pipes;
@@ -206,7 +216,8 @@ void DiffView::fillMetrics(const Iteration& left, const Iteration& right, std::o
     auto ratio = [&](const Iteration& it) {
       if (!it.profile) return QStringLiteral("—");
       auto f = it.profile->pipes.find(p);
-      return f == it.profile->pipes.end() ? QStringLiteral("—") : QStringLiteral("%1%").arg(f->second.ratio * 100, 0, 'f', 1);
+      return f == it.profile->pipes.end() ? QStringLiteral("—")
+                                          : QStringLiteral("%1%").arg(f->second.ratio * 100, 0, 'f', 1);
     };
     rows.push_back({tr("%1 utilisation").arg(QString::fromStdString(p)), ratio(left), ratio(right)});
   }

@@ -88,24 +88,28 @@ void KernelEditor::setDiagnostics(const std::vector<Diagnostic>& diagnostics, co
   for (const auto& d : diagnostics) {
     if (d.line <= 0 || d.line > lines()) continue;
     const QString file = QString::fromStdString(d.file);
-    if (!file.isEmpty() && !fileName.isEmpty() && !file.endsWith(fileName) && !fileName.endsWith(file)) continue;
+    if (!file.isEmpty() && !fileName.isEmpty() && !file.endsWith(fileName) && !fileName.endsWith(file))
+      continue;
     const int line0 = d.line - 1;
-    const int marker = d.isError() ? ErrorMarker : d.severity == Severity::Warning ? WarningMarker : NoteMarker;
+    const int marker = d.isError()                       ? ErrorMarker
+                       : d.severity == Severity::Warning ? WarningMarker
+                                                         : NoteMarker;
     markerAdd(line0, marker);
     const int ind = d.isError() ? errorIndicator_ : warningIndicator_;
     const int len = lineLength(line0);
     const int from = d.column > 0 ? std::min(d.column - 1, std::max(0, len - 1)) : 0;
     fillIndicatorRange(line0, from, line0, std::max(from + 1, len - 1), ind);
     QString text = QStringLiteral("%1 [%2] %3")
-                       .arg(QString::fromUtf8(toString(d.severity).data()), QString::fromStdString(d.category),
-                            QString::fromStdString(d.message));
+                       .arg(QString::fromUtf8(toString(d.severity).data()),
+                            QString::fromStdString(d.category), QString::fromStdString(d.message));
     if (d.block) text += QStringLiteral(" (block %1)").arg(*d.block);
     notesByLine[line0] << text;
     errorLine[line0] = errorLine[line0] || d.isError();
     ++shownDiagnostics_;
   }
   for (const auto& [line0, texts] : notesByLine)
-    annotate(line0, texts.join(QLatin1Char('\n')), errorLine[line0] ? kAnnotationErrorStyle : kAnnotationWarningStyle);
+    annotate(line0, texts.join(QLatin1Char('\n')),
+             errorLine[line0] ? kAnnotationErrorStyle : kAnnotationWarningStyle);
 }
 
 void KernelEditor::setLockedRanges(const std::vector<std::pair<int, int>>& ranges) {
@@ -138,9 +142,9 @@ void KernelEditor::keyPressEvent(QKeyEvent* e) {
   // Navigation and copying stay possible inside a locked region; anything that edits does not.
   const bool navigation = e->matches(QKeySequence::Copy) || e->matches(QKeySequence::SelectAll) ||
                           e->key() == Qt::Key_Left || e->key() == Qt::Key_Right || e->key() == Qt::Key_Up ||
-                          e->key() == Qt::Key_Down || e->key() == Qt::Key_PageUp || e->key() == Qt::Key_PageDown ||
-                          e->key() == Qt::Key_Home || e->key() == Qt::Key_End || e->key() == Qt::Key_Shift ||
-                          e->key() == Qt::Key_Control;
+                          e->key() == Qt::Key_Down || e->key() == Qt::Key_PageUp ||
+                          e->key() == Qt::Key_PageDown || e->key() == Qt::Key_Home ||
+                          e->key() == Qt::Key_End || e->key() == Qt::Key_Shift || e->key() == Qt::Key_Control;
   if (!navigation && !locked_.empty() && selectionTouchesLock()) {
     e->accept();
     emit SCN_MODIFYATTEMPTRO();

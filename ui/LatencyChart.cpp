@@ -84,8 +84,12 @@ void LatencyChart::setLatencies(const std::vector<std::optional<double>>& latenc
   axisY_->setRange(0.0, maxY * 1.15);
 }
 
-int LatencyChart::pointCount() const { return int(series_->count()); }
+int LatencyChart::pointCount() const {
+  return int(series_->count());
+}
 
-int LatencyChart::floorPointCount() const { return int(floor_->count()); }
+int LatencyChart::floorPointCount() const {
+  return int(floor_->count());
+}
 
 }  // namespace kwb::ui

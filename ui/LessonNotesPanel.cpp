@@ -11,11 +11,14 @@ namespace {
 
 QString expectationText(const LessonExpectation& e) {
   QStringList parts;
-  if (e.verdict) parts << QObject::tr("verdict <b>%1</b>").arg(QString::fromStdString(*e.verdict).toHtmlEscaped());
-  else if (e.fails) parts << QObject::tr("the candidate <b>fails</b>");
+  if (e.verdict)
+    parts << QObject::tr("verdict <b>%1</b>").arg(QString::fromStdString(*e.verdict).toHtmlEscaped());
+  else if (e.fails)
+    parts << QObject::tr("the candidate <b>fails</b>");
   if (!e.categories.empty()) {
     QStringList cats;
-    for (const auto& c : e.categories) cats << QStringLiteral("<code>%1</code>").arg(QString::fromStdString(c).toHtmlEscaped());
+    for (const auto& c : e.categories)
+      cats << QStringLiteral("<code>%1</code>").arg(QString::fromStdString(c).toHtmlEscaped());
     parts << QObject::tr("diagnostics %1").arg(cats.join(QStringLiteral(", ")));
   }
   if (e.fasterThanPrevious) parts << QObject::tr("faster than the previous step");
@@ -61,13 +64,18 @@ void LessonNotesPanel::showStep(std::optional<int> index, bool ran) {
   if (!index || *index < 0 || *index >= n) {
     html = QStringLiteral("<p>%1</p>").arg(QString::fromStdString(lesson_.summary).toHtmlEscaped());
     if (index && *index >= n)
-      html += tr("<p><i>This iteration is beyond the recorded lesson: your own edit or a new agent round.</i></p>");
+      html += tr(
+          "<p><i>This iteration is beyond the recorded lesson: your own edit or a new agent round.</i></p>");
     else
-      html += tr("<p><i>Press Start (F5) or Next step to play the lesson on the emulator; each step's "
-                 "explanation appears here beside its diff.</i></p>");
+      html +=
+          tr("<p><i>Press Start (F5) or Next step to play the lesson on the emulator; each step's "
+             "explanation appears here beside its diff.</i></p>");
   } else {
     const LessonStep& s = lesson_.steps[static_cast<std::size_t>(*index)];
-    html = tr("<h3>Step %1 of %2: %3</h3>").arg(*index + 1).arg(n).arg(QString::fromStdString(s.title).toHtmlEscaped());
+    html = tr("<h3>Step %1 of %2: %3</h3>")
+               .arg(*index + 1)
+               .arg(n)
+               .arg(QString::fromStdString(s.title).toHtmlEscaped());
     html += QStringLiteral("<p>%1</p>").arg(QString::fromStdString(s.explanation).toHtmlEscaped());
     const QString expect = expectationText(s.expect);
     if (!expect.isEmpty()) html += tr("<p><b>What this step shows:</b> %1</p>").arg(expect);

@@ -38,7 +38,8 @@ LimitsEditor::LimitsEditor(QWidget* parent) : QWidget(parent) {
   form->addRow(tr("Target speedup"), targetSpeedup_);
   candidates_->setToolTip(tr("Best-of-N: candidates generated and evaluated in parallel each round"));
   patience_->setToolTip(tr("Stop after this many rounds without a faster passing candidate"));
-  targetSpeedup_->setToolTip(tr("Stop optimising once a candidate is this much faster than the task's baseline"));
+  targetSpeedup_->setToolTip(
+      tr("Stop optimising once a candidate is this much faster than the task's baseline"));
 }
 
 void LimitsEditor::setLimits(const SessionLimits& l) {

@@ -2,8 +2,6 @@
 
 #include <QAction>
 #include <QDateTime>
-#include <QTimer>
-#include <algorithm>
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
@@ -19,8 +17,10 @@
 #include <QStyle>
 #include <QTabWidget>
 #include <QTextStream>
+#include <QTimer>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "core/profile/PipelineTrace.h"
 #include "core/store/SessionStore.h"
@@ -29,8 +29,8 @@
 #include "ui/DiagnosticsPanel.h"
 #include "ui/DiffView.h"
 #include "ui/KernelEditor.h"
-#include "ui/LessonNotesPanel.h"
 #include "ui/LatencyChart.h"
+#include "ui/LessonNotesPanel.h"
 #include "ui/PipeUtilizationChart.h"
 #include "ui/PipelineTraceView.h"
 #include "ui/TimelineModel.h"
@@ -164,9 +164,11 @@ void MainWindow::buildDocks() {
   auto* tl = new QVBoxLayout(traceBox);
   tl->setContentsMargins(0, 0, 0, 0);
   auto* traceBar = new QHBoxLayout;
-  auto* hintLabel = new QLabel(tr("Ctrl+wheel or +/− zoom · drag to pan · double-click jumps to source"), traceBox);
+  auto* hintLabel =
+      new QLabel(tr("Ctrl+wheel or +/− zoom · drag to pan · double-click jumps to source"), traceBox);
   auto* exportBtn = new QPushButton(tr("Open in Perfetto…"), traceBox);
-  exportBtn->setToolTip(tr("Save the trace as a Chrome trace JSON for ui.perfetto.dev, chrome://tracing or MindStudio Insight"));
+  exportBtn->setToolTip(tr(
+      "Save the trace as a Chrome trace JSON for ui.perfetto.dev, chrome://tracing or MindStudio Insight"));
   traceBar->addWidget(hintLabel, 1);
   traceBar->addWidget(exportBtn);
   tl->addLayout(traceBar);
@@ -198,8 +200,8 @@ bool MainWindow::openTask(const QString& dir) {
     statusBar()->showMessage(tr("Task folder %1 does not exist").arg(dir));
     return false;
   }
-  for (const QString& name : {QStringLiteral("expert_candidate.cpp"), QStringLiteral("kernel.cpp"),
-                              QStringLiteral("README.md")}) {
+  for (const QString& name :
+       {QStringLiteral("expert_candidate.cpp"), QStringLiteral("kernel.cpp"), QStringLiteral("README.md")}) {
     QFile f(taskDir.filePath(name));
     if (!f.exists()) continue;
     if (!f.open(QIODevice::ReadOnly | QIODevice::Text)) {
@@ -210,7 +212,8 @@ bool MainWindow::openTask(const QString& dir) {
     shownFile_ = f.fileName();
     editorHeader_->setText(tr("<b>%1</b> · expert candidate · %2").arg(taskDir.dirName(), name));
     setWindowTitle(tr("Kernel Workbench — %1").arg(taskDir.dirName()));
-    statusBar()->showMessage(tr("Task %1: start a session to let the agent work on it").arg(taskDir.dirName()));
+    statusBar()->showMessage(
+        tr("Task %1: start a session to let the agent work on it").arg(taskDir.dirName()));
     return true;
   }
   statusBar()->showMessage(tr("Task folder %1 has no candidate source or README").arg(dir));
@@ -254,12 +257,13 @@ void MainWindow::showSession(const Session& session, std::optional<std::filesyst
 void MainWindow::refreshLatency() {
   std::vector<std::optional<double>> lat, floors;
   for (const auto& it : session_.iterations) {
-    lat.push_back(it.profile && it.profile->totalUs > 0 ? std::optional<double>(it.profile->totalUs) : std::nullopt);
+    lat.push_back(it.profile && it.profile->totalUs > 0 ? std::optional<double>(it.profile->totalUs)
+                                                        : std::nullopt);
     floors.push_back(it.profile ? it.profile->floorUs : std::nullopt);
   }
-  latency_->setLatencies(lat,
-                         session_.task.baseline ? std::optional<double>(session_.task.baseline->latencyUs) : std::nullopt,
-                         floors);
+  latency_->setLatencies(
+      lat, session_.task.baseline ? std::optional<double>(session_.task.baseline->latencyUs) : std::nullopt,
+      floors);
   std::int64_t tokens = 0;
   for (const auto& it : session_.iterations)
     if (it.usage) tokens += it.usage->promptTokens + it.usage->completionTokens;
@@ -271,14 +275,18 @@ void MainWindow::selectIteration(int id) {
   if (!it) return;
   selected_ = id;
   const QModelIndex idx = timeline_->indexOfIteration(id);
-  if (idx.isValid() && timelineView_->currentIndex().siblingAtColumn(0) != idx) timelineView_->setCurrentIndex(idx);
-  const std::string fileName = it->candidate.files.empty() ? std::string() : it->candidate.files.begin()->first;
-  editor_->setSource(it->candidate.files.empty() ? QString() : QString::fromStdString(it->candidate.files.begin()->second));
+  if (idx.isValid() && timelineView_->currentIndex().siblingAtColumn(0) != idx)
+    timelineView_->setCurrentIndex(idx);
+  const std::string fileName =
+      it->candidate.files.empty() ? std::string() : it->candidate.files.begin()->first;
+  editor_->setSource(
+      it->candidate.files.empty() ? QString() : QString::fromStdString(it->candidate.files.begin()->second));
   shownFile_ = QString::fromStdString(fileName);
   std::vector<std::pair<int, int>> locks;
   for (const auto& c : session_.constraints)
     if (c.kind == ConstraintKind::LockedRegion && (c.file.empty() || c.file == fileName)) {
-      const std::string src = it->candidate.files.empty() ? std::string() : it->candidate.files.begin()->second;
+      const std::string src =
+          it->candidate.files.empty() ? std::string() : it->candidate.files.begin()->second;
       if (auto at = findLockedRegion(c, src)) locks.emplace_back(*at, *at + (c.endLine - c.startLine));
     }
   editor_->setLockedRanges(locks);
@@ -288,8 +296,9 @@ void MainWindow::selectIteration(int id) {
   editorHeader_->setText(tr("<b>Iteration %1</b> · %2 · origin %3%4")
                              .arg(id)
                              .arg(shownFile_, QString::fromUtf8(originName(it->candidate.origin).data()),
-                                  it->verdict ? tr(" · %1").arg(QString::fromUtf8(verdictName(*it->verdict).data()))
-                                              : QString()));
+                                  it->verdict
+                                      ? tr(" · %1").arg(QString::fromUtf8(verdictName(*it->verdict).data()))
+                                      : QString()));
   iterationLabel_->setText(tr("iteration %1 of %2").arg(id).arg(session_.iterations.size()));
   if (it->profile)
     pipes_->setProfile(*it->profile);
@@ -297,8 +306,9 @@ void MainWindow::selectIteration(int id) {
     pipes_->clearProfile();
   if (it->parentId) {
     if (const Iteration* parent = session_.findIteration(*it->parentId))
-      diff_->setIterations(*parent, *it,
-                           session_.task.baseline ? std::optional<double>(session_.task.baseline->latencyUs) : std::nullopt);
+      diff_->setIterations(
+          *parent, *it,
+          session_.task.baseline ? std::optional<double>(session_.task.baseline->latencyUs) : std::nullopt);
   } else {
     diff_->clear();
   }
@@ -314,8 +324,9 @@ void MainWindow::compareIterations(int leftId, int rightId) {
   const Iteration* left = session_.findIteration(leftId);
   const Iteration* right = session_.findIteration(rightId);
   if (!left || !right) return;
-  diff_->setIterations(*left, *right,
-                       session_.task.baseline ? std::optional<double>(session_.task.baseline->latencyUs) : std::nullopt);
+  diff_->setIterations(
+      *left, *right,
+      session_.task.baseline ? std::optional<double>(session_.task.baseline->latencyUs) : std::nullopt);
   rightTabs_->setCurrentWidget(diffTab_);
 }
 
@@ -365,15 +376,17 @@ SessionViewState MainWindow::viewState() const {
 void MainWindow::restoreViewState(const SessionViewState& state) {
   if (state.selectedIteration && session_.findIteration(*state.selectedIteration))
     selectIteration(*state.selectedIteration);
-  if (state.analysisTab >= 0 && state.analysisTab < rightTabs_->count()) rightTabs_->setCurrentIndex(state.analysisTab);
+  if (state.analysisTab >= 0 && state.analysisTab < rightTabs_->count())
+    rightTabs_->setCurrentIndex(state.analysisTab);
   if (state.feedbackTab >= 0 && state.feedbackTab < bottomTabs_->count())
     bottomTabs_->setCurrentIndex(state.feedbackTab);
 }
 
 void MainWindow::showIterationArtifacts(const Iteration& it) {
   trace_->clearTrace();
-  conversation_->clearConversation(it.candidate.origin == Origin::Human ? tr("Edited by hand: no conversation")
-                                                                        : tr("No transcript stored for this iteration"));
+  conversation_->clearConversation(it.candidate.origin == Origin::Human
+                                       ? tr("Edited by hand: no conversation")
+                                       : tr("No transcript stored for this iteration"));
   if (!sessionDir_) return;
   const auto dir = *sessionDir_ / "iterations" / SessionStore::iterationFolderName(it.id);
   std::error_code ec;
@@ -399,9 +412,10 @@ void MainWindow::showIterationArtifacts(const Iteration& it) {
   const QString reply = first({"reply.md", "reply.txt", "response.md", "response.txt"});
   const QString feedback = first({"feedback.md", "feedback.txt"});
   if (!prompt.isEmpty() || !reply.isEmpty() || !feedback.isEmpty())
-    conversation_->setConversation(it.usage ? QString::fromStdString(it.usage->provider + " " + it.usage->model).trimmed()
-                                            : QString::fromUtf8(originName(it.candidate.origin).data()),
-                                   prompt, reply, feedback);
+    conversation_->setConversation(
+        it.usage ? QString::fromStdString(it.usage->provider + " " + it.usage->model).trimmed()
+                 : QString::fromUtf8(originName(it.candidate.origin).data()),
+        prompt, reply, feedback);
 }
 
 void MainWindow::updateIteration(const Iteration& iteration) {
@@ -443,10 +457,15 @@ QString MainWindow::elapsedText() const {
   if (clockStartedMs_ >= 0) ms += QDateTime::currentMSecsSinceEpoch() - clockStartedMs_;
   const qint64 s = ms / 1000;
   return s < 3600 ? tr("%1:%2 elapsed").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'))
-                  : tr("%1:%2:%3 elapsed").arg(s / 3600).arg((s / 60) % 60, 2, 10, QLatin1Char('0')).arg(s % 60, 2, 10, QLatin1Char('0'));
+                  : tr("%1:%2:%3 elapsed")
+                        .arg(s / 3600)
+                        .arg((s / 60) % 60, 2, 10, QLatin1Char('0'))
+                        .arg(s % 60, 2, 10, QLatin1Char('0'));
 }
 
-void MainWindow::refreshElapsed() { elapsedLabel_->setText(elapsedText()); }
+void MainWindow::refreshElapsed() {
+  elapsedLabel_->setText(elapsedText());
+}
 
 void MainWindow::setConstraints(const std::vector<Constraint>& constraints) {
   session_.constraints = constraints;

@@ -26,7 +26,8 @@ QAction* MainWindow::action(const QString& name) const {
 }
 
 void MainWindow::buildActions() {
-  auto make = [this](const QString& key, const QString& text, const QKeySequence& seq, QStyle::StandardPixmap icon) {
+  auto make = [this](const QString& key, const QString& text, const QKeySequence& seq,
+                     QStyle::StandardPixmap icon) {
     auto* a = new QAction(style()->standardIcon(icon), text, this);
     a->setShortcut(seq);
     a->setToolTip(QStringLiteral("%1 (%2)").arg(text, seq.toString(QKeySequence::NativeText)));
@@ -40,13 +41,16 @@ void MainWindow::buildActions() {
   auto* newSession = make(QStringLiteral("new"), tr("New session…"), QKeySequence::New, QStyle::SP_FileIcon);
   auto* start = make(QStringLiteral("start"), tr("Start"), QKeySequence(Qt::Key_F5), QStyle::SP_MediaPlay);
   auto* pause = make(QStringLiteral("pause"), tr("Pause"), QKeySequence(Qt::Key_F6), QStyle::SP_MediaPause);
-  auto* step = make(QStringLiteral("step"), tr("Step"), QKeySequence(Qt::Key_F10), QStyle::SP_MediaSeekForward);
-  auto* stop = make(QStringLiteral("stop"), tr("Stop"), QKeySequence(Qt::SHIFT | Qt::Key_F5), QStyle::SP_MediaStop);
-  auto* hint = make(QStringLiteral("hint"), tr("Hint…"), QKeySequence(Qt::CTRL | Qt::Key_H), QStyle::SP_MessageBoxQuestion);
-  auto* runEdit = make(QStringLiteral("runEdit"), tr("Run this edit"), QKeySequence(Qt::CTRL | Qt::Key_Return),
-                       QStyle::SP_DialogApplyButton);
-  auto* rollback = make(QStringLiteral("rollback"), tr("Roll back to here"), QKeySequence(Qt::CTRL | Qt::Key_B),
-                        QStyle::SP_ArrowBack);
+  auto* step =
+      make(QStringLiteral("step"), tr("Step"), QKeySequence(Qt::Key_F10), QStyle::SP_MediaSeekForward);
+  auto* stop =
+      make(QStringLiteral("stop"), tr("Stop"), QKeySequence(Qt::SHIFT | Qt::Key_F5), QStyle::SP_MediaStop);
+  auto* hint = make(QStringLiteral("hint"), tr("Hint…"), QKeySequence(Qt::CTRL | Qt::Key_H),
+                    QStyle::SP_MessageBoxQuestion);
+  auto* runEdit = make(QStringLiteral("runEdit"), tr("Run this edit"),
+                       QKeySequence(Qt::CTRL | Qt::Key_Return), QStyle::SP_DialogApplyButton);
+  auto* rollback = make(QStringLiteral("rollback"), tr("Roll back to here"),
+                        QKeySequence(Qt::CTRL | Qt::Key_B), QStyle::SP_ArrowBack);
   auto* accept = make(QStringLiteral("accept"), tr("Accept…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A),
                       QStyle::SP_DialogSaveButton);
   for (QAction* a : {newSession, open}) tb->addAction(a);
@@ -67,8 +71,9 @@ void MainWindow::buildActions() {
       statusBar()->showMessage(tr("No session is open: start one first"), 5000);
       return;
     }
-    const QString target = QFileDialog::getSaveFileName(this, tr("Save a copy of the session as folder"),
-                                                        QString::fromStdString(sessionDir_->string()) + QStringLiteral("-copy"));
+    const QString target =
+        QFileDialog::getSaveFileName(this, tr("Save a copy of the session as folder"),
+                                     QString::fromStdString(sessionDir_->string()) + QStringLiteral("-copy"));
     if (!target.isEmpty()) saveSessionCopy(target);
   });
   setRecentSessions({});
@@ -88,7 +93,8 @@ void MainWindow::buildActions() {
   connect(stop, &QAction::triggered, this, &MainWindow::stopRequested);
   connect(hint, &QAction::triggered, this, &MainWindow::askHint);
   connect(runEdit, &QAction::triggered, this, [this] {
-    const QString name = shownFile_.isEmpty() ? QStringLiteral("kernel.cpp") : QFileInfo(shownFile_).fileName();
+    const QString name =
+        shownFile_.isEmpty() ? QStringLiteral("kernel.cpp") : QFileInfo(shownFile_).fileName();
     emit runEditRequested(name, editor_->text(), selected_);
   });
   connect(rollback, &QAction::triggered, this, [this] {
@@ -107,8 +113,8 @@ bool MainWindow::saveSessionCopy(const QString& target) {
     return false;
   }
   fs::create_directories(to, ec);
-  for (auto it = fs::recursive_directory_iterator(*sessionDir_, ec); !ec && it != fs::recursive_directory_iterator();
-       it.increment(ec)) {
+  for (auto it = fs::recursive_directory_iterator(*sessionDir_, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
     const fs::path rel = fs::relative(it->path(), *sessionDir_, ec);
     if (rel == "session.lock") continue;
     if (it->is_directory(ec))
@@ -117,9 +123,10 @@ bool MainWindow::saveSessionCopy(const QString& target) {
       fs::copy_file(it->path(), to / rel, fs::copy_options::overwrite_existing, ec);
     if (ec) break;
   }
-  statusBar()->showMessage(ec ? tr("Could not copy the session to %1: %2").arg(target, QString::fromStdString(ec.message()))
-                              : tr("Session copied to %1").arg(target),
-                           8000);
+  statusBar()->showMessage(
+      ec ? tr("Could not copy the session to %1: %2").arg(target, QString::fromStdString(ec.message()))
+         : tr("Session copied to %1").arg(target),
+      8000);
   return !ec;
 }
 
@@ -139,11 +146,12 @@ void MainWindow::showTimelineMenu(const QPoint& pos) {
                    [this, parent, id] { compareIterations(parent, id); });
   }
   menu.addSeparator();
-  QAction* rb = menu.addAction(action(QStringLiteral("rollback"))->icon(), tr("Roll back to iteration %1").arg(id), this,
-                               [this, id] { emit rollbackRequested(id); });
+  QAction* rb =
+      menu.addAction(action(QStringLiteral("rollback"))->icon(), tr("Roll back to iteration %1").arg(id),
+                     this, [this, id] { emit rollbackRequested(id); });
   rb->setEnabled(agentAvailable_);
-  QAction* acc = menu.addAction(action(QStringLiteral("accept"))->icon(), tr("Accept iteration %1…").arg(id), this,
-                                [this, id] {
+  QAction* acc = menu.addAction(action(QStringLiteral("accept"))->icon(), tr("Accept iteration %1…").arg(id),
+                                this, [this, id] {
                                   selectIteration(id);
                                   askAccept();
                                 });
@@ -186,14 +194,16 @@ void MainWindow::exportTrace() {
       for (const auto& [label, rel] : it->profile->artifacts)
         if (label.find("trace") != std::string::npos) source = dir / rel;
   }
-  const QString target = QFileDialog::getSaveFileName(this, tr("Save Chrome trace"), QStringLiteral("trace.json"),
-                                                      tr("Chrome trace (*.json)"));
+  const QString target = QFileDialog::getSaveFileName(
+      this, tr("Save Chrome trace"), QStringLiteral("trace.json"), tr("Chrome trace (*.json)"));
   if (target.isEmpty()) return;
   std::error_code ec;
-  std::filesystem::copy_file(source, target.toStdString(), std::filesystem::copy_options::overwrite_existing, ec);
-  statusBar()->showMessage(ec ? tr("Could not save %1: %2").arg(target, QString::fromStdString(ec.message()))
-                              : tr("Saved %1 — open it at ui.perfetto.dev (Open trace file) or chrome://tracing").arg(target),
-                           10000);
+  std::filesystem::copy_file(source, target.toStdString(), std::filesystem::copy_options::overwrite_existing,
+                             ec);
+  statusBar()->showMessage(
+      ec ? tr("Could not save %1: %2").arg(target, QString::fromStdString(ec.message()))
+         : tr("Saved %1 — open it at ui.perfetto.dev (Open trace file) or chrome://tracing").arg(target),
+      10000);
 }
 
 void MainWindow::askHint() {
@@ -205,7 +215,8 @@ void MainWindow::askHint() {
 
 void MainWindow::askAccept() {
   if (!selected_) return;
-  const QString dir = QFileDialog::getExistingDirectory(this, tr("Export iteration %1 as a CANN project into").arg(*selected_));
+  const QString dir = QFileDialog::getExistingDirectory(
+      this, tr("Export iteration %1 as a CANN project into").arg(*selected_));
   if (!dir.isEmpty()) emit acceptRequested(*selected_, dir);
 }
 
@@ -217,8 +228,8 @@ void MainWindow::lockSelection() {
     return;
   }
   if (c2 == 0 && l2 > l1) --l2;  // a selection ending at column 0 does not include that line
-  emit lockLinesRequested(shownFile_.isEmpty() ? QStringLiteral("kernel.cpp") : QFileInfo(shownFile_).fileName(),
-                          l1 + 1, l2 + 1);
+  emit lockLinesRequested(
+      shownFile_.isEmpty() ? QStringLiteral("kernel.cpp") : QFileInfo(shownFile_).fileName(), l1 + 1, l2 + 1);
 }
 
 }  // namespace kwb::ui

@@ -47,12 +47,14 @@ NewSessionDialog::NewSessionDialog(const QString& tasksDir, const SessionDefault
   backend_ = new QComboBox(this);
   backend_->addItem(tr("Built-in Ascend C emulator (CPU, no NPU needed)"), QStringLiteral("ascend-sim"));
   const auto cann = detectCann();
-  backend_->addItem(cann && cann->bisheng ? tr("CANN toolkit (%1)").arg(QString::fromStdString(cann->root.string()))
-                                          : tr("CANN toolkit (not found on this machine)"),
+  backend_->addItem(cann && cann->bisheng
+                        ? tr("CANN toolkit (%1)").arg(QString::fromStdString(cann->root.string()))
+                        : tr("CANN toolkit (not found on this machine)"),
                     QStringLiteral("ascend-cann"));
   if (!(cann && cann->bisheng)) {
     if (auto* model = qobject_cast<QStandardItemModel*>(backend_->model())) model->item(1)->setEnabled(false);
-    backend_->setItemData(1, tr("Set ASCEND_TOOLKIT_HOME or install CANN to run on the toolkit"), Qt::ToolTipRole);
+    backend_->setItemData(1, tr("Set ASCEND_TOOLKIT_HOME or install CANN to run on the toolkit"),
+                          Qt::ToolTipRole);
   }
   form->addRow(tr("Backend"), backend_);
 
@@ -133,11 +135,17 @@ bool NewSessionDialog::selectTaskDir(const QString& dir) {
   }
 }
 
-QString NewSessionDialog::errorText() const { return error_->isHidden() ? QString() : error_->text(); }
+QString NewSessionDialog::errorText() const {
+  return error_->isHidden() ? QString() : error_->text();
+}
 
-void NewSessionDialog::setProviderSummary(const QString& summary) { provider_->setText(summary); }
+void NewSessionDialog::setProviderSummary(const QString& summary) {
+  provider_->setText(summary);
+}
 
-int NewSessionDialog::taskCount() const { return task_->count(); }
+int NewSessionDialog::taskCount() const {
+  return task_->count();
+}
 
 NewSessionChoice NewSessionDialog::choice() const {
   NewSessionChoice c;

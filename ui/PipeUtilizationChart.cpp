@@ -15,9 +15,15 @@ PipeUtilizationChart::PipeUtilizationChart(QWidget* parent) : QChartView(parent)
   rebuild(nullptr);
 }
 
-void PipeUtilizationChart::setProfile(const ProfileReport& profile) { rebuild(&profile); }
-void PipeUtilizationChart::clearProfile() { rebuild(nullptr); }
-QStringList PipeUtilizationChart::pipeNames() const { return names_; }
+void PipeUtilizationChart::setProfile(const ProfileReport& profile) {
+  rebuild(&profile);
+}
+void PipeUtilizationChart::clearProfile() {
+  rebuild(nullptr);
+}
+QStringList PipeUtilizationChart::pipeNames() const {
+  return names_;
+}
 
 void PipeUtilizationChart::rebuild(const ProfileReport* profile) {
   auto* chart = new QChart;
@@ -29,7 +35,8 @@ void PipeUtilizationChart::rebuild(const ProfileReport* profile) {
     setChart(chart);
     return;
   }
-  const QString where = profile->source == "emulator-model" ? tr("emulator estimate") : QString::fromStdString(profile->source);
+  const QString where =
+      profile->source == "emulator-model" ? tr("emulator estimate") : QString::fromStdString(profile->source);
   chart->setTitle(tr("Pipe utilisation (%1, %2) — bound: %3")
                       .arg(QString::fromStdString(profile->soc), where,
                            profile->bound.empty() ? tr("unknown") : QString::fromStdString(profile->bound)));

@@ -46,7 +46,9 @@ void PipelineTraceView::setTrace(PipelineTrace trace) {
   updateGeometry();
 }
 
-void PipelineTraceView::clearTrace() { setTrace({}); }
+void PipelineTraceView::clearTrace() {
+  setTrace({});
+}
 
 void PipelineTraceView::rebuildRows() {
   rows_.clear();
@@ -69,7 +71,8 @@ void PipelineTraceView::setVisibleRange(double beginUs, double endUs) {
 }
 
 void PipelineTraceView::zoom(double factor, double anchorUs) {
-  const double span = std::clamp((t1_ - t0_) / factor, 1e-4, std::max(1e-3, (trace_.endUs - trace_.beginUs) * 4));
+  const double span =
+      std::clamp((t1_ - t0_) / factor, 1e-4, std::max(1e-3, (trace_.endUs - trace_.beginUs) * 4));
   const double frac = (anchorUs - t0_) / (t1_ - t0_);
   const double b = anchorUs - frac * span;
   setVisibleRange(b, b + span);
@@ -99,7 +102,8 @@ const TraceSlice* PipelineTraceView::sliceAt(const QPoint& pos, QString* laneLab
                              [](const TraceSlice& s, double v) { return s.startUs + s.durUs < v; });
   const TraceSlice* best = nullptr;
   for (; it != lane.slices.end() && it->startUs <= t + tol; ++it) {
-    if (!best || std::abs(it->startUs + it->durUs / 2 - t) < std::abs(best->startUs + best->durUs / 2 - t)) best = &*it;
+    if (!best || std::abs(it->startUs + it->durUs / 2 - t) < std::abs(best->startUs + best->durUs / 2 - t))
+      best = &*it;
   }
   if (best && laneLabel) *laneLabel = QString::fromStdString(proc.name + " · " + lane.name);
   return best;
@@ -150,7 +154,8 @@ void PipelineTraceView::paintEvent(QPaintEvent*) {
     }
     const auto& lane = proc.lanes[size_t(row.lane)];
     p.setPen(pal.color(QPalette::Text));
-    p.drawText(QRect(16, y, plotLeft() - 20, kRowHeight), Qt::AlignVCenter, QString::fromStdString(lane.name));
+    p.drawText(QRect(16, y, plotLeft() - 20, kRowHeight), Qt::AlignVCenter,
+               QString::fromStdString(lane.name));
     auto it = std::lower_bound(lane.slices.begin(), lane.slices.end(), t0_,
                                [](const TraceSlice& s, double v) { return s.startUs + s.durUs < v; });
     // Thin neighbouring slices are merged into one box per pixel column to keep huge traces fast.
@@ -178,8 +183,9 @@ void PipelineTraceView::paintEvent(QPaintEvent*) {
         p.setPen(c.darker(160));
         p.drawRect(QRectF(l, y + 2, rgt - l, kRowHeight - 4));
         p.setPen(Qt::black);
-        p.drawText(QRectF(l + 3, y, rgt - l - 6, kRowHeight), Qt::AlignVCenter,
-                   p.fontMetrics().elidedText(QString::fromStdString(it->name), Qt::ElideRight, int(rgt - l - 6)));
+        p.drawText(
+            QRectF(l + 3, y, rgt - l - 6, kRowHeight), Qt::AlignVCenter,
+            p.fontMetrics().elidedText(QString::fromStdString(it->name), Qt::ElideRight, int(rgt - l - 6)));
       }
     }
     flush();
@@ -214,7 +220,9 @@ void PipelineTraceView::mouseMoveEvent(QMouseEvent* e) {
   }
 }
 
-void PipelineTraceView::mouseReleaseEvent(QMouseEvent*) { dragStart_.reset(); }
+void PipelineTraceView::mouseReleaseEvent(QMouseEvent*) {
+  dragStart_.reset();
+}
 
 void PipelineTraceView::mouseDoubleClickEvent(QMouseEvent* e) {
   if (const TraceSlice* s = sliceAt(e->pos()); s && !s->source.empty())
@@ -225,12 +233,23 @@ void PipelineTraceView::keyPressEvent(QKeyEvent* e) {
   const double mid = (t0_ + t1_) / 2;
   switch (e->key()) {
     case Qt::Key_Plus:
-    case Qt::Key_Equal: zoom(1.5, mid); break;
-    case Qt::Key_Minus: zoom(1 / 1.5, mid); break;
-    case Qt::Key_0: resetZoom(); break;
-    case Qt::Key_Left: setVisibleRange(t0_ - (t1_ - t0_) * 0.1, t1_ - (t1_ - t0_) * 0.1); break;
-    case Qt::Key_Right: setVisibleRange(t0_ + (t1_ - t0_) * 0.1, t1_ + (t1_ - t0_) * 0.1); break;
-    default: QWidget::keyPressEvent(e);
+    case Qt::Key_Equal:
+      zoom(1.5, mid);
+      break;
+    case Qt::Key_Minus:
+      zoom(1 / 1.5, mid);
+      break;
+    case Qt::Key_0:
+      resetZoom();
+      break;
+    case Qt::Key_Left:
+      setVisibleRange(t0_ - (t1_ - t0_) * 0.1, t1_ - (t1_ - t0_) * 0.1);
+      break;
+    case Qt::Key_Right:
+      setVisibleRange(t0_ + (t1_ - t0_) * 0.1, t1_ + (t1_ - t0_) * 0.1);
+      break;
+    default:
+      QWidget::keyPressEvent(e);
   }
 }
 
@@ -242,8 +261,10 @@ bool PipelineTraceView::event(QEvent* e) {
       QString tip = QStringLiteral("<b>%1</b><br>%2<br>start %3, duration %4")
                         .arg(QString::fromStdString(s->name).toHtmlEscaped(), lane.toHtmlEscaped(),
                              fmtUs(s->startUs), fmtUs(s->durUs));
-      if (!s->source.empty()) tip += QStringLiteral("<br>source: %1").arg(QString::fromStdString(s->source).toHtmlEscaped());
-      if (!s->detail.empty()) tip += QStringLiteral("<br>%1").arg(QString::fromStdString(s->detail).toHtmlEscaped());
+      if (!s->source.empty())
+        tip += QStringLiteral("<br>source: %1").arg(QString::fromStdString(s->source).toHtmlEscaped());
+      if (!s->detail.empty())
+        tip += QStringLiteral("<br>%1").arg(QString::fromStdString(s->detail).toHtmlEscaped());
       QToolTip::showText(he->globalPos(), tip, this);
     } else {
       QToolTip::hideText();

@@ -24,10 +24,13 @@ SessionDefaults loadSessionDefaults(QSettings& s) {
   d.limits.patience = optInt("patience", d.limits.patience);
   d.limits.candidatesPerRound = std::clamp(s.value(QStringLiteral("candidatesPerRound"), 1).toInt(), 1, 16);
   if (const qlonglong t = s.value(QStringLiteral("maxTokens"), 0).toLongLong(); t > 0) d.limits.maxTokens = t;
-  if (const double m = s.value(QStringLiteral("maxMinutes"), 0.0).toDouble(); m > 0) d.limits.maxSeconds = m * 60.0;
-  if (const double x = s.value(QStringLiteral("targetSpeedup"), 0.0).toDouble(); x > 0) d.limits.targetSpeedup = x;
+  if (const double m = s.value(QStringLiteral("maxMinutes"), 0.0).toDouble(); m > 0)
+    d.limits.maxSeconds = m * 60.0;
+  if (const double x = s.value(QStringLiteral("targetSpeedup"), 0.0).toDouble(); x > 0)
+    d.limits.targetSpeedup = x;
   s.endGroup();
-  d.caseTimeoutSeconds = std::clamp(s.value(QStringLiteral("sandbox/caseTimeoutSeconds"), 60).toInt(), 1, 3600);
+  d.caseTimeoutSeconds =
+      std::clamp(s.value(QStringLiteral("sandbox/caseTimeoutSeconds"), 60).toInt(), 1, 3600);
   return d;
 }
 

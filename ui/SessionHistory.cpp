@@ -20,7 +20,9 @@ QString canonical(const QString& dir) {
 QString viewGroup(const QString& sessionDir) {
   return QStringLiteral("sessionViews/") +
          QString::fromLatin1(
-             QCryptographicHash::hash(canonical(sessionDir).toUtf8(), QCryptographicHash::Sha1).toHex().left(16));
+             QCryptographicHash::hash(canonical(sessionDir).toUtf8(), QCryptographicHash::Sha1)
+                 .toHex()
+                 .left(16));
 }
 
 }  // namespace

@@ -14,7 +14,8 @@
 
 namespace kwb::ui {
 
-SettingsDialog::SettingsDialog(const LlmEndpointConfig& current, const SessionDefaults& defaults, QWidget* parent)
+SettingsDialog::SettingsDialog(const LlmEndpointConfig& current, const SessionDefaults& defaults,
+                               QWidget* parent)
     : QDialog(parent), base_(current) {
   setWindowTitle(tr("Settings"));
   auto* layout = new QVBoxLayout(this);
@@ -59,9 +60,10 @@ QWidget* SettingsDialog::buildProviderPage(const LlmEndpointConfig& current) {
   form->addRow(tr("Model"), model_);
   form->addRow(tr("API key variable"), keyEnv_);
   form->addRow(QString(), keyStatus_);
-  auto* note = new QLabel(tr("The key is read from this environment variable when a request is made; it is never "
-                             "stored in settings, sessions or logs."),
-                          page);
+  auto* note =
+      new QLabel(tr("The key is read from this environment variable when a request is made; it is never "
+                    "stored in settings, sessions or logs."),
+                 page);
   note->setWordWrap(true);
   form->addRow(note);
   connect(keyEnv_, &QLineEdit::textChanged, this, &SettingsDialog::refreshKeyStatus);
@@ -75,15 +77,17 @@ QWidget* SettingsDialog::buildSandboxPage(const SessionDefaults& defaults) {
   caseTimeout_->setRange(1, 3600);
   caseTimeout_->setSuffix(tr(" s"));
   caseTimeout_->setValue(defaults.caseTimeoutSeconds);
-  caseTimeout_->setToolTip(tr("A verification case running longer is killed and the candidate gets a timeout verdict"));
+  caseTimeout_->setToolTip(
+      tr("A verification case running longer is killed and the candidate gets a timeout verdict"));
   form->addRow(tr("Time limit per case"), caseTimeout_);
   auto* isolation = new QLabel(QString::fromStdString(Sandbox::isolationDescription()), page);
   isolation->setWordWrap(true);
   isolation->setTextInteractionFlags(Qt::TextSelectableByMouse);
   form->addRow(tr("Isolation here"), isolation);
-  auto* note = new QLabel(tr("Generated kernels only ever run in the sandbox: no network, a read-only system, a "
-                             "private scratch folder, memory/process/file limits. See docs/sandbox.md."),
-                          page);
+  auto* note =
+      new QLabel(tr("Generated kernels only ever run in the sandbox: no network, a read-only system, a "
+                    "private scratch folder, memory/process/file limits. See docs/sandbox.md."),
+                 page);
   note->setWordWrap(true);
   form->addRow(note);
   return page;
@@ -94,7 +98,7 @@ void SettingsDialog::refreshKeyStatus() {
   const bool set = !name.isEmpty() && qEnvironmentVariableIsSet(name.toLocal8Bit().constData());
   keyStatus_->setText(name.isEmpty() ? tr("Name the variable, e.g. OPENAI_API_KEY")
                       : set          ? tr("✓ %1 is set in this environment").arg(name)
-                                     : tr("✗ %1 is not set: export it before starting kernel-workbench").arg(name));
+                            : tr("✗ %1 is not set: export it before starting kernel-workbench").arg(name));
 }
 
 LlmEndpointConfig SettingsDialog::config() const {

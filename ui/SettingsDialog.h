@@ -21,7 +21,8 @@ class LimitsEditor;
 class SettingsDialog : public QDialog {
   Q_OBJECT
  public:
-  SettingsDialog(const LlmEndpointConfig& current, const SessionDefaults& defaults, QWidget* parent = nullptr);
+  SettingsDialog(const LlmEndpointConfig& current, const SessionDefaults& defaults,
+                 QWidget* parent = nullptr);
   LlmEndpointConfig config() const;
   SessionDefaults defaults() const;
   QTabWidget* tabs() const { return tabs_; }

@@ -56,7 +56,8 @@ void TimelineModel::setSession(const Session& session) {
     place(storage_.back().get(), false);
   }
   accepted_ = session.acceptedIteration;
-  baselineUs_ = session.task.baseline ? std::optional<double>(session.task.baseline->latencyUs) : std::nullopt;
+  baselineUs_ =
+      session.task.baseline ? std::optional<double>(session.task.baseline->latencyUs) : std::nullopt;
   endResetModel();
 }
 
@@ -125,31 +126,48 @@ int TimelineModel::rowCount(const QModelIndex& parent) const {
   return int(static_cast<const Node*>(parent.internalPointer())->branches.size());
 }
 
-int TimelineModel::columnCount(const QModelIndex&) const { return ColumnCount; }
+int TimelineModel::columnCount(const QModelIndex&) const {
+  return ColumnCount;
+}
 
 namespace {
 
 QString statusText(const Iteration& it) {
   if (it.verdict) {
     switch (*it.verdict) {
-      case Verdict::Pass: return QObject::tr("pass");
-      case Verdict::CompileError: return QObject::tr("compile error");
-      case Verdict::RuntimeError: return QObject::tr("runtime error");
-      case Verdict::WrongAnswer: return QObject::tr("wrong answer");
-      case Verdict::Timeout: return QObject::tr("timeout");
-      case Verdict::Rejected: return QObject::tr("rejected");
+      case Verdict::Pass:
+        return QObject::tr("pass");
+      case Verdict::CompileError:
+        return QObject::tr("compile error");
+      case Verdict::RuntimeError:
+        return QObject::tr("runtime error");
+      case Verdict::WrongAnswer:
+        return QObject::tr("wrong answer");
+      case Verdict::Timeout:
+        return QObject::tr("timeout");
+      case Verdict::Rejected:
+        return QObject::tr("rejected");
     }
   }
   switch (it.state) {
-    case IterationState::Pending: return QObject::tr("pending");
-    case IterationState::Generating: return QObject::tr("generating…");
-    case IterationState::Compiling: return QObject::tr("compiling…");
-    case IterationState::Running: return QObject::tr("running…");
-    case IterationState::Verifying: return QObject::tr("verifying…");
-    case IterationState::Profiling: return QObject::tr("profiling…");
-    case IterationState::Stopped: return QObject::tr("stopped");
-    case IterationState::Failed: return QObject::tr("failed");
-    case IterationState::Done: return QObject::tr("done");
+    case IterationState::Pending:
+      return QObject::tr("pending");
+    case IterationState::Generating:
+      return QObject::tr("generating…");
+    case IterationState::Compiling:
+      return QObject::tr("compiling…");
+    case IterationState::Running:
+      return QObject::tr("running…");
+    case IterationState::Verifying:
+      return QObject::tr("verifying…");
+    case IterationState::Profiling:
+      return QObject::tr("profiling…");
+    case IterationState::Stopped:
+      return QObject::tr("stopped");
+    case IterationState::Failed:
+      return QObject::tr("failed");
+    case IterationState::Done:
+      return QObject::tr("done");
   }
   return {};
 }
@@ -166,7 +184,8 @@ StageMarks stageMarks(const Iteration& it) {
     return inFlight ? QStringLiteral("…") : QStringLiteral("·");
   };
   const std::optional<bool> compiled = it.compile ? std::optional<bool>(it.compile->ok) : std::nullopt;
-  const std::optional<bool> ran = it.run ? std::optional<bool>(it.run->status == RunStatus::Ok) : std::nullopt;
+  const std::optional<bool> ran =
+      it.run ? std::optional<bool>(it.run->status == RunStatus::Ok) : std::nullopt;
   const std::optional<bool> verified = it.verify ? std::optional<bool>(it.verify->passed()) : std::nullopt;
   StageMarks m;
   m.text = mark(compiled, it.state == IterationState::Compiling) + QLatin1Char(' ') +
@@ -214,9 +233,12 @@ QVariant TimelineModel::data(const QModelIndex& index, int role) const {
   const Iteration& it = node->iteration;
   const bool accepted = accepted_ && *accepted_ == it.id;
   switch (role) {
-    case IterationIdRole: return it.id;
-    case IsBranchStartRole: return node->branchStart;
-    case IsAcceptedRole: return accepted;
+    case IterationIdRole:
+      return it.id;
+    case IsBranchStartRole:
+      return node->branchStart;
+    case IsAcceptedRole:
+      return accepted;
     case Qt::FontRole:
       if (accepted) {
         QFont f;
@@ -240,8 +262,10 @@ QVariant TimelineModel::data(const QModelIndex& index, int role) const {
       if (index.column() == IdColumn && node->branchStart && it.parentId)
         return tr("Branch started from iteration %1").arg(*it.parentId);
       return {};
-    case Qt::DisplayRole: break;
-    default: return {};
+    case Qt::DisplayRole:
+      break;
+    default:
+      return {};
   }
   switch (index.column()) {
     case IdColumn: {
@@ -250,9 +274,12 @@ QVariant TimelineModel::data(const QModelIndex& index, int role) const {
       if (accepted) s += QStringLiteral(" ★");
       return s;
     }
-    case OriginColumn: return QString::fromUtf8(originName(it.candidate.origin).data());
-    case StatusColumn: return statusText(it);
-    case StagesColumn: return stageMarks(it).text;
+    case OriginColumn:
+      return QString::fromUtf8(originName(it.candidate.origin).data());
+    case StatusColumn:
+      return statusText(it);
+    case StagesColumn:
+      return stageMarks(it).text;
     case LatencyColumn:
       if (it.profile && it.profile->totalUs > 0) return QString::number(it.profile->totalUs, 'f', 2);
       return {};
@@ -266,7 +293,8 @@ QVariant TimelineModel::data(const QModelIndex& index, int role) const {
     case DurationColumn: {
       const double ms = durationMs(it);
       if (ms <= 0) return {};
-      return ms < 1000 ? QStringLiteral("%1 ms").arg(ms, 0, 'f', 0) : QStringLiteral("%1 s").arg(ms / 1000, 0, 'f', 1);
+      return ms < 1000 ? QStringLiteral("%1 ms").arg(ms, 0, 'f', 0)
+                       : QStringLiteral("%1 s").arg(ms / 1000, 0, 'f', 1);
     }
   }
   return {};
@@ -278,14 +306,22 @@ QVariant TimelineModel::headerData(int section, Qt::Orientation orientation, int
     return tr("Compile, run, verify: ✓ ok, ✗ failed, … in flight, · not reached");
   if (role != Qt::DisplayRole) return {};
   switch (section) {
-    case IdColumn: return tr("#");
-    case OriginColumn: return tr("Origin");
-    case StatusColumn: return tr("Status");
-    case StagesColumn: return tr("C R V");
-    case LatencyColumn: return tr("Latency µs");
-    case SpeedupColumn: return tr("Speedup");
-    case TokensColumn: return tr("Tokens");
-    case DurationColumn: return tr("Duration");
+    case IdColumn:
+      return tr("#");
+    case OriginColumn:
+      return tr("Origin");
+    case StatusColumn:
+      return tr("Status");
+    case StagesColumn:
+      return tr("C R V");
+    case LatencyColumn:
+      return tr("Latency µs");
+    case SpeedupColumn:
+      return tr("Speedup");
+    case TokensColumn:
+      return tr("Tokens");
+    case DurationColumn:
+      return tr("Duration");
   }
   return {};
 }

@@ -16,8 +16,17 @@ namespace kwb::ui {
 class TimelineModel : public QAbstractItemModel {
   Q_OBJECT
  public:
-  enum Column { IdColumn, OriginColumn, StatusColumn, StagesColumn, LatencyColumn, SpeedupColumn, TokensColumn,
-                DurationColumn, ColumnCount };
+  enum Column {
+    IdColumn,
+    OriginColumn,
+    StatusColumn,
+    StagesColumn,
+    LatencyColumn,
+    SpeedupColumn,
+    TokensColumn,
+    DurationColumn,
+    ColumnCount
+  };
   enum Role { IterationIdRole = Qt::UserRole + 1, IsBranchStartRole, IsAcceptedRole };
 
   explicit TimelineModel(QObject* parent = nullptr);
@@ -43,10 +52,10 @@ class TimelineModel : public QAbstractItemModel {
  private:
   struct Node {
     Iteration iteration;
-    Node* owner = nullptr;          // node whose `branches` list holds this one; null = top level
-    int row = 0;                    // position in that list
-    std::vector<Node*> branches;    // rows nested under this node
-    int childCount = 0;             // children in the iteration tree (not rows)
+    Node* owner = nullptr;        // node whose `branches` list holds this one; null = top level
+    int row = 0;                  // position in that list
+    std::vector<Node*> branches;  // rows nested under this node
+    int childCount = 0;           // children in the iteration tree (not rows)
     bool branchStart = false;
   };
   std::vector<Node*>& containerOf(Node* owner);

@@ -19,8 +19,8 @@
 #include "ui/AgentBridge.h"
 #include "ui/MainWindow.h"
 #include "ui/NewSessionDialog.h"
-#include "ui/SessionDefaults.h"
 #include "ui/ProviderSettings.h"
+#include "ui/SessionDefaults.h"
 #include "ui/SessionHistory.h"
 #include "ui/SettingsDialog.h"
 
@@ -59,14 +59,16 @@ WorkbenchApp::WorkbenchApp(QString resourcesDir, QString sessionsRoot, QObject* 
     : QObject(parent),
       resourcesDir_(std::move(resourcesDir)),
       sessionsRoot_(sessionsRoot.isEmpty()
-                        ? QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/sessions")
+                        ? QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
+                              QStringLiteral("/sessions")
                         : std::move(sessionsRoot)),
       window_(std::make_unique<MainWindow>()) {
   auto* tools = window_->menuBar()->addMenu(tr("&Tools"));
   tools->addAction(tr("LLM provider settings…"), this, &WorkbenchApp::showSettings);
   tools->addAction(tr("Lessons…"), this, &WorkbenchApp::showLessons);
   connect(window_.get(), &MainWindow::newSessionRequested, this, &WorkbenchApp::showNewSession);
-  connect(window_.get(), &MainWindow::openSessionRequested, this, [this](const QString& dir) { openSession(dir); });
+  connect(window_.get(), &MainWindow::openSessionRequested, this,
+          [this](const QString& dir) { openSession(dir); });
   QSettings settings;
   window_->restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
   window_->restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
@@ -100,8 +102,8 @@ void WorkbenchApp::refreshRecent() {
   window_->setRecentSessions(recentSessions(settings));
 }
 
-bool WorkbenchApp::startOnTask(const QString& taskDir, const LlmEndpointConfig& provider, const QString& sessionsRoot,
-                               const QString& backend) {
+bool WorkbenchApp::startOnTask(const QString& taskDir, const LlmEndpointConfig& provider,
+                               const QString& sessionsRoot, const QString& backend) {
   QSettings qs;
   SessionSettings base;
   base.backend = backend.toStdString();
@@ -113,7 +115,8 @@ void WorkbenchApp::attachLoop(SessionStore store, std::shared_ptr<LlmClient> llm
   const Session& s = store.session();
   QSettings qs;
   const SessionDefaults defaults = loadSessionDefaults(qs);
-  auto evaluator = std::make_shared<BackendEvaluator>(s.settings.backend, s.settings.soc.empty() ? s.task.soc : s.settings.soc,
+  auto evaluator = std::make_shared<BackendEvaluator>(s.settings.backend,
+                                                      s.settings.soc.empty() ? s.task.soc : s.settings.soc,
                                                       std::chrono::seconds(defaults.caseTimeoutSeconds));
   AgentLoopOptions options;
   options.exitWhenFinished = false;
@@ -126,8 +129,9 @@ void WorkbenchApp::attachLoop(SessionStore store, std::shared_ptr<LlmClient> llm
   refreshRecent();
 }
 
-bool WorkbenchApp::startSession(const QString& taskDir, const LlmEndpointConfig& provider, const QString& sessionsRoot,
-                                SessionSettings base, const std::optional<Lesson>& lesson) {
+bool WorkbenchApp::startSession(const QString& taskDir, const LlmEndpointConfig& provider,
+                                const QString& sessionsRoot, SessionSettings base,
+                                const std::optional<Lesson>& lesson) {
   rememberView();
   currentTask_ = taskDir;
   retireBridge();
@@ -138,11 +142,12 @@ bool WorkbenchApp::startSession(const QString& taskDir, const LlmEndpointConfig&
     return false;
   }
   if (!lesson && !provider.configured()) {
-    window_->setAgentAvailable(false, tr("No LLM provider configured: Tools ▸ LLM provider settings, or Tools ▸ "
-                                         "Lessons to replay a recorded session"));
-    window_->statusBar()->showMessage(
-        tr("No LLM provider configured. Tools ▸ LLM provider settings… connects one; Tools ▸ Lessons… replays a "
-           "recorded repair on the emulator."));
+    window_->setAgentAvailable(false,
+                               tr("No LLM provider configured: Tools ▸ LLM provider settings, or Tools ▸ "
+                                  "Lessons to replay a recorded session"));
+    window_->statusBar()->showMessage(tr(
+        "No LLM provider configured. Tools ▸ LLM provider settings… connects one; Tools ▸ Lessons… replays a "
+        "recorded repair on the emulator."));
     return true;
   }
   try {
@@ -162,7 +167,8 @@ bool WorkbenchApp::startSession(const QString& taskDir, const LlmEndpointConfig&
       llm = makeLlmClient(provider);
     }
     const QString stamp = QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz"));
-    const QString dir = QDir(sessionsRoot).filePath(QString::fromStdString(task.name) + QLatin1Char('-') + stamp);
+    const QString dir =
+        QDir(sessionsRoot).filePath(QString::fromStdString(task.name) + QLatin1Char('-') + stamp);
     QDir().mkpath(sessionsRoot);
     Session session = makeSession(task, taskDir.toStdString(), settings);
     attachLoop(SessionStore::create(dir.toStdString(), std::move(session)), llm, dir);
@@ -184,8 +190,8 @@ bool WorkbenchApp::startSession(const QString& taskDir, const LlmEndpointConfig&
 bool WorkbenchApp::openLesson(const QString& nameOrDir) {
   try {
     const Lesson lesson = loadLesson(nameOrDir.toStdString());
-    return startSession(QString::fromStdString(lessonTaskDir(lesson).string()), {}, sessionsRoot_, SessionSettings{},
-                        lesson);
+    return startSession(QString::fromStdString(lessonTaskDir(lesson).string()), {}, sessionsRoot_,
+                        SessionSettings{}, lesson);
   } catch (const std::exception& e) {
     lastError_ = QString::fromUtf8(e.what());
     window_->statusBar()->showMessage(tr("Cannot open the lesson: %1").arg(lastError_));
@@ -219,7 +225,8 @@ bool WorkbenchApp::openSession(const QString& dir) {
       std::shared_ptr<LlmClient> llm;
       if (lesson) {
         std::size_t played = 0;
-        for (const auto& it : store.session().iterations) played += it.candidate.origin == Origin::Replay ? 1 : 0;
+        for (const auto& it : store.session().iterations)
+          played += it.candidate.origin == Origin::Replay ? 1 : 0;
         llm = lessonReplay(*lesson, played);
       } else {
         llm = makeLlmClient(provider);
@@ -243,8 +250,8 @@ bool WorkbenchApp::openSession(const QString& dir) {
   QSettings settings;
   if (const auto view = loadSessionViewState(settings, dir)) window_->restoreViewState(*view);
   window_->statusBar()->showMessage(readOnlyReason.isEmpty()
-                                        ? tr("Reopened %1 (%n iteration(s)) — Start (F5) continues it", nullptr,
-                                             int(loaded.iterations.size()))
+                                        ? tr("Reopened %1 (%n iteration(s)) — Start (F5) continues it",
+                                             nullptr, int(loaded.iterations.size()))
                                               .arg(dir)
                                         : tr("Opened %1 read-only: %2").arg(dir, readOnlyReason));
   return true;
@@ -259,8 +266,10 @@ bool WorkbenchApp::showSettings() {
   saveSessionDefaults(settings, dialog.defaults());
   // With no live session yet (the usual first run), start one on the task shown; a live session keeps
   // its provider, and the new settings apply to the next session.
-  if (!bridge_ && !currentTask_.isEmpty()) startOnTask(currentTask_, config, sessionsRoot_);
-  else window_->statusBar()->showMessage(tr("Settings saved; they apply to the next new session"), 8000);
+  if (!bridge_ && !currentTask_.isEmpty())
+    startOnTask(currentTask_, config, sessionsRoot_);
+  else
+    window_->statusBar()->showMessage(tr("Settings saved; they apply to the next new session"), 8000);
   return true;
 }
 
@@ -273,7 +282,8 @@ void WorkbenchApp::showLessons() {
       names << dir.filePath(n);
       titles << QStringLiteral("%1 — %2").arg(n, QString::fromStdString(l.title));
     } catch (const std::exception& e) {
-      window_->statusBar()->showMessage(tr("Skipped lesson %1: %2").arg(n, QString::fromUtf8(e.what())), 8000);
+      window_->statusBar()->showMessage(tr("Skipped lesson %1: %2").arg(n, QString::fromUtf8(e.what())),
+                                        8000);
     }
   }
   if (names.isEmpty()) {
@@ -282,14 +292,15 @@ void WorkbenchApp::showLessons() {
   }
   bool ok = false;
   const QString pick = QInputDialog::getItem(window_.get(), tr("Lessons"),
-                                             tr("Play a recorded repair on the emulator, step by step:"), titles, 0,
-                                             false, &ok);
+                                             tr("Play a recorded repair on the emulator, step by step:"),
+                                             titles, 0, false, &ok);
   if (ok) openLesson(names.at(titles.indexOf(pick)));
 }
 
 QString describeProvider(const LlmEndpointConfig& c) {
   if (!c.configured())
-    return WorkbenchApp::tr("Not configured — sessions cannot generate; lessons still replay on the emulator");
+    return WorkbenchApp::tr(
+        "Not configured — sessions cannot generate; lessons still replay on the emulator");
   QString s = QStringLiteral("%1 · %2 at %3")
                   .arg(QString::fromStdString(c.provider), QString::fromStdString(c.model),
                        QString::fromStdString(redactUrl(c.baseUrl)));

@@ -7,9 +7,9 @@
 #include <QObject>
 #include <QString>
 #include <memory>
+#include <optional>
 #include <thread>
 #include <vector>
-#include <optional>
 
 #include "core/agent/Lesson.h"
 #include "core/llm/LlmEndpointConfig.h"

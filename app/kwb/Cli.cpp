@@ -4,6 +4,8 @@
 
 namespace kwb::cli {
 
-void printJson(const nlohmann::json& doc) { std::cout << doc.dump(2) << std::endl; }
+void printJson(const nlohmann::json& doc) {
+  std::cout << doc.dump(2) << std::endl;
+}
 
 }  // namespace kwb::cli

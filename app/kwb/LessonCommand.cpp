@@ -1,8 +1,8 @@
 // kwb lesson list | play NAME [--json] [--session DIR]: replays a recorded lesson through the real loop
 // and emulator, printing each step's explanation and the feedback it produced.
+#include <unistd.h>
 #include <filesystem>
 #include <iostream>
-#include <unistd.h>
 
 #include "app/kwb/Cli.h"
 #include "core/agent/Lesson.h"
@@ -43,14 +43,19 @@ int playCommand(const std::string& name, const std::string& sessionArg, bool jso
   try {
     lesson = loadLesson(name);
   } catch (const std::exception& e) {
-    if (json) printJson({{"error", e.what()}});
-    else std::cerr << "kwb lesson play: " << e.what() << "\n";
+    if (json)
+      printJson({{"error", e.what()}});
+    else
+      std::cerr << "kwb lesson play: " << e.what() << "\n";
     return BadInput;
   }
-  const fs::path sessionDir = sessionArg.empty()
-                                  ? fs::temp_directory_path() / ("kwb-lesson-" + lesson.name + "-" + std::to_string(::getpid()))
-                                  : fs::path(sessionArg);
-  if (!json) std::cout << "# " << lesson.title << "\n\n" << lesson.summary << "\n(replayed recording, not a live model)\n\n";
+  const fs::path sessionDir =
+      sessionArg.empty()
+          ? fs::temp_directory_path() / ("kwb-lesson-" + lesson.name + "-" + std::to_string(::getpid()))
+          : fs::path(sessionArg);
+  if (!json)
+    std::cout << "# " << lesson.title << "\n\n"
+              << lesson.summary << "\n(replayed recording, not a live model)\n\n";
   auto evaluator = std::make_shared<BackendEvaluator>("ascend-sim", "");
   const LessonResult r = playLesson(lesson, sessionDir, evaluator);
   if (json) {
@@ -63,18 +68,23 @@ int playCommand(const std::string& name, const std::string& sessionArg, bool jso
                        {"us", s.timeUs ? nlohmann::json(*s.timeUs) : nlohmann::json(nullptr)},
                        {"problems", s.problems}});
     }
-    printJson({{"lesson", lesson.name}, {"passed", r.passed}, {"session_dir", sessionDir.string()}, {"steps", steps},
+    printJson({{"lesson", lesson.name},
+               {"passed", r.passed},
+               {"session_dir", sessionDir.string()},
+               {"steps", steps},
                {"summary", sessionSummaryJson(r.session)}});
   } else {
     for (std::size_t k = 0; k < lesson.steps.size(); ++k) {
-      std::cout << "## Step " << (k + 1) << ": " << lesson.steps[k].title << "\n" << lesson.steps[k].explanation << "\n";
-      if (k < r.session.iterations.size()) std::cout << "-> " << iterationHeadline(r.session.iterations[k]) << "\n";
+      std::cout << "## Step " << (k + 1) << ": " << lesson.steps[k].title << "\n"
+                << lesson.steps[k].explanation << "\n";
+      if (k < r.session.iterations.size())
+        std::cout << "-> " << iterationHeadline(r.session.iterations[k]) << "\n";
       if (k < r.steps.size())
         for (const auto& p : r.steps[k].problems) std::cout << "!! " << p << "\n";
       std::cout << "\n";
     }
-    std::cout << (r.passed ? "lesson replayed to a passing kernel" : "lesson did NOT replay as recorded") << " (session "
-              << sessionDir.string() << ")\n";
+    std::cout << (r.passed ? "lesson replayed to a passing kernel" : "lesson did NOT replay as recorded")
+              << " (session " << sessionDir.string() << ")\n";
   }
   return r.passed ? Success : Failed;
 }
@@ -82,7 +92,8 @@ int playCommand(const std::string& name, const std::string& sessionArg, bool jso
 }  // namespace
 
 void addLessonCommand(CLI::App& app, Context& ctx) {
-  auto* group = app.add_subcommand("lesson", "Recorded lessons: realistic mistakes repaired from the feedback");
+  auto* group =
+      app.add_subcommand("lesson", "Recorded lessons: realistic mistakes repaired from the feedback");
   group->require_subcommand(1);
   auto json = std::make_shared<bool>(false);
   auto* list = group->add_subcommand("list", "List the built-in lessons");
@@ -94,7 +105,9 @@ void addLessonCommand(CLI::App& app, Context& ctx) {
   play->add_option("NAME", *name, "Lesson name or folder")->required();
   play->add_option("--session", *session, "Session folder to write (default: a temp folder)");
   play->add_flag("--json", *json, "Print one JSON document");
-  play->callback([&ctx, name, session, json] { ctx.action = [name, session, json] { return playCommand(*name, *session, *json); }; });
+  play->callback([&ctx, name, session, json] {
+    ctx.action = [name, session, json] { return playCommand(*name, *session, *json); };
+  });
 }
 
 }  // namespace kwb::cli

@@ -42,8 +42,9 @@ class ProgressPrinter : public AgentObserver {
   void onAgentEvent(const AgentEvent& e) override {
     std::string line;
     if (auto* s = std::get_if<agent_event::StateChanged>(&e)) {
-      if (s->state == AgentState::Generating || s->state == AgentState::Compiling || s->state == AgentState::Running ||
-          s->state == AgentState::Verifying || s->state == AgentState::Profiling || s->state == AgentState::Paused ||
+      if (s->state == AgentState::Generating || s->state == AgentState::Compiling ||
+          s->state == AgentState::Running || s->state == AgentState::Verifying ||
+          s->state == AgentState::Profiling || s->state == AgentState::Paused ||
           s->state == AgentState::Finished || s->state == AgentState::Stopped) {
         line = std::string(agentStateName(s->state));
         if (s->iterationId) line = "#" + std::to_string(*s->iterationId) + " " + line;
@@ -74,8 +75,10 @@ std::string defaultSessionDir(const std::string& taskName) {
 
 int runAgent(const RunArgs& a) {
   auto bad = [&](const std::string& msg) {
-    if (a.json) printJson({{"error", msg}});
-    else std::cerr << "kwb run: " << msg << "\n";
+    if (a.json)
+      printJson({{"error", msg}});
+    else
+      std::cerr << "kwb run: " << msg << "\n";
     return BadInput;
   };
   Task task;
@@ -94,8 +97,9 @@ int runAgent(const RunArgs& a) {
   if (!a.model.empty()) cfg.model = a.model;
   if (!a.apiKeyEnv.empty()) cfg.apiKeyEnv = a.apiKeyEnv;
   if (cfg.provider.empty())
-    return bad("no LLM configured: pass --provider openai|anthropic|replay (with --base-url/--model or --replay), "
-               "or set KWB_LLM_PROVIDER and KWB_LLM_BASE_URL");
+    return bad(
+        "no LLM configured: pass --provider openai|anthropic|replay (with --base-url/--model or --replay), "
+        "or set KWB_LLM_PROVIDER and KWB_LLM_BASE_URL");
   if (cfg.provider == "replay" && cfg.replayFile.empty()) return bad("--provider replay needs --replay FILE");
   std::shared_ptr<LlmClient> llm;
   try {
@@ -110,7 +114,8 @@ int runAgent(const RunArgs& a) {
     return bad(e.what());
   }
 
-  const fs::path sessionDir = a.session.empty() ? fs::path(defaultSessionDir(task.name)) : fs::path(a.session);
+  const fs::path sessionDir =
+      a.session.empty() ? fs::path(defaultSessionDir(task.name)) : fs::path(a.session);
   std::error_code ec;
   const bool resume = fs::exists(sessionDir / SessionStore::kIndexFile, ec);
   std::optional<SessionStore> store;
@@ -123,7 +128,8 @@ int runAgent(const RunArgs& a) {
       settings.provider = cfg.provider;
       settings.model = cfg.model;
       settings.baseUrl = redactUrl(cfg.baseUrl);
-      store.emplace(SessionStore::create(sessionDir, makeSession(task, fs::absolute(a.task).string(), settings)));
+      store.emplace(
+          SessionStore::create(sessionDir, makeSession(task, fs::absolute(a.task).string(), settings)));
     }
     SessionSettings settings = store->session().settings;
     if (a.maxIterations > 0) settings.limits.maxIterations = a.maxIterations;
@@ -134,8 +140,8 @@ int runAgent(const RunArgs& a) {
   } catch (const std::exception& e) {
     return bad("session " + sessionDir.string() + ": " + e.what());
   }
-  std::cerr << "kwb run: " << (resume ? "resuming" : "new") << " session " << sessionDir.string() << " (" << llm->describe()
-            << ", backend " << a.backend << ")\n";
+  std::cerr << "kwb run: " << (resume ? "resuming" : "new") << " session " << sessionDir.string() << " ("
+            << llm->describe() << ", backend " << a.backend << ")\n";
 
   AgentLoopOptions options;
   if (!a.seed.empty()) {
@@ -162,7 +168,8 @@ int runAgent(const RunArgs& a) {
   }
   loop.removeObserver(&printer);
   const Session s = loop.snapshot();
-  const bool internal = !best && (reason.rfind("internal error", 0) == 0 || reason.rfind("the workbench could not", 0) == 0);
+  const bool internal =
+      !best && (reason.rfind("internal error", 0) == 0 || reason.rfind("the workbench could not", 0) == 0);
   if (a.json) {
     nlohmann::json j = sessionSummaryJson(s);
     j["session_dir"] = fs::absolute(sessionDir).string();
@@ -182,22 +189,27 @@ int runAgent(const RunArgs& a) {
 }  // namespace
 
 void addRunCommand(CLI::App& app, Context& ctx) {
-  auto* cmd = app.add_subcommand("run", "Run the agent loop headless: generate, evaluate and repair/optimise a kernel");
+  auto* cmd = app.add_subcommand(
+      "run", "Run the agent loop headless: generate, evaluate and repair/optimise a kernel");
   auto a = std::make_shared<RunArgs>();
   cmd->add_option("--task", a->task, "Task folder (task.json, reference.cpp, README.md)")->required();
-  cmd->add_option("--backend", a->backend, "ascend-sim (emulator) or ascend-cann")->check(CLI::IsMember({"ascend-sim", "ascend-cann"}));
+  cmd->add_option("--backend", a->backend, "ascend-sim (emulator) or ascend-cann")
+      ->check(CLI::IsMember({"ascend-sim", "ascend-cann"}));
   cmd->add_option("--provider", a->provider, "openai, anthropic or replay (default: KWB_LLM_PROVIDER)")
       ->check(CLI::IsMember({"openai", "anthropic", "replay"}));
   cmd->add_option("--base-url", a->baseUrl, "LLM endpoint base URL");
   cmd->add_option("--model", a->model, "Model name");
   cmd->add_option("--api-key-env", a->apiKeyEnv, "Name of the environment variable holding the API key");
   cmd->add_option("--replay", a->replay, "Recorded replies to play back (provider replay)");
-  cmd->add_option("--max-iterations", a->maxIterations, "Iteration budget of the session")->check(CLI::PositiveNumber);
-  cmd->add_option("--candidates", a->candidates, "Candidates per round (best-of-N)")->check(CLI::Range(1, 16));
+  cmd->add_option("--max-iterations", a->maxIterations, "Iteration budget of the session")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--candidates", a->candidates, "Candidates per round (best-of-N)")
+      ->check(CLI::Range(1, 16));
   cmd->add_option("--target-speedup", a->targetSpeedup, "Stop optimising at this speedup over the baseline");
   cmd->add_option("--patience", a->patience, "Stop after this many rounds without improvement");
   cmd->add_option("--session", a->session, "Session folder (created, or resumed when it holds a session)");
-  cmd->add_option("--export", a->exportDir, "Accept the best passing iteration and export a CANN project here");
+  cmd->add_option("--export", a->exportDir,
+                  "Accept the best passing iteration and export a CANN project here");
   cmd->add_option("--seed", a->seed, "Fixed verification seed (default: fresh per evaluation)");
   cmd->add_flag("--json", a->json, "Print the final session summary as JSON");
   cmd->callback([&ctx, a] { ctx.action = [a] { return runAgent(*a); }; });

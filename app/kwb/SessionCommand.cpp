@@ -14,8 +14,10 @@ int showSession(const std::string& dir, bool json) {
   try {
     s = SessionStore::load(dir, &problems);
   } catch (const std::exception& e) {
-    if (json) printJson({{"error", e.what()}, {"session_dir", dir}});
-    else std::cerr << "kwb session show: " << e.what() << "\n";
+    if (json)
+      printJson({{"error", e.what()}, {"session_dir", dir}});
+    else
+      std::cerr << "kwb session show: " << e.what() << "\n";
     return BadInput;
   }
   if (json) {
@@ -27,13 +29,15 @@ int showSession(const std::string& dir, bool json) {
     printJson(j);
   } else {
     const nlohmann::json j = sessionSummaryJson(s);
-    std::cout << "session " << dir << ": task " << s.task.name << ", " << s.iterations.size() << " iterations, backend "
-              << s.settings.backend;
-    if (!s.settings.provider.empty()) std::cout << ", " << s.settings.provider << (s.settings.model.empty() ? "" : " " + s.settings.model);
+    std::cout << "session " << dir << ": task " << s.task.name << ", " << s.iterations.size()
+              << " iterations, backend " << s.settings.backend;
+    if (!s.settings.provider.empty())
+      std::cout << ", " << s.settings.provider << (s.settings.model.empty() ? "" : " " + s.settings.model);
     std::cout << "\n";
     std::cout << renderIterationTree(s);
-    if (!j["speedup"].is_null()) std::cout << "best: iteration " << j["best_iteration"] << ", " << j["best_us"].get<double>()
-                                           << " us, " << j["speedup"].get<double>() << "x the baseline\n";
+    if (!j["speedup"].is_null())
+      std::cout << "best: iteration " << j["best_iteration"] << ", " << j["best_us"].get<double>() << " us, "
+                << j["speedup"].get<double>() << "x the baseline\n";
     for (const auto& p : problems) std::cout << p.describe() << "\n";
   }
   return Success;

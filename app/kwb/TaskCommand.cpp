@@ -19,8 +19,9 @@ int validateTaskCommand(const std::string& pathArg, bool json) {
   Task task;
   try {
     if (!fs::exists(taskJson, ec))
-      throw LoadError(pathArg, "", fs::is_directory(path, ec) ? "not a task folder: it has no task.json"
-                                                               : "no such file or folder");
+      throw LoadError(
+          pathArg, "",
+          fs::is_directory(path, ec) ? "not a task folder: it has no task.json" : "no such file or folder");
     read(JsonReader(readJsonFile(taskJson), taskJson.string()), task);
     issues = validateTask(task);
   } catch (const LoadError& e) {
@@ -47,8 +48,9 @@ int validateTaskCommand(const std::string& pathArg, bool json) {
   if (json) {
     printJson(out);
   } else if (ok) {
-    std::cout << out["file"].get<std::string>() << ": valid task '" << task.name << "' (" << task.inputs.size()
-              << " inputs, " << task.outputs.size() << " outputs, " << task.cases.size() << " cases)\n";
+    std::cout << out["file"].get<std::string>() << ": valid task '" << task.name << "' ("
+              << task.inputs.size() << " inputs, " << task.outputs.size() << " outputs, " << task.cases.size()
+              << " cases)\n";
     if (!out["task"]["has_reference"].get<bool>())
       std::cout << "note: no reference.cpp beside task.json; the verifier needs one to evaluate candidates\n";
   } else {
@@ -64,12 +66,14 @@ int validateTaskCommand(const std::string& pathArg, bool json) {
 void addTaskCommand(CLI::App& app, Context& ctx) {
   auto* task = app.add_subcommand("task", "Work with task folders");
   task->require_subcommand(1);
-  auto* validate = task->add_subcommand("validate", "Check a task folder or task.json and list every problem");
+  auto* validate =
+      task->add_subcommand("validate", "Check a task folder or task.json and list every problem");
   auto path = std::make_shared<std::string>();
   auto json = std::make_shared<bool>(false);
   validate->add_option("PATH", *path, "Task folder or task.json")->required();
   validate->add_flag("--json", *json, "Print one JSON document");
-  validate->callback([&ctx, path, json] { ctx.action = [path, json] { return validateTaskCommand(*path, *json); }; });
+  validate->callback(
+      [&ctx, path, json] { ctx.action = [path, json] { return validateTaskCommand(*path, *json); }; });
 }
 
 }  // namespace kwb::cli

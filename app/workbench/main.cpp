@@ -18,13 +18,16 @@ int main(int argc, char** argv) {
   parser.setApplicationDescription(QStringLiteral("Develop Ascend C kernels with an LLM agent"));
   parser.addHelpOption();
   parser.addVersionOption();
-  const QString resources = QString::fromStdString((kwb::currentInstallLayout().dataRoot / "resources").string());
-  QCommandLineOption taskOpt(QStringLiteral("task"), QStringLiteral("Task folder to open"), QStringLiteral("DIR"),
-                             resources + QStringLiteral("/tasks/add_custom"));
-  QCommandLineOption sessionOpt(QStringLiteral("session"),
-                                QStringLiteral("Reopen a session folder (continues it when a provider is configured)"),
-                                QStringLiteral("DIR"));
-  QCommandLineOption lessonOpt(QStringLiteral("lesson"), QStringLiteral("Open a lesson in teaching mode (name or folder)"),
+  const QString resources =
+      QString::fromStdString((kwb::currentInstallLayout().dataRoot / "resources").string());
+  QCommandLineOption taskOpt(QStringLiteral("task"), QStringLiteral("Task folder to open"),
+                             QStringLiteral("DIR"), resources + QStringLiteral("/tasks/add_custom"));
+  QCommandLineOption sessionOpt(
+      QStringLiteral("session"),
+      QStringLiteral("Reopen a session folder (continues it when a provider is configured)"),
+      QStringLiteral("DIR"));
+  QCommandLineOption lessonOpt(QStringLiteral("lesson"),
+                               QStringLiteral("Open a lesson in teaching mode (name or folder)"),
                                QStringLiteral("NAME"));
   parser.addOption(taskOpt);
   parser.addOption(sessionOpt);
@@ -43,12 +46,12 @@ int main(int argc, char** argv) {
   if (!opened) {
     why = workbench.lastError();
     QSettings settings;
-    workbench.startOnTask(parser.value(taskOpt), kwb::ui::loadProviderSettings(settings), workbench.sessionsRoot());
+    workbench.startOnTask(parser.value(taskOpt), kwb::ui::loadProviderSettings(settings),
+                          workbench.sessionsRoot());
     if (parser.isSet(sessionOpt) || parser.isSet(lessonOpt))
-      workbench.window()->statusBar()->showMessage(QStringLiteral("Could not open %1: %2")
-                                                       .arg(parser.isSet(sessionOpt) ? parser.value(sessionOpt)
-                                                                                     : parser.value(lessonOpt),
-                                                            why));
+      workbench.window()->statusBar()->showMessage(
+          QStringLiteral("Could not open %1: %2")
+              .arg(parser.isSet(sessionOpt) ? parser.value(sessionOpt) : parser.value(lessonOpt), why));
   }
   workbench.window()->show();
   return QApplication::exec();

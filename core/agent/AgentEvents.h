@@ -14,31 +14,42 @@
 
 namespace kwb {
 
-enum class AgentState { Idle, Generating, Compiling, Running, Verifying, Profiling, Deciding, Paused, Stopped, Finished };
+enum class AgentState {
+  Idle,
+  Generating,
+  Compiling,
+  Running,
+  Verifying,
+  Profiling,
+  Deciding,
+  Paused,
+  Stopped,
+  Finished
+};
 std::string_view agentStateName(AgentState s);
 
 namespace agent_event {
 struct StateChanged {
   AgentState state;
   std::optional<int> iterationId;  // the iteration in flight, if any
-  std::string detail;              // "repairing: wrong-answer in tail tile", "optimizing: 1.8x of 2.0x target"
+  std::string detail;  // "repairing: wrong-answer in tail tile", "optimizing: 1.8x of 2.0x target"
 };
 struct TokenStreamed {
   int iterationId;
-  std::string text;       // the delta, not the whole reply
-  bool reasoning = false; // true for thinking/reasoning deltas
+  std::string text;        // the delta, not the whole reply
+  bool reasoning = false;  // true for thinking/reasoning deltas
 };
 struct StreamRestarted {  // the client retried after partial output: discard what was streamed
   int iterationId;
 };
 struct IterationStarted {
-  Iteration iteration;    // state Generating (agent) or Compiling (human edit / replay)
+  Iteration iteration;  // state Generating (agent) or Compiling (human edit / replay)
 };
 struct IterationUpdated {
-  Iteration iteration;    // after each finished step; persisted before this is sent
+  Iteration iteration;  // after each finished step; persisted before this is sent
 };
 struct IterationFinished {
-  Iteration iteration;    // final state and verdict
+  Iteration iteration;  // final state and verdict
 };
 struct DiagnosticsReported {
   int iterationId;
@@ -55,7 +66,7 @@ struct Accepted {
 };
 struct Error {
   std::optional<int> iterationId;
-  std::string message;    // actionable: what failed, where, what to do
+  std::string message;  // actionable: what failed, where, what to do
 };
 }  // namespace agent_event
 

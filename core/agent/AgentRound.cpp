@@ -12,12 +12,18 @@ namespace {
 int failureRank(const Iteration& it) {
   if (!it.verdict || it.candidate.empty()) return 100;
   switch (*it.verdict) {
-    case Verdict::Pass: return 0;
-    case Verdict::WrongAnswer: return 1;
-    case Verdict::RuntimeError: return 2;
-    case Verdict::Timeout: return 3;
-    case Verdict::CompileError: return 4;
-    case Verdict::Rejected: return 5;
+    case Verdict::Pass:
+      return 0;
+    case Verdict::WrongAnswer:
+      return 1;
+    case Verdict::RuntimeError:
+      return 2;
+    case Verdict::Timeout:
+      return 3;
+    case Verdict::CompileError:
+      return 4;
+    case Verdict::Rejected:
+      return 5;
   }
   return 100;
 }
@@ -40,9 +46,12 @@ RoundPlan AgentLoop::Impl::planRound() {
   p.constraints = s.constraints;
   p.baselineUs = baselineUs(s);
   const Iteration* parent = head ? s.findIteration(*head) : nullptr;
-  if (!parent || parent->candidate.empty()) p.mode = PromptMode::Initial;
-  else if (parent->verdict == Verdict::Pass) p.mode = PromptMode::Optimize;
-  else p.mode = PromptMode::Repair;
+  if (!parent || parent->candidate.empty())
+    p.mode = PromptMode::Initial;
+  else if (parent->verdict == Verdict::Pass)
+    p.mode = PromptMode::Optimize;
+  else
+    p.mode = PromptMode::Repair;
   return p;
 }
 
@@ -81,14 +90,16 @@ void AgentLoop::Impl::decide(const RoundPlan& plan, const std::vector<int>& ids)
     if (const Iteration* it = s.findIteration(id)) results.push_back(it);
   // An LLM or workbench failure of every candidate: nothing to build on, and retrying blindly burns the
   // budget. The loop stops with the error so the engineer can fix the endpoint and resume.
-  const bool allFailed = !results.empty() && std::all_of(results.begin(), results.end(), [](const Iteration* it) {
-    return it->state == IterationState::Failed;
-  });
+  const bool allFailed = !results.empty() &&
+                         std::all_of(results.begin(), results.end(),
+                                     [](const Iteration* it) { return it->state == IterationState::Failed; });
   std::lock_guard lock(mutex);
   if (allFailed) {
     finished = true;
-    finishReason = "the workbench could not complete iteration " + std::to_string(results.front()->id) + ": " +
-                   (results.front()->diagnostics.empty() ? std::string("see its log") : results.front()->diagnostics.back().message);
+    finishReason = "the workbench could not complete iteration " + std::to_string(results.front()->id) +
+                   ": " +
+                   (results.front()->diagnostics.empty() ? std::string("see its log")
+                                                         : results.front()->diagnostics.back().message);
     return;
   }
   // The engineer moved the base during the round (an edit evaluated while paused): it wins.
@@ -96,7 +107,8 @@ void AgentLoop::Impl::decide(const RoundPlan& plan, const std::vector<int>& ids)
   const Iteration* bestPass = nullptr;
   for (const Iteration* it : results) {
     if (it->verdict != Verdict::Pass) continue;
-    if (!bestPass || iterationTimeUs(*it).value_or(1e300) < iterationTimeUs(*bestPass).value_or(1e300)) bestPass = it;
+    if (!bestPass || iterationTimeUs(*it).value_or(1e300) < iterationTimeUs(*bestPass).value_or(1e300))
+      bestPass = it;
   }
   const Iteration* parent = plan.parentId ? s.findIteration(*plan.parentId) : nullptr;
   if (plan.mode != PromptMode::Optimize) {

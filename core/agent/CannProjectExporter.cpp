@@ -20,14 +20,16 @@ void writeFile(const fs::path& p, const std::string& text, bool executable = fal
   out.close();
   if (!out) throw std::runtime_error("cannot write " + p.string());
   if (executable)
-    fs::permissions(p, fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec, fs::perm_options::add, ec);
+    fs::permissions(p, fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
+                    fs::perm_options::add, ec);
 }
 
 void copyFile(const fs::path& from, const fs::path& to) {
   std::error_code ec;
   fs::create_directories(to.parent_path(), ec);
   fs::copy_file(from, to, fs::copy_options::overwrite_existing, ec);
-  if (ec) throw std::runtime_error("cannot copy " + from.string() + " to " + to.string() + ": " + ec.message());
+  if (ec)
+    throw std::runtime_error("cannot copy " + from.string() + " to " + to.string() + ": " + ec.message());
 }
 
 const char* kDataUtils = R"(// File and ACL helpers in the style of the samples' data_utils.h.
@@ -80,8 +82,10 @@ inline bool WriteFile(const std::string& filePath, const void* buffer, size_t si
 
 }  // namespace
 
-fs::path exportCannProject(const Task& task, const Iteration& iteration, const fs::path& dir, const CannExportOptions& o) {
-  if (iteration.candidate.empty()) throw std::invalid_argument("iteration " + std::to_string(iteration.id) + " has no candidate");
+fs::path exportCannProject(const Task& task, const Iteration& iteration, const fs::path& dir,
+                           const CannExportOptions& o) {
+  if (iteration.candidate.empty())
+    throw std::invalid_argument("iteration " + std::to_string(iteration.id) + " has no candidate");
   if (task.cases.empty()) throw std::invalid_argument("task " + task.name + " has no verification case");
   const VerificationCase* c = o.caseName.empty() ? &task.cases.front() : task.findCase(o.caseName);
   if (!c) throw std::invalid_argument("task " + task.name + " has no case named " + o.caseName);
@@ -95,9 +99,12 @@ fs::path exportCannProject(const Task& task, const Iteration& iteration, const f
 
   const auto [fileName, source] = primaryCandidateFile(iteration.candidate);
   writeFile(dir / (task.name + ".cpp"), source);
-  writeFile(dir / "tiling_host.cpp", "// The tiling half of " + task.name + ".cpp, built for the host (KWB_COMPILE_KERNEL=0,\n"
-                                     "// KWB_COMPILE_TILING=1 are set by CMakeLists.txt).\n#include \"kwb_tiling.h\"\n#include \"" +
-                                         task.name + ".cpp\"\n");
+  writeFile(
+      dir / "tiling_host.cpp",
+      "// The tiling half of " + task.name +
+          ".cpp, built for the host (KWB_COMPILE_KERNEL=0,\n"
+          "// KWB_COMPILE_TILING=1 are set by CMakeLists.txt).\n#include \"kwb_tiling.h\"\n#include \"" +
+          task.name + ".cpp\"\n");
   copyFile(include / "kwb_tiling.h", dir / "kwb_tiling.h");
   writeFile(dir / "CMakeLists.txt", cannProjectCMake(task, soc));
   writeFile(dir / "cmake" / "cpu_lib.cmake", cannCpuLibCMake());
@@ -106,22 +113,38 @@ fs::path exportCannProject(const Task& task, const Iteration& iteration, const f
   writeFile(dir / "run.sh", cannRunScript(task, soc), true);
   writeFile(dir / "scripts" / "gen_data.py", cannGenDataScript(task, *c), true);
   writeFile(dir / "scripts" / "verify_result.py", cannVerifyScript(task), true);
-  if (task.files.reference) copyFile(*task.files.reference, dir / "reference" / "reference.cpp");
-  else throw std::invalid_argument("task " + task.name + " has no reference.cpp to generate the golden data");
+  if (task.files.reference)
+    copyFile(*task.files.reference, dir / "reference" / "reference.cpp");
+  else
+    throw std::invalid_argument("task " + task.name + " has no reference.cpp to generate the golden data");
   copyFile(include / "kwb_reference.h", dir / "reference" / "kwb_reference.h");
-  std::string readme = "# " + task.name + " (exported by Kernel Workbench)\n\n"
-                       "Iteration " + std::to_string(iteration.id) + " (" + std::string(originName(iteration.origin)) +
-                       ", verdict " + (iteration.verdict ? std::string(verdictName(*iteration.verdict)) : "none") + ")";
+  std::string readme = "# " + task.name +
+                       " (exported by Kernel Workbench)\n\n"
+                       "Iteration " +
+                       std::to_string(iteration.id) + " (" + std::string(originName(iteration.origin)) +
+                       ", verdict " +
+                       (iteration.verdict ? std::string(verdictName(*iteration.verdict)) : "none") + ")";
   if (iteration.profile && iteration.profile->totalUs > 0)
-    readme += ", estimated " + std::to_string(iteration.profile->totalUs) + " us on " + iteration.profile->soc + " (" +
-              iteration.profile->source + ", not a device measurement)";
-  readme += ".\n\nShapes: case `" + c->name + "` of the task.\n\n"
-            "```\nbash run.sh -r cpu -v " + soc + "   # CPU debug (tikicpulib)\n"
-            "bash run.sh -r sim -v " + soc + "   # CANN simulator\n"
-            "bash run.sh -r npu -v " + soc + "   # device\n```\n\n"
-            "Files: `" + task.name + ".cpp` is the accepted candidate unchanged (kernel half built by ascendc_library, tiling half by\n"
-            "tiling_host.cpp), `main.cpp` the host program, `scripts/gen_data.py` writes the inputs and the golden from\n"
-            "`reference/reference.cpp`, `scripts/verify_result.py` applies the task's tolerance.\n";
+    readme += ", estimated " + std::to_string(iteration.profile->totalUs) + " us on " +
+              iteration.profile->soc + " (" + iteration.profile->source + ", not a device measurement)";
+  readme +=
+      ".\n\nShapes: case `" + c->name +
+      "` of the task.\n\n"
+      "```\nbash run.sh -r cpu -v " +
+      soc +
+      "   # CPU debug (tikicpulib)\n"
+      "bash run.sh -r sim -v " +
+      soc +
+      "   # CANN simulator\n"
+      "bash run.sh -r npu -v " +
+      soc +
+      "   # device\n```\n\n"
+      "Files: `" +
+      task.name +
+      ".cpp` is the accepted candidate unchanged (kernel half built by ascendc_library, tiling half by\n"
+      "tiling_host.cpp), `main.cpp` the host program, `scripts/gen_data.py` writes the inputs and the golden "
+      "from\n"
+      "`reference/reference.cpp`, `scripts/verify_result.py` applies the task's tolerance.\n";
   writeFile(dir / "README.md", readme);
   return dir;
 }

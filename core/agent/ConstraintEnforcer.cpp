@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstring>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <regex>
 
 #include "core/agent/CandidateEvaluator.h"
@@ -21,7 +21,9 @@ std::string trim(std::string s) {
 }
 
 std::string stripNumberSuffix(std::string v) {
-  while (!v.empty() && std::strchr("uUlLfF", v.back()) && !(v.size() > 1 && v[0] == '0' && (v[1] == 'x' || v[1] == 'X') && std::isxdigit(static_cast<unsigned char>(v.back()))))
+  while (!v.empty() && std::strchr("uUlLfF", v.back()) &&
+         !(v.size() > 1 && v[0] == '0' && (v[1] == 'x' || v[1] == 'X') &&
+           std::isxdigit(static_cast<unsigned char>(v.back()))))
     v.pop_back();
   return v;
 }
@@ -39,7 +41,8 @@ Diagnostic violation(const std::string& file, int line, std::string message) {
 
 }  // namespace
 
-std::vector<ParameterDefinition> findParameterDefinitions(const std::string& source, const std::string& name) {
+std::vector<ParameterDefinition> findParameterDefinitions(const std::string& source,
+                                                          const std::string& name) {
   std::vector<ParameterDefinition> out;
   if (name.empty()) return out;
   std::string escaped;
@@ -62,7 +65,8 @@ std::vector<ParameterDefinition> findParameterDefinitions(const std::string& sou
       // Skip comparisons (==) and compound assignment: the regex above already requires '=' or '{'
       // right after the name; reject "==".
       const auto at = static_cast<std::size_t>(m.position(2));
-      if (!(m[2].str() == "=" && at + 1 < line.size() && line[at + 1] == '=')) out.push_back({lineNo, trim(m[3].str())});
+      if (!(m[2].str() == "=" && at + 1 < line.size() && line[at + 1] == '='))
+        out.push_back({lineNo, trim(m[3].str())});
     }
     if (nl == std::string::npos) break;
     pos = nl + 1;
@@ -78,8 +82,10 @@ bool parameterValueMatches(const std::string& written, const nlohmann::json& pin
     if (n.empty()) return false;
     char* end = nullptr;
     double v = 0;
-    if (n.size() > 2 && n[0] == '0' && (n[1] == 'x' || n[1] == 'X')) v = static_cast<double>(std::strtoull(n.c_str(), &end, 16));
-    else v = std::strtod(n.c_str(), &end);
+    if (n.size() > 2 && n[0] == '0' && (n[1] == 'x' || n[1] == 'X'))
+      v = static_cast<double>(std::strtoull(n.c_str(), &end, 16));
+    else
+      v = std::strtod(n.c_str(), &end);
     if (end == n.c_str() || *end != '\0') return false;
     const double p = pinned.get<double>();
     return std::fabs(v - p) <= 1e-9 * std::max(1.0, std::fabs(p));
@@ -92,25 +98,29 @@ bool parameterValueMatches(const std::string& written, const nlohmann::json& pin
   return false;
 }
 
-std::vector<Diagnostic> checkConstraints(const Candidate& candidate, const std::vector<Constraint>& constraints) {
+std::vector<Diagnostic> checkConstraints(const Candidate& candidate,
+                                         const std::vector<Constraint>& constraints) {
   std::vector<Diagnostic> out;
   for (const auto& c : constraints) {
     switch (c.kind) {
-      case ConstraintKind::TextRule: break;
+      case ConstraintKind::TextRule:
+        break;
       case ConstraintKind::LockedRegion: {
         const std::string* src = candidate.file(c.file);
         if (!src) {
-          out.push_back(violation(c.file, c.startLine,
-                                  "locked region (constraint " + std::to_string(c.id) + ") is in " + c.file +
-                                      ", which the candidate no longer has: keep the file and the locked lines " +
-                                      std::to_string(c.startLine) + "-" + std::to_string(c.endLine) + " verbatim"));
+          out.push_back(
+              violation(c.file, c.startLine,
+                        "locked region (constraint " + std::to_string(c.id) + ") is in " + c.file +
+                            ", which the candidate no longer has: keep the file and the locked lines " +
+                            std::to_string(c.startLine) + "-" + std::to_string(c.endLine) + " verbatim"));
           break;
         }
         if (!findLockedRegion(c, *src)) {
-          Diagnostic d = violation(c.file, c.startLine,
-                                   "the locked region " + c.file + " lines " + std::to_string(c.startLine) + "-" +
-                                       std::to_string(c.endLine) + " (constraint " + std::to_string(c.id) +
-                                       ") was changed or removed; it must appear verbatim");
+          Diagnostic d =
+              violation(c.file, c.startLine,
+                        "the locked region " + c.file + " lines " + std::to_string(c.startLine) + "-" +
+                            std::to_string(c.endLine) + " (constraint " + std::to_string(c.id) +
+                            ") was changed or removed; it must appear verbatim");
           d.notes.push_back("locked text:\n" + c.text);
           out.push_back(std::move(d));
         }
@@ -125,14 +135,16 @@ std::vector<Diagnostic> checkConstraints(const Candidate& candidate, const std::
             found = true;
             if (!parameterValueMatches(def.value, c.value))
               out.push_back(violation(file, def.line,
-                                      "fixed parameter " + c.parameter + " must be " + c.value.dump() + " (constraint " +
-                                          std::to_string(c.id) + "), the candidate sets it to " + def.value));
+                                      "fixed parameter " + c.parameter + " must be " + c.value.dump() +
+                                          " (constraint " + std::to_string(c.id) +
+                                          "), the candidate sets it to " + def.value));
           }
         }
         if (!found)
           out.push_back(violation(primaryCandidateFile(candidate).first, 0,
-                                  "fixed parameter " + c.parameter + " = " + c.value.dump() + " (constraint " +
-                                      std::to_string(c.id) + ") is no longer defined; keep its definition with that value"));
+                                  "fixed parameter " + c.parameter + " = " + c.value.dump() +
+                                      " (constraint " + std::to_string(c.id) +
+                                      ") is no longer defined; keep its definition with that value"));
         break;
       }
     }

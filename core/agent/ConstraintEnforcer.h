@@ -14,7 +14,8 @@
 
 namespace kwb {
 
-std::vector<Diagnostic> checkConstraints(const Candidate& candidate, const std::vector<Constraint>& constraints);
+std::vector<Diagnostic> checkConstraints(const Candidate& candidate,
+                                         const std::vector<Constraint>& constraints);
 
 // Values the source assigns to `name` in the forms above, in source order, with their 1-based lines.
 struct ParameterDefinition {

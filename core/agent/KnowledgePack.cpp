@@ -34,7 +34,8 @@ PromptResources loadPromptResources(const fs::path& root) {
     if (e.is_regular_file() && e.path().extension() == ".md") files.push_back(e.path());
   std::sort(files.begin(), files.end());
   for (const auto& f : files) r.knowledge.push_back({f.filename().string(), readTextFile(f)});
-  if (r.knowledge.empty()) throw std::runtime_error("knowledge pack folder has no .md files: " + dir.string());
+  if (r.knowledge.empty())
+    throw std::runtime_error("knowledge pack folder has no .md files: " + dir.string());
   return r;
 }
 

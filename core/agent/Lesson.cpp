@@ -16,7 +16,9 @@ namespace kwb {
 
 namespace fs = std::filesystem;
 
-fs::path lessonsDir() { return workbenchDataRoot() / "resources" / "lessons"; }
+fs::path lessonsDir() {
+  return workbenchDataRoot() / "resources" / "lessons";
+}
 
 std::vector<std::string> listLessons(const fs::path& dir) {
   std::vector<std::string> out;
@@ -30,8 +32,10 @@ std::vector<std::string> listLessons(const fs::path& dir) {
 Lesson loadLesson(const std::string& nameOrPath) {
   fs::path file = nameOrPath;
   std::error_code ec;
-  if (fs::is_directory(file, ec)) file /= "lesson.json";
-  else if (!fs::exists(file, ec)) file = lessonsDir() / nameOrPath / "lesson.json";
+  if (fs::is_directory(file, ec))
+    file /= "lesson.json";
+  else if (!fs::exists(file, ec))
+    file = lessonsDir() / nameOrPath / "lesson.json";
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(readTextFile(file));
@@ -39,10 +43,12 @@ Lesson loadLesson(const std::string& nameOrPath) {
     throw std::runtime_error(file.string() + ": " + e.what());
   }
   auto field = [&](const nlohmann::json& o, const char* key, const std::string& where) -> std::string {
-    if (!o.contains(key) || !o[key].is_string()) throw std::runtime_error(file.string() + ": " + where + key + " must be a string");
+    if (!o.contains(key) || !o[key].is_string())
+      throw std::runtime_error(file.string() + ": " + where + key + " must be a string");
     return o[key].get<std::string>();
   };
-  if (j.value("format", std::string()) != "kwb-lesson") throw std::runtime_error(file.string() + ": format must be \"kwb-lesson\"");
+  if (j.value("format", std::string()) != "kwb-lesson")
+    throw std::runtime_error(file.string() + ": format must be \"kwb-lesson\"");
   Lesson l;
   l.dir = file.parent_path();
   l.name = field(j, "name", "/");
@@ -76,8 +82,9 @@ fs::path lessonTaskDir(const Lesson& l) {
   return workbenchDataRoot() / "resources" / "tasks" / l.task;
 }
 
-LessonResult playLesson(const Lesson& lesson, const fs::path& sessionDir, std::shared_ptr<CandidateEvaluator> evaluator,
-                        AgentObserver* observer, std::optional<std::uint64_t> seed) {
+LessonResult playLesson(const Lesson& lesson, const fs::path& sessionDir,
+                        std::shared_ptr<CandidateEvaluator> evaluator, AgentObserver* observer,
+                        std::optional<std::uint64_t> seed) {
   const fs::path taskDir = lessonTaskDir(lesson);
   Task task = loadTaskDir(taskDir);
   SessionSettings settings;
@@ -86,7 +93,8 @@ LessonResult playLesson(const Lesson& lesson, const fs::path& sessionDir, std::s
   settings.model = "lesson:" + lesson.name;
   settings.limits.maxIterations = static_cast<int>(lesson.steps.size());
   settings.limits.patience = static_cast<int>(lesson.steps.size());
-  SessionStore store = SessionStore::create(sessionDir, makeSession(task, fs::absolute(taskDir).string(), settings));
+  SessionStore store =
+      SessionStore::create(sessionDir, makeSession(task, fs::absolute(taskDir).string(), settings));
 
   std::vector<ReplayEntry> entries;
   for (const auto& s : lesson.steps) {
@@ -116,7 +124,8 @@ LessonResult playLesson(const Lesson& lesson, const fs::path& sessionDir, std::s
     const LessonExpectation& ex = lesson.steps[k].expect;
     const Iteration* it = k < r.session.iterations.size() ? &r.session.iterations[k] : nullptr;
     if (!it) {
-      sr.problems.push_back("step " + std::to_string(k + 1) + " produced no iteration (" + r.finishReason + ")");
+      sr.problems.push_back("step " + std::to_string(k + 1) + " produced no iteration (" + r.finishReason +
+                            ")");
       r.steps.push_back(sr);
       continue;
     }
@@ -125,8 +134,10 @@ LessonResult playLesson(const Lesson& lesson, const fs::path& sessionDir, std::s
     if (it->profile && it->profile->totalUs > 0) sr.timeUs = it->profile->totalUs;
     const std::string label = "step " + std::to_string(k + 1) + " (iteration " + std::to_string(it->id) + ")";
     if (ex.verdict && sr.verdict != *ex.verdict)
-      sr.problems.push_back(label + ": verdict " + (sr.verdict.empty() ? "none" : sr.verdict) + ", expected " + *ex.verdict);
-    if (ex.fails && it->verdict == Verdict::Pass) sr.problems.push_back(label + ": passed, but the lesson shows it failing");
+      sr.problems.push_back(label + ": verdict " + (sr.verdict.empty() ? "none" : sr.verdict) +
+                            ", expected " + *ex.verdict);
+    if (ex.fails && it->verdict == Verdict::Pass)
+      sr.problems.push_back(label + ": passed, but the lesson shows it failing");
     std::vector<Diagnostic> all = it->diagnostics;
     if (it->compile) all.insert(all.end(), it->compile->diagnostics.begin(), it->compile->diagnostics.end());
     if (it->run) all.insert(all.end(), it->run->diagnostics.begin(), it->run->diagnostics.end());
@@ -139,9 +150,11 @@ LessonResult playLesson(const Lesson& lesson, const fs::path& sessionDir, std::s
     previousUs = sr.timeUs;
     r.steps.push_back(std::move(sr));
   }
-  const bool lastPasses = !r.session.iterations.empty() && r.session.iterations.size() >= lesson.steps.size() &&
+  const bool lastPasses = !r.session.iterations.empty() &&
+                          r.session.iterations.size() >= lesson.steps.size() &&
                           r.session.iterations[lesson.steps.size() - 1].verdict == Verdict::Pass;
-  r.passed = lastPasses && std::all_of(r.steps.begin(), r.steps.end(), [](const LessonStepResult& s) { return s.problems.empty(); });
+  r.passed = lastPasses && std::all_of(r.steps.begin(), r.steps.end(),
+                                       [](const LessonStepResult& s) { return s.problems.empty(); });
   return r;
 }
 

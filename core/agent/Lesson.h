@@ -57,7 +57,7 @@ std::filesystem::path lessonTaskDir(const Lesson& lesson);
 
 struct LessonStepResult {
   int iterationId = 0;
-  std::string verdict;          // "" when the step produced no verdict
+  std::string verdict;  // "" when the step produced no verdict
   std::optional<double> timeUs;
   std::vector<std::string> problems;  // unmet expectations of this step
 };
@@ -65,7 +65,7 @@ struct LessonStepResult {
 struct LessonResult {
   Session session;
   std::vector<LessonStepResult> steps;
-  bool passed = false;          // every expectation met and the last step passes
+  bool passed = false;  // every expectation met and the last step passes
   std::string finishReason;
 };
 

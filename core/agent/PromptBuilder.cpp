@@ -92,8 +92,10 @@ std::string describeGroup(const DiagGroup& g, const Iteration& it, const std::st
   if (d.api) tags.push_back("API " + *d.api);
   if (d.tensor) tags.push_back("tensor " + *d.tensor);
   if (d.pipe) tags.push_back("pipe " + *d.pipe);
-  if (g.blocks.size() == 1) tags.push_back("block " + std::to_string(*g.blocks.begin()));
-  else if (g.blocks.size() > 1) tags.push_back(std::to_string(g.blocks.size()) + " blocks");
+  if (g.blocks.size() == 1)
+    tags.push_back("block " + std::to_string(*g.blocks.begin()));
+  else if (g.blocks.size() > 1)
+    tags.push_back(std::to_string(g.blocks.size()) + " blocks");
   if (!tags.empty()) {
     s << "(";
     for (std::size_t k = 0; k < tags.size(); ++k) s << (k ? ", " : "") << tags[k];
@@ -121,14 +123,19 @@ std::string describeGroup(const DiagGroup& g, const Iteration& it, const std::st
 
 std::string_view promptModeName(PromptMode m) {
   switch (m) {
-    case PromptMode::Initial: return "initial";
-    case PromptMode::Repair: return "repair";
-    case PromptMode::Optimize: return "optimize";
+    case PromptMode::Initial:
+      return "initial";
+    case PromptMode::Repair:
+      return "repair";
+    case PromptMode::Optimize:
+      return "optimize";
   }
   return "initial";
 }
 
-int estimateTokens(std::string_view text) { return static_cast<int>((text.size() + 3) / 4); }
+int estimateTokens(std::string_view text) {
+  return static_cast<int>((text.size() + 3) / 4);
+}
 
 std::string sourceExcerpt(std::string_view source, int line, int radius) {
   if (line <= 0) return {};
@@ -163,11 +170,13 @@ std::string describeProfile(const ProfileReport& p, std::optional<double> baseli
   if (!p.source.empty()) s << ", " << p.source;
   s << ")\n";
   if (baselineUs && *baselineUs > 0 && p.totalUs > 0)
-    s << "- speedup vs baseline (" << fmt(*baselineUs, 2) << " us): " << fmt(*baselineUs / p.totalUs, 2) << "x\n";
+    s << "- speedup vs baseline (" << fmt(*baselineUs, 2) << " us): " << fmt(*baselineUs / p.totalUs, 2)
+      << "x\n";
   if (!p.bound.empty()) s << "- bound: " << p.bound << "\n";
   if (!p.pipes.empty()) {
     std::vector<std::pair<std::string, PipeStat>> pipes(p.pipes.begin(), p.pipes.end());
-    std::sort(pipes.begin(), pipes.end(), [](const auto& a, const auto& b) { return a.second.ratio > b.second.ratio; });
+    std::sort(pipes.begin(), pipes.end(),
+              [](const auto& a, const auto& b) { return a.second.ratio > b.second.ratio; });
     s << "- pipe busy ratios:";
     for (std::size_t k = 0; k < pipes.size(); ++k)
       s << (k ? "," : "") << " " << pipes[k].first << " " << fmt(pipes[k].second.ratio * 100.0, 0) << "%";
@@ -192,8 +201,8 @@ std::string describeProfile(const ProfileReport& p, std::optional<double> baseli
     });
     s << "- hottest lines:";
     for (std::size_t k = 0; k < lines.size() && k < 3; ++k)
-      s << (k ? ";" : "") << " line " << lines[k].value("line", 0) << " " << lines[k].value("api", std::string())
-        << " " << lines[k].value("cycles", 0.0) << " cycles";
+      s << (k ? ";" : "") << " line " << lines[k].value("line", 0) << " "
+        << lines[k].value("api", std::string()) << " " << lines[k].value("cycles", 0.0) << " cycles";
     s << "\n";
   }
   return s.str();
@@ -201,8 +210,10 @@ std::string describeProfile(const ProfileReport& p, std::optional<double> baseli
 
 std::string describeFeedback(const Iteration& it, const std::string& candidateFileName, int maxDiagnostics) {
   std::ostringstream s;
-  if (it.verdict) s << "Verdict: " << verdictName(*it.verdict);
-  else s << "State: " << iterationStateName(it.state);
+  if (it.verdict)
+    s << "Verdict: " << verdictName(*it.verdict);
+  else
+    s << "State: " << iterationStateName(it.state);
   if (it.verify && !it.verify->summary.empty()) s << " (" << it.verify->summary << ")";
   s << "\n";
   const auto diags = allDiagnostics(it);
@@ -232,7 +243,8 @@ std::string describeFeedback(const Iteration& it, const std::string& candidateFi
         << " elements wrong";
       if (c.unwritten) s << ", " << c.unwritten << " never written";
       if (c.nonFinite) s << ", " << c.nonFinite << " NaN/Inf";
-      s << "; max abs error " << fmtValue(c.maxAbsError) << ", max rel error " << fmtValue(c.maxRelError) << "\n";
+      s << "; max abs error " << fmtValue(c.maxAbsError) << ", max rel error " << fmtValue(c.maxRelError)
+        << "\n";
       if (!c.pattern.empty()) s << "  pattern: " << c.pattern << "\n";
       if (!c.message.empty() && c.message != c.pattern) s << "  " << c.message << "\n";
       if (!c.firstMismatches.empty()) {
@@ -245,14 +257,16 @@ std::string describeFeedback(const Iteration& it, const std::string& candidateFi
         s << "\n";
       }
     }
-    if (!it.verify->inputsUnchanged) s << "- an input tensor was modified by the kernel (inputs are read-only)\n";
+    if (!it.verify->inputsUnchanged)
+      s << "- an input tensor was modified by the kernel (inputs are read-only)\n";
   }
   if (it.run && it.run->status != RunStatus::Ok && errors.empty()) {
     s << "\nThe run ended with status " << runStatusName(it.run->status);
     if (it.run->exitCode) s << ", exit code " << *it.run->exitCode;
     if (it.run->signal) s << ", signal " << *it.run->signal;
     s << ".\n";
-    if (!it.run->stderrExcerpt.empty()) s << "stderr:\n```\n" << it.run->stderrExcerpt.substr(0, 1500) << "\n```\n";
+    if (!it.run->stderrExcerpt.empty())
+      s << "stderr:\n```\n" << it.run->stderrExcerpt.substr(0, 1500) << "\n```\n";
   }
   if (it.compile && !it.compile->ok && errors.empty() && !it.compile->log.empty()) {
     const std::string& log = it.compile->log;
@@ -271,7 +285,8 @@ std::string describeFeedback(const Iteration& it, const std::string& candidateFi
   return s.str();
 }
 
-std::string buildSystemPrompt(const PromptResources& resources, int budgetTokens, std::vector<std::string>* trimmed) {
+std::string buildSystemPrompt(const PromptResources& resources, int budgetTokens,
+                              std::vector<std::string>* trimmed) {
   std::ostringstream head;
   head << "You are an expert Ascend C kernel engineer working inside Kernel Workbench. You write NPU kernels "
           "for Huawei Ascend (Ascend C, CANN) that are correct first and fast second. Every candidate you "
@@ -280,7 +295,8 @@ std::string buildSystemPrompt(const PromptResources& resources, int budgetTokens
   std::ostringstream tail;
   tail << "\n# How to answer\n"
           "- Think briefly about the cause of any failure named in the feedback, then give the fix.\n"
-          "- Reply with exactly ONE fenced code block: ```cpp kernel.cpp ... ``` holding the COMPLETE candidate "
+          "- Reply with exactly ONE fenced code block: ```cpp kernel.cpp ... ``` holding the COMPLETE "
+          "candidate "
           "file (kernel and kwb_tiling), never a diff or an excerpt, never \"...\" elisions.\n"
           "- Keep every pinned constraint: locked regions verbatim, fixed parameters at their values.\n"
           "- Outside the code block, at most a few sentences saying what you changed and why.\n";
@@ -321,18 +337,21 @@ BuiltPrompt buildPrompt(const PromptResources& resources, const PromptInput& in)
         break;
       case PromptMode::Repair:
         s << "The previous candidate for task `" << t.name
-          << "` failed. Read the feedback below, find the cause, and reply with the complete repaired " << file
-          << ". Fix the reported problem at its source line; do not rewrite what works.";
+          << "` failed. Read the feedback below, find the cause, and reply with the complete repaired "
+          << file << ". Fix the reported problem at its source line; do not rewrite what works.";
         break;
       case PromptMode::Optimize:
         s << "The candidate below for task `" << t.name
-          << "` is correct. Make it faster while keeping it correct for every case: use the profile (bound pipe, "
+          << "` is correct. Make it faster while keeping it correct for every case: use the profile (bound "
+             "pipe, "
              "pipe ratios, roofline gap) to choose the change (double buffering, larger tiles, more blocks, "
-             "fewer or cheaper instructions). Reply with the complete faster " << file << ".";
+             "fewer or cheaper instructions). Reply with the complete faster "
+          << file << ".";
         if (in.targetSpeedup) s << " Target: " << fmt(*in.targetSpeedup, 2) << "x the baseline.";
         break;
     }
-    sections.push_back({"Instruction", "# " + std::string(promptModeName(in.mode)) + ": " + t.name + "\n\n" + s.str() + "\n",
+    sections.push_back({"Instruction",
+                        "# " + std::string(promptModeName(in.mode)) + ": " + t.name + "\n\n" + s.str() + "\n",
                         SectionRole::Required, 0, CutFrom::End});
   }
   // 2. Constraints and hint: never trimmed.
@@ -341,13 +360,14 @@ BuiltPrompt buildPrompt(const PromptResources& resources, const PromptInput& in)
     s << "## Pinned constraints (MUST hold; a candidate that breaks one is rejected without running)\n";
     for (const auto& c : in.constraints) {
       s << "- " << c.describe() << "\n";
-      if (c.kind == ConstraintKind::LockedRegion) s << "```cpp\n" << c.text << (c.text.empty() || c.text.back() == '\n' ? "" : "\n") << "```\n";
+      if (c.kind == ConstraintKind::LockedRegion)
+        s << "```cpp\n" << c.text << (c.text.empty() || c.text.back() == '\n' ? "" : "\n") << "```\n";
     }
     sections.push_back({"Pinned constraints", s.str(), SectionRole::Required, 0, CutFrom::End});
   }
   if (!in.hint.empty())
-    sections.push_back({"Hint", "## Hint from the engineer (follow it)\n" + in.hint + "\n", SectionRole::Required, 0,
-                        CutFrom::End});
+    sections.push_back({"Hint", "## Hint from the engineer (follow it)\n" + in.hint + "\n",
+                        SectionRole::Required, 0, CutFrom::End});
   // 3. Feedback.
   if (in.previous && in.mode == PromptMode::Repair) {
     sections.push_back({"Feedback",
@@ -357,13 +377,15 @@ BuiltPrompt buildPrompt(const PromptResources& resources, const PromptInput& in)
   }
   if (in.previous && in.mode == PromptMode::Optimize) {
     std::string body = "## Profile of iteration " + std::to_string(in.previous->id) + " (correct)\n";
-    if (in.previous->profile) body += describeProfile(*in.previous->profile, in.baselineUs);
-    else body += "- no profile was produced for it\n";
+    if (in.previous->profile)
+      body += describeProfile(*in.previous->profile, in.baselineUs);
+    else
+      body += "- no profile was produced for it\n";
     sections.push_back({"Profile", body, SectionRole::Trimmable, 70, CutFrom::End});
   }
   if (in.lastAttempt) {
-    std::string body = "## Your latest attempt (iteration " + std::to_string(in.lastAttempt->id) +
-                       ") was not kept\n";
+    std::string body =
+        "## Your latest attempt (iteration " + std::to_string(in.lastAttempt->id) + ") was not kept\n";
     if (in.lastAttempt->verdict == Verdict::Pass && in.lastAttempt->profile) {
       body += "It was correct but not faster:\n" + describeProfile(*in.lastAttempt->profile, in.baselineUs);
     } else {
@@ -381,9 +403,12 @@ BuiltPrompt buildPrompt(const PromptResources& resources, const PromptInput& in)
     }
     if (src) {
       sections.push_back({"Previous candidate",
-                          "## " + std::string(in.mode == PromptMode::Optimize ? "Current best candidate" : "Previous candidate") +
-                              " (" + name + ", iteration " + std::to_string(in.previous->id) + ")\n```cpp " + name + "\n" +
-                              *src + (src->empty() || src->back() == '\n' ? "" : "\n") + "```\n",
+                          "## " +
+                              std::string(in.mode == PromptMode::Optimize ? "Current best candidate"
+                                                                          : "Previous candidate") +
+                              " (" + name + ", iteration " + std::to_string(in.previous->id) + ")\n```cpp " +
+                              name + "\n" + *src + (src->empty() || src->back() == '\n' ? "" : "\n") +
+                              "```\n",
                           SectionRole::Trimmable, 90, CutFrom::Middle});
     }
   }
@@ -391,7 +416,8 @@ BuiltPrompt buildPrompt(const PromptResources& resources, const PromptInput& in)
   sections.push_back({"Task", "## Task specification\n" + describeTask(*in.task, in.baselineUs),
                       SectionRole::Trimmable, in.mode == PromptMode::Initial ? 95 : 60, CutFrom::End});
   if (!in.taskReadme.empty())
-    sections.push_back({"Task README", "## Task README\n" + in.taskReadme + "\n", SectionRole::Trimmable, 10, CutFrom::End});
+    sections.push_back(
+        {"Task README", "## Task README\n" + in.taskReadme + "\n", SectionRole::Trimmable, 10, CutFrom::End});
 
   const int budgetChars = std::max(0, in.budget.userTokens) * 4;
   fitSections(sections, static_cast<std::size_t>(budgetChars), out.trimmed);

@@ -50,12 +50,12 @@ struct PromptInput {
   const Task* task = nullptr;  // required
   std::string taskReadme;      // README.md of the task, may be empty
   std::vector<Constraint> constraints;
-  std::string hint;            // the engineer's queued hint, may be empty
+  std::string hint;  // the engineer's queued hint, may be empty
   // Repair: the failing iteration. Optimize: the best passing iteration (its profile is summarised).
   const Iteration* previous = nullptr;
   // Optimize: the latest attempt when it failed or was slower (its feedback is summarised too).
   const Iteration* lastAttempt = nullptr;
-  std::optional<double> baselineUs;     // what speedups are measured against
+  std::optional<double> baselineUs;  // what speedups are measured against
   std::optional<double> targetSpeedup;
   std::string candidateFileName = "kernel.cpp";
   PromptBudget budget;
@@ -77,7 +77,8 @@ std::string buildSystemPrompt(const PromptResources& resources, int budgetTokens
 // The feedback on one evaluated iteration, most actionable first, as markdown: errors grouped and
 // counted with source excerpts from the candidate, the verifier's explanation per failing output, the
 // profile summary. `maxDiagnostics` bounds the listed diagnostic groups.
-std::string describeFeedback(const Iteration& it, const std::string& candidateFileName, int maxDiagnostics = 8);
+std::string describeFeedback(const Iteration& it, const std::string& candidateFileName,
+                             int maxDiagnostics = 8);
 
 // "bound mte2; pipes: mte2 92%, vector 31%, mte3 30%; 41.2 us, floor 12.0 us (3.4x above the roofline)".
 std::string describeProfile(const ProfileReport& p, std::optional<double> baselineUs = std::nullopt);

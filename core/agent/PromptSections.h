@@ -25,7 +25,8 @@ struct PromptSection {
 // Cuts trimmable sections, least important first, until the bodies total at most budgetChars; a
 // section cut below a useful size (200 characters) is dropped. Each cut is noted in the text itself
 // ("[... N characters trimmed ...]") and in `trimmed`. Required sections are never touched.
-void fitSections(std::vector<PromptSection>& sections, std::size_t budgetChars, std::vector<std::string>& trimmed);
+void fitSections(std::vector<PromptSection>& sections, std::size_t budgetChars,
+                 std::vector<std::string>& trimmed);
 
 // Inputs/outputs with dtypes, attributes, cases with shapes and value ranges, tolerances, SoC, block
 // dim hint and baseline, as a markdown list.

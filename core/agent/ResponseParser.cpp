@@ -12,18 +12,19 @@ namespace kwb {
 namespace {
 
 struct Block {
-  std::string info;         // fence info string, trimmed
-  std::string language;     // lower-case first word of info unless it is a file name
-  std::string name;         // file name if the reply gave one
+  std::string info;      // fence info string, trimmed
+  std::string language;  // lower-case first word of info unless it is a file name
+  std::string name;      // file name if the reply gave one
   std::string content;
   int firstLine = 0;
   bool closed = true;
-  bool code = false;        // C/C++ source we can use
-  std::size_t index = 0;    // 1-based position among all blocks
+  bool code = false;      // C/C++ source we can use
+  std::size_t index = 0;  // 1-based position among all blocks
 };
 
 std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return s;
 }
 
@@ -33,7 +34,8 @@ std::string trim(std::string_view v) {
   return std::string(v);
 }
 
-const std::string kNameRe = R"(([A-Za-z0-9_][A-Za-z0-9_./-]*\.(?:cpp|cc|cxx|c|h|hpp|hh|inl|py|sh|txt|cmake|json)|CMakeLists\.txt))";
+const std::string kNameRe =
+    R"(([A-Za-z0-9_][A-Za-z0-9_./-]*\.(?:cpp|cc|cxx|c|h|hpp|hh|inl|py|sh|txt|cmake|json)|CMakeLists\.txt))";
 
 bool isSourceName(const std::string& name) {
   static const std::regex re(R"(.*\.(cpp|cc|cxx|c|h|hpp|hh|inl)$)", std::regex::icase);
@@ -41,7 +43,8 @@ bool isSourceName(const std::string& name) {
 }
 
 bool isCodeLanguage(const std::string& lang) {
-  static const std::set<std::string> langs{"cpp", "c++", "cxx", "cc", "c", "h", "hpp", "ascendc", "ascend-c", "cuda"};
+  static const std::set<std::string> langs{"cpp", "c++", "cxx",     "cc",       "c",
+                                           "h",   "hpp", "ascendc", "ascend-c", "cuda"};
   return langs.count(lang) > 0;
 }
 
@@ -63,9 +66,11 @@ std::string nameFromInfo(const std::string& info) {
 
 // Name from the prose line just before a fence.
 std::string nameFromPrecedingLine(const std::string& line) {
-  static const std::regex whole("^\\s*(?:#+\\s*)?(?:\\d+[.)]\\s*)?(?:[-*]\\s+)?[*_`]*\\s*(?:(?:file(?:name)?|path)\\s*[:=]\\s*)?[*_`]*" +
-                                    kNameRe + "[*_`]*\\s*:?\\s*[*_]*\\s*$",
-                                std::regex::icase);
+  static const std::regex whole(
+      "^\\s*(?:#+\\s*)?(?:\\d+[.)]\\s*)?(?:[-*]\\s+)?[*_`]*\\s*(?:(?:file(?:name)?|path)\\s*[:=]\\s*)?[*_`]"
+      "*" +
+          kNameRe + "[*_`]*\\s*:?\\s*[*_]*\\s*$",
+      std::regex::icase);
   static const std::regex quotedAtEnd("[`*]" + kNameRe + "[`*]+\\s*[:.]?\\s*$");
   std::smatch m;
   if (std::regex_match(line, m, whole)) return m[1].str();
@@ -75,16 +80,17 @@ std::string nameFromPrecedingLine(const std::string& line) {
 
 // Name from a first-line comment: "// file: kernel.cpp", "// kernel.cpp", "/* kernel.cpp */".
 std::string nameFromFirstLine(const std::string& line) {
-  static const std::regex re("^\\s*(?://+|/\\*|#)\\s*(?:(?:file(?:name)?|path)\\s*:\\s*)?" + kNameRe + "\\s*(?:\\*/)?\\s*$",
-                             std::regex::icase);
+  static const std::regex re(
+      "^\\s*(?://+|/\\*|#)\\s*(?:(?:file(?:name)?|path)\\s*:\\s*)?" + kNameRe + "\\s*(?:\\*/)?\\s*$",
+      std::regex::icase);
   std::smatch m;
   return std::regex_match(line, m, re) ? m[1].str() : std::string();
 }
 
 // Removes <think>/<thinking> spans (and a leading orphan "</think>" section) into `reasoning`.
 std::string stripReasoning(std::string text, std::string& reasoning) {
-  for (const auto& [open, close] : {std::pair<std::string, std::string>{"<think>", "</think>"},
-                                    {"<thinking>", "</thinking>"}}) {
+  for (const auto& [open, close] :
+       {std::pair<std::string, std::string>{"<think>", "</think>"}, {"<thinking>", "</thinking>"}}) {
     const auto orphanClose = text.find(close);
     if (orphanClose != std::string::npos && text.rfind(open, orphanClose) == std::string::npos) {
       reasoning += trim(std::string_view(text).substr(0, orphanClose)) + "\n";
@@ -95,7 +101,8 @@ std::string stripReasoning(std::string text, std::string& reasoning) {
       const std::size_t end = text.find(close, pos);
       const std::size_t stop = end == std::string::npos ? text.size() : end + close.size();
       const std::size_t innerEnd = end == std::string::npos ? text.size() : end;
-      reasoning += trim(std::string_view(text).substr(pos + open.size(), innerEnd - pos - open.size())) + "\n";
+      reasoning +=
+          trim(std::string_view(text).substr(pos + open.size(), innerEnd - pos - open.size())) + "\n";
       text.erase(pos, stop - pos);
     }
   }
@@ -202,13 +209,16 @@ ParsedReply parseLlmReply(std::string_view replyView, const ResponseParserOption
   reply = stripReasoning(std::move(reply), out.reasoning);
   const std::string& kernelName = options.defaultFileName;
   const std::string askForFile = "Reply with the complete source of " + kernelName +
-                                 " in one fenced block (```cpp " + kernelName + " ... ```), with no elided parts.";
+                                 " in one fenced block (```cpp " + kernelName +
+                                 " ... ```), with no elided parts.";
 
   if (trim(reply).empty()) {
-    out.feedback = out.reasoning.empty()
-                       ? "Your reply was empty. " + askForFile
-                       : "Your reply contained only reasoning (<think>...</think>) and no answer; it may have been cut "
-                         "off by the token limit. Think less, then " + askForFile;
+    out.feedback =
+        out.reasoning.empty()
+            ? "Your reply was empty. " + askForFile
+            : "Your reply contained only reasoning (<think>...</think>) and no answer; it may have been cut "
+              "off by the token limit. Think less, then " +
+                  askForFile;
     return out;
   }
 
@@ -280,14 +290,16 @@ ParsedReply parseLlmReply(std::string_view replyView, const ResponseParserOption
   std::vector<Block> other;
   for (auto& b : blocks) (b.code ? code : other).push_back(b);
   if (!other.empty())
-    out.notes.push_back(std::to_string(other.size()) + " non-C++ block(s) ignored (" + joinLanguages(other) + ")");
+    out.notes.push_back(std::to_string(other.size()) + " non-C++ block(s) ignored (" + joinLanguages(other) +
+                        ")");
 
   // A cut-off last block is only usable when its braces balance (the fence alone went missing).
   std::string truncatedName;
   if (out.truncated && !code.empty() && !code.back().closed) {
     Block& last = code.back();
     if (bracesBalanced(last.content) && looksLikeCpp(last.content)) {
-      out.notes.push_back("the reply ended inside the block for " + (last.name.empty() ? kernelName : last.name) +
+      out.notes.push_back("the reply ended inside the block for " +
+                          (last.name.empty() ? kernelName : last.name) +
                           " but its braces balance; it was used as is");
     } else {
       truncatedName = last.name.empty() ? kernelName : last.name;
@@ -300,13 +312,17 @@ ParsedReply parseLlmReply(std::string_view replyView, const ResponseParserOption
 
   if (code.empty()) {
     if (!truncatedName.empty())
-      out.feedback = "Your reply was cut off inside the code block for " + truncatedName +
-                     " (probably the output token limit), so the file is incomplete. Keep the explanation short "
-                     "and " + askForFile;
-    else if (std::any_of(other.begin(), other.end(), [](const Block& b) { return b.language == "diff" || b.language == "patch"; }))
+      out.feedback =
+          "Your reply was cut off inside the code block for " + truncatedName +
+          " (probably the output token limit), so the file is incomplete. Keep the explanation short "
+          "and " +
+          askForFile;
+    else if (std::any_of(other.begin(), other.end(),
+                         [](const Block& b) { return b.language == "diff" || b.language == "patch"; }))
       out.feedback = "Your reply contained a diff, but patches are not applied. " + askForFile;
     else
-      out.feedback = "Your reply's code blocks were " + joinLanguages(other) + "; none was C++ source. " + askForFile;
+      out.feedback =
+          "Your reply's code blocks were " + joinLanguages(other) + "; none was C++ source. " + askForFile;
     return out;
   }
 
@@ -321,8 +337,8 @@ ParsedReply parseLlmReply(std::string_view replyView, const ResponseParserOption
     }
     ReplyFile f{b.name, b.language, b.content, b.firstLine, true};
     if (auto it = byName.find(b.name); it != byName.end()) {
-      out.notes.push_back(b.name + " appeared more than once; the last version (block " + std::to_string(b.index) +
-                          ") was used");
+      out.notes.push_back(b.name + " appeared more than once; the last version (block " +
+                          std::to_string(b.index) + ") was used");
       files[it->second] = std::move(f);
     } else {
       byName[b.name] = files.size();
@@ -344,17 +360,20 @@ ParsedReply parseLlmReply(std::string_view replyView, const ResponseParserOption
         pick = unnamed.front();
       } else if (withEntry.size() == 1) {
         pick = withEntry.front();
-        out.notes.push_back("picked code block " + std::to_string(pick->index) + " of " + std::to_string(blocks.size()) +
+        out.notes.push_back("picked code block " + std::to_string(pick->index) + " of " +
+                            std::to_string(blocks.size()) +
                             " because it is the only one containing __global__/__aicore__");
       } else if (withEntry.size() > 1) {
         pick = withEntry.back();
-        out.notes.push_back(std::to_string(withEntry.size()) + " unnamed blocks contain __global__/__aicore__; picked the last one (block " +
+        out.notes.push_back(std::to_string(withEntry.size()) +
+                            " unnamed blocks contain __global__/__aicore__; picked the last one (block " +
                             std::to_string(pick->index) + ")");
       } else {
         pick = unnamed.back();
-        out.notes.push_back("none of the " + std::to_string(unnamed.size()) +
-                            " unnamed code blocks contains __global__/__aicore__; picked the last one (block " +
-                            std::to_string(pick->index) + ")");
+        out.notes.push_back(
+            "none of the " + std::to_string(unnamed.size()) +
+            " unnamed code blocks contains __global__/__aicore__; picked the last one (block " +
+            std::to_string(pick->index) + ")");
       }
       if (byName.count(kernelName)) {
         out.notes.push_back("an unnamed block was ignored because " + kernelName + " was given by name");
@@ -366,19 +385,23 @@ ParsedReply parseLlmReply(std::string_view replyView, const ResponseParserOption
 
   // The kernel first: the file with the entry point, else the default name, else the first file.
   auto primary = std::find_if(files.begin(), files.end(), [](const ReplyFile& f) {
-    return f.content.find("__global__") != std::string::npos && f.content.find("__aicore__") != std::string::npos;
+    return f.content.find("__global__") != std::string::npos &&
+           f.content.find("__aicore__") != std::string::npos;
   });
   if (primary == files.end())
-    primary = std::find_if(files.begin(), files.end(), [&](const ReplyFile& f) { return f.name == kernelName; });
+    primary =
+        std::find_if(files.begin(), files.end(), [&](const ReplyFile& f) { return f.name == kernelName; });
   if (primary != files.end() && primary != files.begin()) std::rotate(files.begin(), primary, primary + 1);
 
   if (int line = elisionLine(files.front().content); line > 0) {
     std::size_t start = 0;
     for (int l = 1; l < line; ++l) start = files.front().content.find('\n', start) + 1;
-    const std::string quoted = trim(files.front().content.substr(start, files.front().content.find('\n', start) - start));
-    out.feedback = "Your " + files.front().name + " elides code at its line " + std::to_string(line) + " (\"" + quoted +
-                   "\"), so it cannot be compiled. " + askForFile;
-    out.notes.push_back("rejected: " + files.front().name + " line " + std::to_string(line) + " is a placeholder for omitted code");
+    const std::string quoted =
+        trim(files.front().content.substr(start, files.front().content.find('\n', start) - start));
+    out.feedback = "Your " + files.front().name + " elides code at its line " + std::to_string(line) +
+                   " (\"" + quoted + "\"), so it cannot be compiled. " + askForFile;
+    out.notes.push_back("rejected: " + files.front().name + " line " + std::to_string(line) +
+                        " is a placeholder for omitted code");
     return out;
   }
   out.files = std::move(files);

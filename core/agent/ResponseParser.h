@@ -16,11 +16,11 @@
 namespace kwb {
 
 struct ReplyFile {
-  std::string name;        // "kernel.cpp"
-  std::string language;    // fence language as written ("cpp", "c++"), "" when none
-  std::string content;     // without the fences, ending in '\n'
-  int firstLine = 0;       // 1-based line of the reply (after reasoning is removed) where content starts
-  bool named = false;      // the reply named the file (false: options.defaultFileName was used)
+  std::string name;      // "kernel.cpp"
+  std::string language;  // fence language as written ("cpp", "c++"), "" when none
+  std::string content;   // without the fences, ending in '\n'
+  int firstLine = 0;     // 1-based line of the reply (after reasoning is removed) where content starts
+  bool named = false;    // the reply named the file (false: options.defaultFileName was used)
 };
 
 struct ResponseParserOptions {

@@ -71,7 +71,8 @@ std::optional<double> sessionBaselineUs(const Session& s) {
 }
 
 std::string iterationHeadline(const Iteration& it) {
-  std::string out = it.verdict ? std::string(verdictName(*it.verdict)) : std::string(iterationStateName(it.state));
+  std::string out =
+      it.verdict ? std::string(verdictName(*it.verdict)) : std::string(iterationStateName(it.state));
   if (it.verdict == Verdict::Pass) {
     if (auto us = timeUs(it)) out += "  " + fmt(*us, 2) + " us";
     return out;
@@ -145,7 +146,8 @@ std::string renderIterationTree(const Session& s) {
   std::ostringstream out;
   const auto best = bestPassingIteration(s);
   const auto base = sessionBaselineUs(s);
-  std::function<void(int, const std::string&, bool, bool)> node = [&](int id, const std::string& prefix, bool last, bool root) {
+  std::function<void(int, const std::string&, bool, bool)> node = [&](int id, const std::string& prefix,
+                                                                      bool last, bool root) {
     const Iteration* it = s.findIteration(id);
     if (!it) return;
     out << prefix;
@@ -154,7 +156,8 @@ std::string renderIterationTree(const Session& s) {
     if (it->verdict == Verdict::Pass && base)
       if (auto us = timeUs(*it)) out << " (" << fmt(*base / *us, 2) << "x)";
     std::vector<std::string> times;
-    if (it->usage && it->usage->durationMs > 0) times.push_back("llm " + fmt(it->usage->durationMs / 1000.0, 1) + "s");
+    if (it->usage && it->usage->durationMs > 0)
+      times.push_back("llm " + fmt(it->usage->durationMs / 1000.0, 1) + "s");
     if (it->compile) times.push_back("compile " + fmt(it->compile->durationMs / 1000.0, 1) + "s");
     if (it->run) times.push_back("run " + fmt(it->run->durationMs / 1000.0, 1) + "s");
     if (auto d = durationMs(*it)) times.push_back("total " + fmt(*d / 1000.0, 1) + "s");

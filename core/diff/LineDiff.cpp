@@ -81,9 +81,15 @@ std::string unifiedDiff(const LineDiff& diff, std::string_view leftName, std::st
   std::vector<Line> lines;
   for (const auto& row : diff.rows) {
     switch (row.kind) {
-      case DiffKind::Same: lines.push_back({' ', row.leftLine, row.rightLine, &row.left}); break;
-      case DiffKind::Removed: lines.push_back({'-', row.leftLine, 0, &row.left}); break;
-      case DiffKind::Added: lines.push_back({'+', 0, row.rightLine, &row.right}); break;
+      case DiffKind::Same:
+        lines.push_back({' ', row.leftLine, row.rightLine, &row.left});
+        break;
+      case DiffKind::Removed:
+        lines.push_back({'-', row.leftLine, 0, &row.left});
+        break;
+      case DiffKind::Added:
+        lines.push_back({'+', 0, row.rightLine, &row.right});
+        break;
       case DiffKind::Changed:
         lines.push_back({'-', row.leftLine, 0, &row.left});
         lines.push_back({'+', 0, row.rightLine, &row.right});

@@ -30,7 +30,9 @@ void readUsage(const nlohmann::json& usage, StreamState& state) {
 AnthropicClient::AnthropicClient(LlmEndpointConfig config, LlmClientHooks hooks)
     : HttpLlmClient(std::move(config), std::move(hooks)) {}
 
-std::string AnthropicClient::endpointUrl() const { return anthropicMessagesUrl(config_.baseUrl); }
+std::string AnthropicClient::endpointUrl() const {
+  return anthropicMessagesUrl(config_.baseUrl);
+}
 
 std::vector<std::pair<std::string, std::string>> AnthropicClient::headers(const std::string& apiKey) const {
   std::vector<std::pair<std::string, std::string>> h{{"anthropic-version", "2023-06-01"}};
@@ -77,8 +79,10 @@ void AnthropicClient::onEvent(const SseEvent& e, StreamState& state) const {
   } else if (type == "content_block_delta") {
     if (auto d = j.find("delta"); d != j.end() && d->is_object()) {
       const std::string deltaType = stringAt(*d, "type");
-      if (deltaType == "text_delta") state.emitText(stringAt(*d, "text"));
-      else if (deltaType == "thinking_delta") state.emitReasoning(stringAt(*d, "thinking"));
+      if (deltaType == "text_delta")
+        state.emitText(stringAt(*d, "text"));
+      else if (deltaType == "thinking_delta")
+        state.emitReasoning(stringAt(*d, "thinking"));
       // signature_delta, input_json_delta and citations carry nothing for the agent
     }
   } else if (type == "message_delta") {
@@ -89,10 +93,11 @@ void AnthropicClient::onEvent(const SseEvent& e, StreamState& state) const {
     state.done = true;
   } else if (type == "error") {
     const std::string code = errorCodeFromJson(j);
-    state.error = {code == "overloaded_error" || code == "api_error" ? LlmErrorKind::Server : LlmErrorKind::BadResponse,
-                   "error event in the stream from " + endpointUrl() + ": " +
-                       (code.empty() ? std::string() : code + ": ") + errorMessageFromJson(j),
-                   0};
+    state.error = {
+        code == "overloaded_error" || code == "api_error" ? LlmErrorKind::Server : LlmErrorKind::BadResponse,
+        "error event in the stream from " + endpointUrl() + ": " +
+            (code.empty() ? std::string() : code + ": ") + errorMessageFromJson(j),
+        0};
     state.errorRetryable = state.error.kind == LlmErrorKind::Server;
   }
 }
@@ -112,4 +117,3 @@ bool AnthropicClient::onJsonBody(const nlohmann::json& body, StreamState& state)
 }
 
 }  // namespace kwb
-

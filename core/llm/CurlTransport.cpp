@@ -25,7 +25,8 @@ struct Transfer {
 };
 
 std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return s;
 }
 
@@ -42,7 +43,8 @@ size_t onHeader(char* data, size_t size, size_t n, void* user) {
   if (line.rfind("HTTP/", 0) == 0) {  // a new response (after 100-continue or a redirect): start over
     t->outcome.headers.clear();
     const auto sp = line.find(' ');
-    if (sp != std::string_view::npos) t->outcome.status = std::strtol(std::string(line.substr(sp + 1, 3)).c_str(), nullptr, 10);
+    if (sp != std::string_view::npos)
+      t->outcome.status = std::strtol(std::string(line.substr(sp + 1, 3)).c_str(), nullptr, 10);
     return size * n;
   }
   if (auto colon = line.find(':'); colon != std::string_view::npos)
@@ -66,22 +68,27 @@ size_t onBody(char* data, size_t size, size_t n, void* user) {
 
 HttpFailure classify(CURLcode rc) {
   switch (rc) {
-    case CURLE_OK: return HttpFailure::None;
+    case CURLE_OK:
+      return HttpFailure::None;
     case CURLE_COULDNT_RESOLVE_HOST:
     case CURLE_COULDNT_RESOLVE_PROXY:
     case CURLE_COULDNT_CONNECT:
     case CURLE_SSL_CONNECT_ERROR:
     case CURLE_PEER_FAILED_VERIFICATION:
     case CURLE_UNSUPPORTED_PROTOCOL:
-    case CURLE_URL_MALFORMAT: return HttpFailure::Connect;
-    case CURLE_OPERATION_TIMEDOUT: return HttpFailure::Timeout;
-    default: return HttpFailure::Network;
+    case CURLE_URL_MALFORMAT:
+      return HttpFailure::Connect;
+    case CURLE_OPERATION_TIMEDOUT:
+      return HttpFailure::Timeout;
+    default:
+      return HttpFailure::Network;
   }
 }
 
 }  // namespace
 
-HttpOutcome curlStreamingPost(const HttpPostSpec& spec, const HttpBodySink& sink, const std::atomic<bool>* cancel) {
+HttpOutcome curlStreamingPost(const HttpPostSpec& spec, const HttpBodySink& sink,
+                              const std::atomic<bool>* cancel) {
   globalInitOnce();
   Transfer t;
   t.sink = &sink;
@@ -96,7 +103,8 @@ HttpOutcome curlStreamingPost(const HttpPostSpec& spec, const HttpBodySink& sink
   char errbuf[CURL_ERROR_SIZE] = {};
 
   curl_slist* headers = nullptr;
-  for (const auto& [name, value] : spec.headers) headers = curl_slist_append(headers, (name + ": " + value).c_str());
+  for (const auto& [name, value] : spec.headers)
+    headers = curl_slist_append(headers, (name + ": " + value).c_str());
   headers = curl_slist_append(headers, "Expect:");  // no 100-continue round trip for large prompts
   std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> headerGuard(headers, &curl_slist_free_all);
 

@@ -34,17 +34,18 @@ enum class HttpFailure {
 };
 
 struct HttpOutcome {
-  long status = 0;                              // 0 when no response line arrived
+  long status = 0;                             // 0 when no response line arrived
   std::map<std::string, std::string> headers;  // lower-case names, of the final response
   HttpFailure failure = HttpFailure::None;
-  std::string curlMessage;                      // curl's explanation when failure != None
-  std::size_t bytesReceived = 0;                // body bytes
+  std::string curlMessage;        // curl's explanation when failure != None
+  std::size_t bytesReceived = 0;  // body bytes
 };
 
 // Receives body bytes as they arrive; status and headers are already known (see outcome argument).
 // Return false to abort the transfer.
 using HttpBodySink = std::function<bool(const HttpOutcome& soFar, std::string_view chunk)>;
 
-HttpOutcome curlStreamingPost(const HttpPostSpec& spec, const HttpBodySink& sink, const std::atomic<bool>* cancel);
+HttpOutcome curlStreamingPost(const HttpPostSpec& spec, const HttpBodySink& sink,
+                              const std::atomic<bool>* cancel);
 
 }  // namespace kwb

@@ -66,8 +66,8 @@ HttpLlmClient::HttpLlmClient(LlmEndpointConfig config, LlmClientHooks hooks)
 }
 
 std::string HttpLlmClient::describe() const {
-  return provider() + " at " + redactSecret(endpointUrl(), "") + (config_.model.empty() ? "" : " model " + config_.model) +
-         " (key from $" + config_.apiKeyEnv + ")";
+  return provider() + " at " + redactSecret(endpointUrl(), "") +
+         (config_.model.empty() ? "" : " model " + config_.model) + " (key from $" + config_.apiKeyEnv + ")";
 }
 
 void HttpLlmClient::log(const std::string& line, const std::string& apiKey) const {
@@ -127,8 +127,9 @@ HttpLlmClient::Attempt HttpLlmClient::runAttempt(const LlmRequest& request, cons
       [&](const HttpOutcome& soFar, std::string_view chunk) {
         if (mode == Mode::Undecided) {
           const bool ok = soFar.status >= 200 && soFar.status < 300;
-          mode = ok && headerOr(soFar, "content-type").find("event-stream") != std::string::npos ? Mode::Sse
-                                                                                                 : Mode::Buffer;
+          mode = ok && headerOr(soFar, "content-type").find("event-stream") != std::string::npos
+                     ? Mode::Sse
+                     : Mode::Buffer;
         }
         if (mode == Mode::Sse) return parser.feed(chunk);
         if (buffered.size() + chunk.size() > kMaxBufferedBody) return false;
@@ -138,16 +139,19 @@ HttpLlmClient::Attempt HttpLlmClient::runAttempt(const LlmRequest& request, cons
       cancel);
 
   const HttpOutcome& h = a.http;
-  a.state.requestId = headerOr(h, requestIdHeader()).empty() ? a.state.requestId : headerOr(h, requestIdHeader());
+  a.state.requestId =
+      headerOr(h, requestIdHeader()).empty() ? a.state.requestId : headerOr(h, requestIdHeader());
   auto fail = [&](LlmErrorKind kind, std::string message, bool retryable) {
     a.error = {kind, redactSecret(message, apiKey), static_cast<int>(h.status)};
     a.retryable = retryable;
     return std::move(a);
   };
-  const std::string partial =
-      a.state.text.empty() ? std::string() : " after " + std::to_string(a.state.text.size()) + " characters of reply";
+  const std::string partial = a.state.text.empty()
+                                  ? std::string()
+                                  : " after " + std::to_string(a.state.text.size()) + " characters of reply";
 
-  if (h.failure == HttpFailure::Cancelled) return fail(LlmErrorKind::Cancelled, "request to " + url + " cancelled" + partial, false);
+  if (h.failure == HttpFailure::Cancelled)
+    return fail(LlmErrorKind::Cancelled, "request to " + url + " cancelled" + partial, false);
   if (h.failure == HttpFailure::Connect)
     return fail(LlmErrorKind::Network,
                 "could not connect to " + url + ": " + h.curlMessage +
@@ -173,24 +177,28 @@ HttpLlmClient::Attempt HttpLlmClient::runAttempt(const LlmRequest& request, cons
     if (serverMessage.empty()) serverMessage = buffered.empty() ? "empty body" : bodySnippet(buffered);
     const std::string what = "HTTP " + std::to_string(h.status) + " from " + url + ": " + serverMessage;
     if (h.status == 0)
-      return fail(LlmErrorKind::Network, "connection to " + url + " broke before a response: " + h.curlMessage, true);
+      return fail(LlmErrorKind::Network,
+                  "connection to " + url + " broke before a response: " + h.curlMessage, true);
     if (h.status == 401 || h.status == 403) {
       const bool keySet = !apiKey.empty();
-      return fail(LlmErrorKind::Auth,
-                  keySet ? "the API key in $" + config_.apiKeyEnv + " was rejected by " + url + " (" + what +
-                               "): check the key or set KWB_LLM_API_KEY_ENV to the variable that holds the right one"
-                         : "no API key was sent because $" + config_.apiKeyEnv + " is not set, and " + url +
-                               " requires one (" + what + "): export " + config_.apiKeyEnv +
-                               " or set KWB_LLM_API_KEY_ENV to the variable that holds your key",
-                  false);
+      return fail(
+          LlmErrorKind::Auth,
+          keySet ? "the API key in $" + config_.apiKeyEnv + " was rejected by " + url + " (" + what +
+                       "): check the key or set KWB_LLM_API_KEY_ENV to the variable that holds the right one"
+                 : "no API key was sent because $" + config_.apiKeyEnv + " is not set, and " + url +
+                       " requires one (" + what + "): export " + config_.apiKeyEnv +
+                       " or set KWB_LLM_API_KEY_ENV to the variable that holds your key",
+          false);
     }
     if (h.status == 429) {
       if (auto ms = headerOr(h, "retry-after-ms"); !ms.empty())  // OpenAI's millisecond variant
         if (auto v = parseRetryAfter(ms, hooks_.clock.now())) a.retryAfter = *v / 1000;
       if (!a.retryAfter)
-        if (auto ra = headerOr(h, "retry-after"); !ra.empty()) a.retryAfter = parseRetryAfter(ra, hooks_.clock.now());
+        if (auto ra = headerOr(h, "retry-after"); !ra.empty())
+          a.retryAfter = parseRetryAfter(ra, hooks_.clock.now());
       if (code == "insufficient_quota")
-        return fail(LlmErrorKind::RateLimited, what + " (the account's quota is used up: retrying will not help)", false);
+        return fail(LlmErrorKind::RateLimited,
+                    what + " (the account's quota is used up: retrying will not help)", false);
       return fail(LlmErrorKind::RateLimited, what, true);
     }
     if (h.status == 408) return fail(LlmErrorKind::Timeout, what, true);
@@ -211,16 +219,19 @@ HttpLlmClient::Attempt HttpLlmClient::runAttempt(const LlmRequest& request, cons
       if (!onJsonBody(body, a.state)) {
         const std::string msg = errorMessageFromJson(body);
         if (!msg.empty()) return fail(LlmErrorKind::Server, "error from " + url + ": " + msg, true);
-        return fail(LlmErrorKind::BadResponse, "unexpected JSON from " + url + ": " + bodySnippet(buffered), false);
+        return fail(LlmErrorKind::BadResponse, "unexpected JSON from " + url + ": " + bodySnippet(buffered),
+                    false);
       }
       a.state.done = true;
-    } else if (buffered.rfind("data:", 0) == 0 || buffered.rfind("event:", 0) == 0 || buffered.rfind(":", 0) == 0) {
+    } else if (buffered.rfind("data:", 0) == 0 || buffered.rfind("event:", 0) == 0 ||
+               buffered.rfind(":", 0) == 0) {
       parser.feed(buffered);  // an event stream with the wrong content type: parse it late
     } else {
       return fail(LlmErrorKind::BadResponse,
                   "expected an event stream or JSON from " + url + " but got " +
-                      (contentType.empty() ? std::string("a body without content type") : contentType) + ": " +
-                      bodySnippet(buffered) + " (is the base URL pointing at the API, not a web page or proxy?)",
+                      (contentType.empty() ? std::string("a body without content type") : contentType) +
+                      ": " + bodySnippet(buffered) +
+                      " (is the base URL pointing at the API, not a web page or proxy?)",
                   false);
     }
   }
@@ -254,11 +265,13 @@ LlmResponse HttpLlmClient::complete(const LlmRequest& request, const StreamObser
 
   for (int attempt = 0;; ++attempt) {
     if (cancel && cancel->load()) {
-      out.error = {LlmErrorKind::Cancelled, "request to " + url + " cancelled before attempt " + std::to_string(attempt + 1), 0};
+      out.error = {LlmErrorKind::Cancelled,
+                   "request to " + url + " cancelled before attempt " + std::to_string(attempt + 1), 0};
       break;
     }
     log("POST " + url + " model " + out.model + " attempt " + std::to_string(attempt + 1) +
-            (apiKey.empty() ? " (no key: $" + config_.apiKeyEnv + " is not set)" : " (key from $" + config_.apiKeyEnv + ")"),
+            (apiKey.empty() ? " (no key: $" + config_.apiKeyEnv + " is not set)"
+                            : " (key from $" + config_.apiKeyEnv + ")"),
         apiKey);
     Attempt a = runAttempt(request, apiKey, observer, cancel);
     out.text = a.state.text;
@@ -268,11 +281,11 @@ LlmResponse HttpLlmClient::complete(const LlmRequest& request, const StreamObser
     if (!a.state.model.empty()) out.model = a.state.model;
     out.requestId = a.state.requestId;
     out.retries = attempt;
-    out.firstTokenLatency = a.state.firstDelta
-                                ? std::max(std::chrono::milliseconds(1),  // 0 is reserved for "no delta"
-                                           std::chrono::duration_cast<std::chrono::milliseconds>(
-                                               *a.state.firstDelta - a.started))
-                                : std::chrono::milliseconds(0);
+    out.firstTokenLatency =
+        a.state.firstDelta
+            ? std::max(std::chrono::milliseconds(1),  // 0 is reserved for "no delta"
+                       std::chrono::duration_cast<std::chrono::milliseconds>(*a.state.firstDelta - a.started))
+            : std::chrono::milliseconds(0);
     out.error = a.error;
     if (!a.error) {
       log("done: " + std::to_string(out.text.size()) + " chars, finish " + out.finishReason + ", tokens " +
@@ -294,7 +307,8 @@ LlmResponse HttpLlmClient::complete(const LlmRequest& request, const StreamObser
     if (a.retryAfter) {
       if (*a.retryAfter > std::chrono::milliseconds(config_.retryAfterMaxMs)) {
         out.error.message += " (the server asked to wait " + seconds(*a.retryAfter) + ", longer than the " +
-                             seconds(std::chrono::milliseconds(config_.retryAfterMaxMs)) + " this client waits)";
+                             seconds(std::chrono::milliseconds(config_.retryAfterMaxMs)) +
+                             " this client waits)";
         break;
       }
       wait = *a.retryAfter;

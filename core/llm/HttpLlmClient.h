@@ -26,8 +26,8 @@ class StreamState {
 
   std::string text, reasoning, finishReason, model, requestId;
   TokenUsage usage;
-  bool done = false;   // the end marker ([DONE] / message_stop) arrived
-  LlmError error;      // an error reported inside the stream or an unparseable event
+  bool done = false;  // the end marker ([DONE] / message_stop) arrived
+  LlmError error;     // an error reported inside the stream or an unparseable event
   bool errorRetryable = false;
   bool delivered() const { return delivered_; }
   std::optional<std::chrono::steady_clock::time_point> firstDelta;

@@ -34,8 +34,8 @@ class LlmClient {
 
 // What a client needs from its surroundings, injectable for tests.
 struct LlmClientHooks {
-  EnvLookup env;                              // where the API key is read at request time; default: process env
-  RetryClock clock;                           // sleeps, wall clock and jitter for retries; default: real
+  EnvLookup env;     // where the API key is read at request time; default: process env
+  RetryClock clock;  // sleeps, wall clock and jitter for retries; default: real
   std::function<void(std::string_view)> log;  // one redacted line per request/retry/failure; default: none
 };
 

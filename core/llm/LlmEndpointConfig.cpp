@@ -27,7 +27,8 @@ std::string urlPath(const std::string& url) {
 }
 
 template <typename T>
-void readNumber(const EnvLookup& env, const char* name, T& target, T minValue, LlmEndpointConfig& c, double scale = 1) {
+void readNumber(const EnvLookup& env, const char* name, T& target, T minValue, LlmEndpointConfig& c,
+                double scale = 1) {
   auto v = env(name);
   if (!v) return;
   double parsed = 0;
@@ -92,7 +93,8 @@ nlohmann::json toJson(const LlmEndpointConfig& c) {
 }
 
 LlmEndpointConfig llmEndpointFromJson(const nlohmann::json& j) {
-  if (!j.is_object()) throw std::invalid_argument(std::string("llm settings must be a JSON object, not ") + j.type_name());
+  if (!j.is_object())
+    throw std::invalid_argument(std::string("llm settings must be a JSON object, not ") + j.type_name());
   LlmEndpointConfig c;
   readField(j, "provider", c.provider);
   readField(j, "base_url", c.baseUrl);
@@ -110,7 +112,8 @@ LlmEndpointConfig llmEndpointFromJson(const nlohmann::json& j) {
   readField(j, "retry_after_max_ms", c.retryAfterMaxMs);
   readField(j, "restart_after_partial_stream", c.restartAfterPartialStream);
   if (j.contains("api_key") || j.contains("apiKey"))
-    throw std::invalid_argument("llm settings must not contain an API key; name its environment variable in api_key_env");
+    throw std::invalid_argument(
+        "llm settings must not contain an API key; name its environment variable in api_key_env");
   return c;
 }
 

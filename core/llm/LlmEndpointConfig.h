@@ -14,30 +14,28 @@
 namespace kwb {
 
 struct LlmEndpointConfig {
-  std::string provider;     // "openai" (OpenAI-compatible chat completions), "anthropic", "replay"
-  std::string baseUrl;      // see openAiChatCompletionsUrl / anthropicMessagesUrl for the rule
+  std::string provider;  // "openai" (OpenAI-compatible chat completions), "anthropic", "replay"
+  std::string baseUrl;   // see openAiChatCompletionsUrl / anthropicMessagesUrl for the rule
   std::string model;
-  std::string apiKeyEnv;    // name of the environment variable holding the key
+  std::string apiKeyEnv;       // name of the environment variable holding the key
   bool apiKeyPresent = false;  // observed when the config was read; not serialised
-  std::string replayFile;   // provider "replay": recorded responses or a transcript (see ReplayClient)
+  std::string replayFile;      // provider "replay": recorded responses or a transcript (see ReplayClient)
 
   double temperature = 0.2;
   int maxTokens = 8192;
-  int requestTimeoutMs = 600'000;   // whole request, stream included
+  int requestTimeoutMs = 600'000;  // whole request, stream included
   int connectTimeoutMs = 20'000;
-  int idleTimeoutMs = 180'000;      // no byte at all for this long aborts (a stalled stream)
-  int maxRetries = 4;               // attempts beyond the first, for 429 / 5xx / network / timeout
-  int backoffBaseMs = 1'000;        // exponential backoff: base * 2^n, with +-25 % jitter
-  int backoffMaxMs = 60'000;        // cap for one backoff wait
-  int retryAfterMaxMs = 120'000;    // a Retry-After longer than this is not waited for: rate_limited error
+  int idleTimeoutMs = 180'000;    // no byte at all for this long aborts (a stalled stream)
+  int maxRetries = 4;             // attempts beyond the first, for 429 / 5xx / network / timeout
+  int backoffBaseMs = 1'000;      // exponential backoff: base * 2^n, with +-25 % jitter
+  int backoffMaxMs = 60'000;      // cap for one backoff wait
+  int retryAfterMaxMs = 120'000;  // a Retry-After longer than this is not waited for: rate_limited error
   // Retry even after deltas were delivered, first telling the observer to discard them (onRestart).
   bool restartAfterPartialStream = false;
 
   std::vector<std::string> warnings;  // values from the environment that could not be used; not serialised
 
-  bool configured() const {
-    return !provider.empty() && (provider == "replay" || !baseUrl.empty());
-  }
+  bool configured() const { return !provider.empty() && (provider == "replay" || !baseUrl.empty()); }
 };
 
 // Reads KWB_LLM_PROVIDER, KWB_LLM_BASE_URL, KWB_LLM_MODEL and KWB_LLM_API_KEY_ENV (default

@@ -30,8 +30,9 @@ std::string str(const nlohmann::json& j, const char* key, const std::string& whe
 }  // namespace
 
 nlohmann::json toJson(const LlmExchange& e) {
-  return {{"request_digest", e.requestDigest}, {"provider", e.provider},         {"endpoint", e.endpoint},
-          {"started_at", e.startedAt},         {"request", toJson(e.request)}, {"response", toJson(e.response)}};
+  return {
+      {"request_digest", e.requestDigest}, {"provider", e.provider},       {"endpoint", e.endpoint},
+      {"started_at", e.startedAt},         {"request", toJson(e.request)}, {"response", toJson(e.response)}};
 }
 
 LlmExchange llmExchangeFromJson(const nlohmann::json& j) {
@@ -56,12 +57,15 @@ nlohmann::json LlmTranscript::toJson() const {
 
 LlmTranscript LlmTranscript::fromJson(const nlohmann::json& j) {
   if (!j.is_object() || j.value("format", "") != kLlmTranscriptFormat)
-    throw std::invalid_argument(std::string("not an LLM transcript (expected \"format\": \"") + kLlmTranscriptFormat + "\")");
+    throw std::invalid_argument(std::string("not an LLM transcript (expected \"format\": \"") +
+                                kLlmTranscriptFormat + "\")");
   if (j.value("version", 0) != 1)
-    throw std::invalid_argument("unsupported transcript version " + j.value("version", nlohmann::json()).dump());
+    throw std::invalid_argument("unsupported transcript version " +
+                                j.value("version", nlohmann::json()).dump());
   LlmTranscript t;
   auto list = j.find("exchanges");
-  if (list == j.end() || !list->is_array()) throw std::invalid_argument("transcript has no \"exchanges\" array");
+  if (list == j.end() || !list->is_array())
+    throw std::invalid_argument("transcript has no \"exchanges\" array");
   for (std::size_t i = 0; i < list->size(); ++i) {
     try {
       t.exchanges.push_back(llmExchangeFromJson((*list)[i]));

@@ -25,8 +25,8 @@ inline constexpr const char* kLlmTranscriptFormat = "kwb-llm-transcript";
 struct LlmExchange {
   std::string requestDigest;  // llmRequestDigest(request)
   std::string provider;
-  std::string endpoint;       // what the client described; no key
-  std::string startedAt;      // UTC, ISO 8601
+  std::string endpoint;   // what the client described; no key
+  std::string startedAt;  // UTC, ISO 8601
   LlmRequest request;
   LlmResponse response;
 };

@@ -32,17 +32,21 @@ T field(const nlohmann::json& j, const char* name, const char* where, T fallback
   try {
     return it->get<T>();
   } catch (const nlohmann::json::exception&) {
-    throw std::invalid_argument(std::string(where) + "." + name + " has the wrong type (" + it->type_name() + ")");
+    throw std::invalid_argument(std::string(where) + "." + name + " has the wrong type (" + it->type_name() +
+                                ")");
   }
 }
 
 void requireObject(const nlohmann::json& j, const char* where) {
-  if (!j.is_object()) throw std::invalid_argument(std::string(where) + " must be a JSON object, not " + j.type_name());
+  if (!j.is_object())
+    throw std::invalid_argument(std::string(where) + " must be a JSON object, not " + j.type_name());
 }
 
 }  // namespace
 
-std::string_view toString(LlmRole r) { return r == LlmRole::User ? "user" : "assistant"; }
+std::string_view toString(LlmRole r) {
+  return r == LlmRole::User ? "user" : "assistant";
+}
 
 std::optional<LlmRole> parseLlmRole(std::string_view text) {
   if (text == "user") return LlmRole::User;
@@ -62,9 +66,13 @@ std::optional<LlmErrorKind> parseLlmErrorKind(std::string_view text) {
   return std::nullopt;
 }
 
-bool LlmResponse::hitMaxTokens() const { return finishReason == "length" || finishReason == "max_tokens"; }
+bool LlmResponse::hitMaxTokens() const {
+  return finishReason == "length" || finishReason == "max_tokens";
+}
 
-nlohmann::json toJson(const LlmMessage& m) { return {{"role", toString(m.role)}, {"content", m.content}}; }
+nlohmann::json toJson(const LlmMessage& m) {
+  return {{"role", toString(m.role)}, {"content", m.content}};
+}
 
 nlohmann::json toJson(const LlmRequest& r) {
   nlohmann::json messages = nlohmann::json::array();
@@ -76,7 +84,8 @@ nlohmann::json toJson(const LlmRequest& r) {
 }
 
 nlohmann::json toJson(const TokenUsage& u) {
-  return {{"prompt_tokens", u.promptTokens}, {"completion_tokens", u.completionTokens}, {"reported", u.reported}};
+  return {
+      {"prompt_tokens", u.promptTokens}, {"completion_tokens", u.completionTokens}, {"reported", u.reported}};
 }
 
 nlohmann::json toJson(const LlmError& e) {
@@ -107,7 +116,8 @@ LlmRequest llmRequestFromJson(const nlohmann::json& j) {
   r.model = field<std::string>(j, "model", "request", "");
   if (j.contains("temperature") && !j["temperature"].is_null())
     r.temperature = field<double>(j, "temperature", "request", 0.0);
-  if (j.contains("max_tokens") && !j["max_tokens"].is_null()) r.maxTokens = field<int>(j, "max_tokens", "request", 0);
+  if (j.contains("max_tokens") && !j["max_tokens"].is_null())
+    r.maxTokens = field<int>(j, "max_tokens", "request", 0);
   if (auto it = j.find("messages"); it != j.end()) {
     if (!it->is_array()) throw std::invalid_argument("request.messages must be an array");
     for (std::size_t i = 0; i < it->size(); ++i) {
@@ -116,7 +126,9 @@ LlmRequest llmRequestFromJson(const nlohmann::json& j) {
       requireObject(m, where.c_str());
       const auto roleText = field<std::string>(m, "role", where.c_str(), "");
       auto role = parseLlmRole(roleText);
-      if (!role) throw std::invalid_argument(where + ".role must be \"user\" or \"assistant\", not \"" + roleText + "\"");
+      if (!role)
+        throw std::invalid_argument(where + ".role must be \"user\" or \"assistant\", not \"" + roleText +
+                                    "\"");
       r.messages.push_back({*role, field<std::string>(m, "content", where.c_str(), "")});
     }
   }
@@ -128,7 +140,8 @@ TokenUsage tokenUsageFromJson(const nlohmann::json& j) {
   TokenUsage u;
   u.promptTokens = field<std::int64_t>(j, "prompt_tokens", "usage", 0);
   u.completionTokens = field<std::int64_t>(j, "completion_tokens", "usage", 0);
-  u.reported = field<bool>(j, "reported", "usage", j.contains("prompt_tokens") || j.contains("completion_tokens"));
+  u.reported =
+      field<bool>(j, "reported", "usage", j.contains("prompt_tokens") || j.contains("completion_tokens"));
   return u;
 }
 
@@ -149,7 +162,8 @@ LlmResponse llmResponseFromJson(const nlohmann::json& j) {
     requireObject(*it, "response.error");
     const auto kindText = field<std::string>(*it, "kind", "response.error", "");
     auto kind = parseLlmErrorKind(kindText);
-    if (!kind) throw std::invalid_argument("response.error.kind \"" + kindText + "\" is not a known error kind");
+    if (!kind)
+      throw std::invalid_argument("response.error.kind \"" + kindText + "\" is not a known error kind");
     r.error = {*kind, field<std::string>(*it, "message", "response.error", ""),
                field<int>(*it, "http_status", "response.error", 0)};
   }

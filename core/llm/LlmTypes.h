@@ -26,32 +26,32 @@ struct LlmMessage {
 };
 
 struct LlmRequest {
-  std::string system;                  // system prompt; empty = none
-  std::vector<LlmMessage> messages;    // conversation, oldest first
-  std::string model;                   // empty = the client's configured model
-  std::optional<double> temperature;   // nullopt = the client's configured temperature
-  std::optional<int> maxTokens;        // nullopt = the client's configured limit
+  std::string system;                 // system prompt; empty = none
+  std::vector<LlmMessage> messages;   // conversation, oldest first
+  std::string model;                  // empty = the client's configured model
+  std::optional<double> temperature;  // nullopt = the client's configured temperature
+  std::optional<int> maxTokens;       // nullopt = the client's configured limit
 };
 
 struct TokenUsage {
   std::int64_t promptTokens = 0;
   std::int64_t completionTokens = 0;
-  bool reported = false;               // false when the provider sent no usage (counts are then 0)
+  bool reported = false;  // false when the provider sent no usage (counts are then 0)
   std::int64_t total() const { return promptTokens + completionTokens; }
 };
 
 enum class LlmErrorKind {
   None,
-  Auth,          // 401/403, or no key while the server wants one: never retried
-  RateLimited,   // 429 (retried, honouring Retry-After)
-  Server,        // 5xx or a provider "overloaded"/server error event (retried)
-  Network,       // could not connect / connection reset before any data (retried)
-  Timeout,       // request, connect or idle (stall) timeout
-  Cancelled,     // the caller's cancel flag was raised
-  BadResponse,   // body or event that is not what the wire format promises (HTML, garbage JSON)
-  Truncated,     // stream ended before its end marker ([DONE] / message_stop); partial text kept
-  BadRequest,    // other 4xx: unknown model, context too long, malformed request (not retried)
-  Config,        // local configuration problem (bad URL, unknown provider, replay exhausted)
+  Auth,         // 401/403, or no key while the server wants one: never retried
+  RateLimited,  // 429 (retried, honouring Retry-After)
+  Server,       // 5xx or a provider "overloaded"/server error event (retried)
+  Network,      // could not connect / connection reset before any data (retried)
+  Timeout,      // request, connect or idle (stall) timeout
+  Cancelled,    // the caller's cancel flag was raised
+  BadResponse,  // body or event that is not what the wire format promises (HTML, garbage JSON)
+  Truncated,    // stream ended before its end marker ([DONE] / message_stop); partial text kept
+  BadRequest,   // other 4xx: unknown model, context too long, malformed request (not retried)
+  Config,       // local configuration problem (bad URL, unknown provider, replay exhausted)
 };
 
 std::string_view toString(LlmErrorKind k);
@@ -59,22 +59,23 @@ std::optional<LlmErrorKind> parseLlmErrorKind(std::string_view text);
 
 struct LlmError {
   LlmErrorKind kind = LlmErrorKind::None;
-  std::string message;   // says what went wrong, where (URL), and what to do; never contains the key
-  int httpStatus = 0;    // 0 when no HTTP status was received
+  std::string message;  // says what went wrong, where (URL), and what to do; never contains the key
+  int httpStatus = 0;   // 0 when no HTTP status was received
   explicit operator bool() const { return kind != LlmErrorKind::None; }
 };
 
 struct LlmResponse {
-  std::string text;            // everything the model wrote (partial when error is Truncated/Timeout/Cancelled)
-  std::string reasoning;       // reasoning/thinking deltas when the provider sends them separately
-  std::string finishReason;    // provider's own word: "stop", "length", "end_turn", "max_tokens", ...
+  std::string text;          // everything the model wrote (partial when error is Truncated/Timeout/Cancelled)
+  std::string reasoning;     // reasoning/thinking deltas when the provider sends them separately
+  std::string finishReason;  // provider's own word: "stop", "length", "end_turn", "max_tokens", ...
   TokenUsage usage;
-  std::string model;           // as reported by the provider (falls back to the requested model)
-  std::string provider;        // "openai", "anthropic", "replay"
-  std::chrono::milliseconds latency{0};           // whole call, retries and waits included
-  std::chrono::milliseconds firstTokenLatency{0}; // start of the successful attempt to its first delta; 0 if none
-  std::string requestId;       // provider request id (header or stream id) when known
-  int retries = 0;             // attempts made beyond the first
+  std::string model;                     // as reported by the provider (falls back to the requested model)
+  std::string provider;                  // "openai", "anthropic", "replay"
+  std::chrono::milliseconds latency{0};  // whole call, retries and waits included
+  std::chrono::milliseconds firstTokenLatency{
+      0};                 // start of the successful attempt to its first delta; 0 if none
+  std::string requestId;  // provider request id (header or stream id) when known
+  int retries = 0;        // attempts made beyond the first
   LlmError error;
 
   bool ok() const { return error.kind == LlmErrorKind::None; }

@@ -26,16 +26,19 @@ void readUsage(const nlohmann::json& chunk, StreamState& state) {
 OpenAICompatibleClient::OpenAICompatibleClient(LlmEndpointConfig config, LlmClientHooks hooks)
     : HttpLlmClient(std::move(config), std::move(hooks)) {}
 
-std::string OpenAICompatibleClient::endpointUrl() const { return openAiChatCompletionsUrl(config_.baseUrl); }
+std::string OpenAICompatibleClient::endpointUrl() const {
+  return openAiChatCompletionsUrl(config_.baseUrl);
+}
 
-std::vector<std::pair<std::string, std::string>> OpenAICompatibleClient::headers(const std::string& apiKey) const {
+std::vector<std::pair<std::string, std::string>> OpenAICompatibleClient::headers(
+    const std::string& apiKey) const {
   std::vector<std::pair<std::string, std::string>> h;
   if (!apiKey.empty()) h.emplace_back("Authorization", "Bearer " + apiKey);
   return h;
 }
 
-nlohmann::json OpenAICompatibleClient::requestBody(const LlmRequest& r, const std::string& model, double temperature,
-                                                   int maxTokens) const {
+nlohmann::json OpenAICompatibleClient::requestBody(const LlmRequest& r, const std::string& model,
+                                                   double temperature, int maxTokens) const {
   nlohmann::json messages = nlohmann::json::array();
   if (!r.system.empty()) messages.push_back({{"role", "system"}, {"content", r.system}});
   for (const auto& m : r.messages) messages.push_back({{"role", toString(m.role)}, {"content", m.content}});
@@ -60,7 +63,8 @@ void OpenAICompatibleClient::onEvent(const SseEvent& e, StreamState& state) cons
     return;
   }
   if (chunk.contains("error")) {  // some servers report failures inside the stream
-    state.error = {LlmErrorKind::Server, "error in the stream from " + endpointUrl() + ": " + errorMessageFromJson(chunk), 0};
+    state.error = {LlmErrorKind::Server,
+                   "error in the stream from " + endpointUrl() + ": " + errorMessageFromJson(chunk), 0};
     state.errorRetryable = true;
     return;
   }

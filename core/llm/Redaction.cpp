@@ -20,7 +20,8 @@ void replaceAll(std::string& s, std::string_view needle) {
 bool iequalsAt(const std::string& s, std::size_t pos, std::string_view word) {
   if (pos + word.size() > s.size()) return false;
   for (std::size_t i = 0; i < word.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(s[pos + i])) != std::tolower(static_cast<unsigned char>(word[i])))
+    if (std::tolower(static_cast<unsigned char>(s[pos + i])) !=
+        std::tolower(static_cast<unsigned char>(word[i])))
       return false;
   return true;
 }
@@ -32,10 +33,11 @@ void maskAfter(std::string& s, std::string_view marker) {
     std::size_t start = pos + marker.size();
     while (start < s.size() && (s[start] == ' ' || s[start] == ':' || s[start] == '"')) ++start;
     std::size_t end = start;
-    while (end < s.size() && !std::isspace(static_cast<unsigned char>(s[end])) && s[end] != '"' && s[end] != ',' &&
-           s[end] != '\'')
+    while (end < s.size() && !std::isspace(static_cast<unsigned char>(s[end])) && s[end] != '"' &&
+           s[end] != ',' && s[end] != '\'')
       ++end;
-    if (end > start && s.compare(start, end - start, kRedacted) != 0) s.replace(start, end - start, kRedacted);
+    if (end > start && s.compare(start, end - start, kRedacted) != 0)
+      s.replace(start, end - start, kRedacted);
     pos = start;
   }
 }
@@ -47,7 +49,8 @@ std::string redactSecret(std::string_view text, std::string_view secret) {
   replaceAll(s, secret);
   if (secret.size() >= 12) replaceAll(s, secret.substr(0, 8));  // "sk-abcde...wxyz" style echoes
   if (secret.size() >= 12) replaceAll(s, secret.substr(secret.size() - 6));
-  for (std::string_view marker : std::array<std::string_view, 3>{"bearer ", "x-api-key", "api-key:"}) maskAfter(s, marker);
+  for (std::string_view marker : std::array<std::string_view, 3>{"bearer ", "x-api-key", "api-key:"})
+    maskAfter(s, marker);
   return s;
 }
 

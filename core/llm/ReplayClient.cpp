@@ -16,7 +16,8 @@ ReplayEntry entryFromJson(const nlohmann::json& j, const std::string& where) {
   if (!j.is_object()) throw std::invalid_argument(where + " must be a JSON object");
   ReplayEntry e;
   try {
-    if (auto it = j.find("request_digest"); it != j.end() && !it->is_null()) e.requestDigest = it->get<std::string>();
+    if (auto it = j.find("request_digest"); it != j.end() && !it->is_null())
+      e.requestDigest = it->get<std::string>();
     e.text = j.value("text", "");
     e.reasoning = j.value("reasoning", "");
     e.finishReason = j.value("finish_reason", "stop");
@@ -38,7 +39,8 @@ std::vector<ReplayEntry> replayEntriesFromJson(const nlohmann::json& j) {
   if (j.is_object() && j.contains("format")) {
     for (const auto& ex : LlmTranscript::fromJson(j).exchanges) {
       ReplayEntry e;
-      e.requestDigest = ex.requestDigest.empty() ? std::nullopt : std::optional<std::string>(ex.requestDigest);
+      e.requestDigest =
+          ex.requestDigest.empty() ? std::nullopt : std::optional<std::string>(ex.requestDigest);
       e.text = ex.response.text;
       e.reasoning = ex.response.reasoning;
       e.usage = ex.response.usage;
@@ -52,7 +54,8 @@ std::vector<ReplayEntry> replayEntriesFromJson(const nlohmann::json& j) {
   const nlohmann::json* list = &j;
   if (j.is_object()) {
     auto it = j.find("responses");
-    if (it == j.end()) throw std::invalid_argument("expected a transcript, {\"responses\": [...]} or an array of responses");
+    if (it == j.end())
+      throw std::invalid_argument("expected a transcript, {\"responses\": [...]} or an array of responses");
     list = &*it;
   }
   if (!list->is_array()) throw std::invalid_argument("\"responses\" must be an array");
@@ -78,7 +81,9 @@ std::vector<ReplayEntry> loadReplayEntries(const std::filesystem::path& path) {
 }
 
 ReplayClient::ReplayClient(std::vector<ReplayEntry> entries, ReplayOptions options, RetryClock clock)
-    : entries_(std::move(entries)), used_(entries_.size(), false), options_(std::move(options)),
+    : entries_(std::move(entries)),
+      used_(entries_.size(), false),
+      options_(std::move(options)),
       clock_(clock.withDefaults()) {
   if (options_.chunkChars == 0) options_.chunkChars = 1;
 }
@@ -125,14 +130,16 @@ LlmResponse ReplayClient::complete(const LlmRequest& request, const StreamObserv
   std::size_t index = 0;
   auto entry = take(llmRequestDigest(request), index);
   auto finish = [&] {
-    r.latency = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
+    r.latency =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
     return r;
   };
   if (!entry) {
     r.model = "replay";
     r.error = {LlmErrorKind::Config,
                "the replay (" + options_.source + ") has no more recorded responses: all " +
-                   std::to_string(entries_.size()) + " were played; record a longer session or use a live provider",
+                   std::to_string(entries_.size()) +
+                   " were played; record a longer session or use a live provider",
                0};
     return finish();
   }
@@ -140,25 +147,29 @@ LlmResponse ReplayClient::complete(const LlmRequest& request, const StreamObserv
   r.requestId = "replay-" + std::to_string(index + 1);
   if (entry->delay.count() > 0) clock_.sleep(entry->delay, cancel);
 
-  auto stream = [&](const std::string& text, std::string& target, const std::function<void(std::string_view)>& cb) {
+  auto stream = [&](const std::string& text, std::string& target,
+                    const std::function<void(std::string_view)>& cb) {
     for (std::size_t pos = 0; pos < text.size();) {
       if (cancel && cancel->load()) return false;
       std::size_t n = std::min(options_.chunkChars, text.size() - pos);
-      while (pos + n < text.size() && (static_cast<unsigned char>(text[pos + n]) & 0xC0) == 0x80) ++n;  // whole UTF-8
+      while (pos + n < text.size() && (static_cast<unsigned char>(text[pos + n]) & 0xC0) == 0x80)
+        ++n;  // whole UTF-8
       const std::string_view piece(text.data() + pos, n);
       target.append(piece);
       if (r.firstTokenLatency.count() == 0)
-        r.firstTokenLatency =
-            std::max(std::chrono::milliseconds(1),
-                     std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start));
+        r.firstTokenLatency = std::max(
+            std::chrono::milliseconds(1),
+            std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start));
       if (cb) cb(piece);
       pos += n;
       if (options_.chunkDelay.count() > 0 && pos < text.size()) clock_.sleep(options_.chunkDelay, cancel);
     }
     return true;
   };
-  if (!stream(entry->reasoning, r.reasoning, observer.onReasoning) || !stream(entry->text, r.text, observer.onText)) {
-    r.error = {LlmErrorKind::Cancelled, "replay cancelled after " + std::to_string(r.text.size()) + " characters", 0};
+  if (!stream(entry->reasoning, r.reasoning, observer.onReasoning) ||
+      !stream(entry->text, r.text, observer.onText)) {
+    r.error = {LlmErrorKind::Cancelled,
+               "replay cancelled after " + std::to_string(r.text.size()) + " characters", 0};
     return finish();
   }
   r.usage = entry->usage;

@@ -40,9 +40,9 @@ std::vector<ReplayEntry> replayEntriesFromJson(const nlohmann::json& j);
 std::vector<ReplayEntry> loadReplayEntries(const std::filesystem::path& path);
 
 struct ReplayOptions {
-  std::size_t chunkChars = 24;                  // text is streamed in pieces of about this size
-  std::chrono::milliseconds chunkDelay{0};      // pause between pieces (for demos); 0 = as fast as possible
-  std::string source = "memory";                // shown by describe(): the file it came from
+  std::size_t chunkChars = 24;              // text is streamed in pieces of about this size
+  std::chrono::milliseconds chunkDelay{0};  // pause between pieces (for demos); 0 = as fast as possible
+  std::string source = "memory";            // shown by describe(): the file it came from
 };
 
 class ReplayClient : public LlmClient {

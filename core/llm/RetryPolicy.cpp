@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <cctype>
+#include <charconv>
 #include <cstdio>
 #include <ctime>
 #include <random>
@@ -43,20 +43,23 @@ std::optional<std::chrono::system_clock::time_point> parseHttpDate(const std::st
   int day = 0, year = 0, hh = 0, mm = 0, ss = 0;
   bool ok = false;
   // IMF-fixdate: Sun, 06 Nov 1994 08:49:37 GMT
-  if (std::sscanf(s.c_str(), "%15[A-Za-z], %d %3s %d %d:%d:%d %7s", wk, &day, mon, &year, &hh, &mm, &ss, tz) == 8) {
+  if (std::sscanf(s.c_str(), "%15[A-Za-z], %d %3s %d %d:%d:%d %7s", wk, &day, mon, &year, &hh, &mm, &ss,
+                  tz) == 8) {
     ok = true;
-  } else if (std::sscanf(s.c_str(), "%15[A-Za-z], %d-%3s-%d %d:%d:%d %7s", wk, &day, mon, &year, &hh, &mm, &ss, tz) ==
-             8) {  // RFC 850: Sunday, 06-Nov-94 08:49:37 GMT
+  } else if (std::sscanf(s.c_str(), "%15[A-Za-z], %d-%3s-%d %d:%d:%d %7s", wk, &day, mon, &year, &hh, &mm,
+                         &ss, tz) == 8) {  // RFC 850: Sunday, 06-Nov-94 08:49:37 GMT
     if (year < 100) year += year < 70 ? 2000 : 1900;
     ok = true;
-  } else if (std::sscanf(s.c_str(), "%15[A-Za-z] %3s %d %d:%d:%d %d", wk, mon, &day, &hh, &mm, &ss, &year) == 7) {
+  } else if (std::sscanf(s.c_str(), "%15[A-Za-z] %3s %d %d:%d:%d %d", wk, mon, &day, &hh, &mm, &ss, &year) ==
+             7) {
     ok = true;  // asctime: Sun Nov  6 08:49:37 1994
   }
   if (!ok) return std::nullopt;
   const int m = monthIndex(mon);
   if (m < 0 || day < 1 || day > 31 || hh > 23 || mm > 59 || ss > 60) return std::nullopt;
-  const long long secs = daysFromCivil(year, static_cast<unsigned>(m + 1), static_cast<unsigned>(day)) * 86400LL +
-                         hh * 3600LL + mm * 60LL + ss;
+  const long long secs =
+      daysFromCivil(year, static_cast<unsigned>(m + 1), static_cast<unsigned>(day)) * 86400LL + hh * 3600LL +
+      mm * 60LL + ss;
   return std::chrono::system_clock::time_point(std::chrono::seconds(secs));
 }
 
@@ -69,7 +72,8 @@ RetryClock RetryClock::real() {
     while (std::chrono::steady_clock::now() < until) {
       if (cancel && cancel->load()) return;
       const auto left = until - std::chrono::steady_clock::now();
-      std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(left, std::chrono::milliseconds(20)));
+      std::this_thread::sleep_for(
+          std::min<std::chrono::steady_clock::duration>(left, std::chrono::milliseconds(20)));
     }
   };
   c.now = [] { return std::chrono::system_clock::now(); };
@@ -90,7 +94,7 @@ RetryClock RetryClock::withDefaults() const {
 }
 
 std::optional<std::chrono::milliseconds> parseRetryAfter(std::string_view value,
-                                                        std::chrono::system_clock::time_point now) {
+                                                         std::chrono::system_clock::time_point now) {
   const std::string v = trim(value);
   if (v.empty()) return std::nullopt;
   if (std::isdigit(static_cast<unsigned char>(v.front()))) {
@@ -105,8 +109,8 @@ std::optional<std::chrono::milliseconds> parseRetryAfter(std::string_view value,
   return std::chrono::duration_cast<std::chrono::milliseconds>(*when - now);
 }
 
-std::chrono::milliseconds backoffDelay(int retry, std::chrono::milliseconds base, std::chrono::milliseconds max,
-                                       double random01) {
+std::chrono::milliseconds backoffDelay(int retry, std::chrono::milliseconds base,
+                                       std::chrono::milliseconds max, double random01) {
   const int shift = std::clamp(retry - 1, 0, 30);
   const double raw = std::min(static_cast<double>(base.count()) * static_cast<double>(1LL << shift),
                               static_cast<double>(max.count()));

@@ -27,11 +27,11 @@ struct RetryClock {
 // Parses a Retry-After header value: "120" (seconds, fractions allowed) or an IMF-fixdate / RFC 850 /
 // asctime HTTP date, relative to `now`. A date in the past means 0. nullopt when unparseable.
 std::optional<std::chrono::milliseconds> parseRetryAfter(std::string_view value,
-                                                        std::chrono::system_clock::time_point now);
+                                                         std::chrono::system_clock::time_point now);
 
 // Backoff before retry number `retry` (1 = first retry): base * 2^(retry-1), capped at `max`, then
 // scaled by a jitter factor in [0.75, 1.25).
-std::chrono::milliseconds backoffDelay(int retry, std::chrono::milliseconds base, std::chrono::milliseconds max,
-                                       double random01);
+std::chrono::milliseconds backoffDelay(int retry, std::chrono::milliseconds base,
+                                       std::chrono::milliseconds max, double random01);
 
 }  // namespace kwb

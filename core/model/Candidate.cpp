@@ -15,13 +15,15 @@ constexpr std::pair<std::string_view, Origin> kOrigins[] = {
 };
 }  // namespace
 
-std::string_view originName(Origin o) { return enumName(kOrigins, o); }
+std::string_view originName(Origin o) {
+  return enumName(kOrigins, o);
+}
 
 bool isValidCandidateFileName(std::string_view name) {
   if (name.empty() || name.size() > 128 || name[0] == '.') return false;
   for (char c : name) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                    c == '_' || c == '-' || c == '.';
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+                    c == '-' || c == '.';
     if (!ok) return false;
   }
   return true;
@@ -42,7 +44,9 @@ std::string Candidate::contentHash() const {
   return hashHex(material);
 }
 
-void read(const JsonReader& r, Origin& o) { o = r.asEnum(kOrigins); }
+void read(const JsonReader& r, Origin& o) {
+  o = r.asEnum(kOrigins);
+}
 
 void read(const JsonReader& r, Candidate& c) {
   r.allowOnly({"origin", "files"});
@@ -56,14 +60,20 @@ void read(const JsonReader& r, Candidate& c) {
   }
 }
 
-void to_json(nlohmann::json& j, Origin o) { j = std::string(originName(o)); }
+void to_json(nlohmann::json& j, Origin o) {
+  j = std::string(originName(o));
+}
 
 void to_json(nlohmann::json& j, const Candidate& c) {
   j = {{"origin", originName(c.origin)}, {"files", c.files}};
 }
 
-void from_json(const nlohmann::json& j, Origin& o) { read(JsonReader(j, ""), o); }
+void from_json(const nlohmann::json& j, Origin& o) {
+  read(JsonReader(j, ""), o);
+}
 
-void from_json(const nlohmann::json& j, Candidate& c) { read(JsonReader(j, ""), c); }
+void from_json(const nlohmann::json& j, Candidate& c) {
+  read(JsonReader(j, ""), c);
+}
 
 }  // namespace kwb

@@ -17,10 +17,16 @@ void read(const JsonReader& r, CompileResult& c) {
 }
 
 void to_json(nlohmann::json& j, const CompileResult& c) {
-  j = {{"ok", c.ok},           {"diagnostics", c.diagnostics},   {"log", c.log},
-       {"duration_ms", c.durationMs}, {"command_line", c.commandLine}, {"cached", c.cached}};
+  j = {{"ok", c.ok},
+       {"diagnostics", c.diagnostics},
+       {"log", c.log},
+       {"duration_ms", c.durationMs},
+       {"command_line", c.commandLine},
+       {"cached", c.cached}};
 }
 
-void from_json(const nlohmann::json& j, CompileResult& c) { read(JsonReader(j, ""), c); }
+void from_json(const nlohmann::json& j, CompileResult& c) {
+  read(JsonReader(j, ""), c);
+}
 
 }  // namespace kwb

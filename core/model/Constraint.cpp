@@ -34,7 +34,9 @@ std::vector<std::string> splitLines(std::string_view source) {
 
 }  // namespace
 
-std::string_view constraintKindName(ConstraintKind k) { return enumName(kKinds, k); }
+std::string_view constraintKindName(ConstraintKind k) {
+  return enumName(kKinds, k);
+}
 
 std::optional<std::string> extractLines(std::string_view source, int startLine, int endLine) {
   const auto lines = splitLines(source);
@@ -55,9 +57,9 @@ Constraint Constraint::rule(std::string text) {
 Constraint Constraint::lockRegion(std::string file, std::string_view source, int startLine, int endLine) {
   auto text = extractLines(source, startLine, endLine);
   if (!text)
-    throw std::invalid_argument("cannot lock lines " + std::to_string(startLine) + "-" + std::to_string(endLine) +
-                                " of " + file + ": it has " + std::to_string(splitLines(source).size()) +
-                                " lines");
+    throw std::invalid_argument("cannot lock lines " + std::to_string(startLine) + "-" +
+                                std::to_string(endLine) + " of " + file + ": it has " +
+                                std::to_string(splitLines(source).size()) + " lines");
   Constraint c;
   c.kind = ConstraintKind::LockedRegion;
   c.file = std::move(file);
@@ -80,12 +82,14 @@ Constraint Constraint::fixParameter(std::string parameter, nlohmann::json value)
 
 std::string Constraint::describe() const {
   switch (kind) {
-    case ConstraintKind::TextRule: return "Rule: " + text;
+    case ConstraintKind::TextRule:
+      return "Rule: " + text;
     case ConstraintKind::LockedRegion:
       return "Keep " + file + " lines " + std::to_string(startLine) + "-" + std::to_string(endLine) +
              " unchanged (they may move, but the text must stay verbatim)";
     case ConstraintKind::FixedParameter:
-      return "Parameter " + parameter + " must be " + (value.is_string() ? value.get<std::string>() : value.dump());
+      return "Parameter " + parameter + " must be " +
+             (value.is_string() ? value.get<std::string>() : value.dump());
   }
   return text;
 }
@@ -147,7 +151,9 @@ void read(const JsonReader& r, Constraint& c) {
 void to_json(nlohmann::json& j, const Constraint& c) {
   j = {{"id", c.id}, {"kind", constraintKindName(c.kind)}};
   switch (c.kind) {
-    case ConstraintKind::TextRule: j["text"] = c.text; break;
+    case ConstraintKind::TextRule:
+      j["text"] = c.text;
+      break;
     case ConstraintKind::LockedRegion:
       j["file"] = c.file;
       j["start_line"] = c.startLine;
@@ -163,6 +169,8 @@ void to_json(nlohmann::json& j, const Constraint& c) {
   if (!c.createdAt.empty()) j["created_at"] = c.createdAt;
 }
 
-void from_json(const nlohmann::json& j, Constraint& c) { read(JsonReader(j, ""), c); }
+void from_json(const nlohmann::json& j, Constraint& c) {
+  read(JsonReader(j, ""), c);
+}
 
 }  // namespace kwb

@@ -20,11 +20,11 @@ std::string_view constraintKindName(ConstraintKind k);  // "rule", "locked-regio
 struct Constraint {
   int id = 0;  // unique within a session; lets the GUI unpin one
   ConstraintKind kind = ConstraintKind::TextRule;
-  std::string text;     // rule: the rule; locked-region: the locked lines, verbatim
-  std::string file;     // locked-region: candidate file name ("kernel.cpp")
-  int startLine = 0;    // locked-region: 1-based, inclusive, where the lines were when locked
+  std::string text;   // rule: the rule; locked-region: the locked lines, verbatim
+  std::string file;   // locked-region: candidate file name ("kernel.cpp")
+  int startLine = 0;  // locked-region: 1-based, inclusive, where the lines were when locked
   int endLine = 0;
-  std::string hash;     // locked-region: hashHex(text)
+  std::string hash;       // locked-region: hashHex(text)
   std::string parameter;  // fixed-parameter: name ("BUFFER_NUM", "blockDim", "TILE_LENGTH")
   nlohmann::json value;   // fixed-parameter: scalar value
   std::string createdAt;  // ISO-8601 UTC; empty when unknown

@@ -42,11 +42,21 @@ struct Alias {
   DType type;
 };
 constexpr std::array<Alias, 16> kAliases{{
-    {"fp16", DType::Float16},  {"f16", DType::Float16},   {"bf16", DType::BFloat16},
-    {"fp32", DType::Float32},  {"f32", DType::Float32},   {"fp64", DType::Float64},
-    {"f64", DType::Float64},   {"i8", DType::Int8},       {"i16", DType::Int16},
-    {"i32", DType::Int32},     {"i64", DType::Int64},     {"u8", DType::UInt8},
-    {"u16", DType::UInt16},    {"u32", DType::UInt32},    {"u64", DType::UInt64},
+    {"fp16", DType::Float16},
+    {"f16", DType::Float16},
+    {"bf16", DType::BFloat16},
+    {"fp32", DType::Float32},
+    {"f32", DType::Float32},
+    {"fp64", DType::Float64},
+    {"f64", DType::Float64},
+    {"i8", DType::Int8},
+    {"i16", DType::Int16},
+    {"i32", DType::Int32},
+    {"i64", DType::Int64},
+    {"u8", DType::UInt8},
+    {"u16", DType::UInt16},
+    {"u32", DType::UInt32},
+    {"u64", DType::UInt64},
     {"boolean", DType::Bool},
 }};
 
@@ -67,9 +77,15 @@ const std::vector<DType>& allDTypes() {
   return all;
 }
 
-std::string_view dtypeName(DType t) { return info(t).name; }
-std::string_view dtypeCppName(DType t) { return info(t).cppName; }
-std::size_t dtypeSize(DType t) { return info(t).size; }
+std::string_view dtypeName(DType t) {
+  return info(t).name;
+}
+std::string_view dtypeCppName(DType t) {
+  return info(t).cppName;
+}
+std::size_t dtypeSize(DType t) {
+  return info(t).size;
+}
 
 bool isFloating(DType t) {
   return t == DType::Float16 || t == DType::BFloat16 || t == DType::Float32 || t == DType::Float64;
@@ -105,7 +121,9 @@ DType parseDTypeOrThrow(std::string_view name) {
                               validDTypeNames());
 }
 
-void to_json(nlohmann::json& j, DType t) { j = std::string(dtypeName(t)); }
+void to_json(nlohmann::json& j, DType t) {
+  j = std::string(dtypeName(t));
+}
 
 void read(const JsonReader& r, DType& t) {
   auto parsed = r.value().is_string() ? parseDType(r.asString()) : std::nullopt;
@@ -113,6 +131,8 @@ void read(const JsonReader& r, DType& t) {
   t = *parsed;
 }
 
-void from_json(const nlohmann::json& j, DType& t) { read(JsonReader(j, ""), t); }
+void from_json(const nlohmann::json& j, DType& t) {
+  read(JsonReader(j, ""), t);
+}
 
 }  // namespace kwb

@@ -18,7 +18,9 @@ constexpr std::pair<std::string_view, IterationState> kStates[] = {
 };
 }  // namespace
 
-std::string_view iterationStateName(IterationState s) { return enumName(kStates, s); }
+std::string_view iterationStateName(IterationState s) {
+  return enumName(kStates, s);
+}
 
 bool isFinal(IterationState s) {
   return s == IterationState::Done || s == IterationState::Stopped || s == IterationState::Failed;
@@ -37,7 +39,8 @@ void read(const JsonReader& r, Iteration& it) {
   it = Iteration{};
   if (auto v = r.find("schema_version")) {
     const auto version = v->asInt(1, 1'000'000);
-    if (version > kSchemaVersion) throw SchemaVersionError(r.file(), static_cast<int>(version), kSchemaVersion);
+    if (version > kSchemaVersion)
+      throw SchemaVersionError(r.file(), static_cast<int>(version), kSchemaVersion);
   }
   it.id = static_cast<int>(r.at("id").asInt(1, kMaxIterationId));
   if (auto p = r.find("parent_id")) {
@@ -63,8 +66,11 @@ void read(const JsonReader& r, Iteration& it) {
 }
 
 void to_json(nlohmann::json& j, const LlmUsage& u) {
-  j = {{"prompt_tokens", u.promptTokens}, {"completion_tokens", u.completionTokens}, {"model", u.model},
-       {"provider", u.provider},          {"duration_ms", u.durationMs}};
+  j = {{"prompt_tokens", u.promptTokens},
+       {"completion_tokens", u.completionTokens},
+       {"model", u.model},
+       {"provider", u.provider},
+       {"duration_ms", u.durationMs}};
 }
 
 void to_json(nlohmann::json& j, const Iteration& it) {
@@ -88,8 +94,12 @@ void to_json(nlohmann::json& j, const Iteration& it) {
   if (!it.notes.empty()) j["notes"] = it.notes;
 }
 
-void from_json(const nlohmann::json& j, LlmUsage& u) { read(JsonReader(j, ""), u); }
+void from_json(const nlohmann::json& j, LlmUsage& u) {
+  read(JsonReader(j, ""), u);
+}
 
-void from_json(const nlohmann::json& j, Iteration& it) { read(JsonReader(j, ""), it); }
+void from_json(const nlohmann::json& j, Iteration& it) {
+  read(JsonReader(j, ""), it);
+}
 
 }  // namespace kwb

@@ -28,7 +28,17 @@ inline constexpr int kMaxIterationId = 999'999;
 // Where an iteration is in generate -> compile -> run -> verify -> profile. Done carries a verdict;
 // Stopped means the engineer stopped it mid-way, Failed that the workbench itself failed (LLM
 // unreachable, disk full), as opposed to the candidate failing, which is Done with a verdict.
-enum class IterationState { Pending, Generating, Compiling, Running, Verifying, Profiling, Done, Stopped, Failed };
+enum class IterationState {
+  Pending,
+  Generating,
+  Compiling,
+  Running,
+  Verifying,
+  Profiling,
+  Done,
+  Stopped,
+  Failed
+};
 
 std::string_view iterationStateName(IterationState s);
 bool isFinal(IterationState s);
@@ -58,8 +68,8 @@ struct Iteration {
   std::optional<VerifyReport> verify;
   std::optional<ProfileReport> profile;
   std::vector<Diagnostic> diagnostics;  // findings outside compile/run/verify: policy, parse, agent
-  std::string hint;   // the engineer's hint that went into this iteration's prompt
-  std::string notes;  // the agent's explanation or a reviewer's note
+  std::string hint;                     // the engineer's hint that went into this iteration's prompt
+  std::string notes;                    // the agent's explanation or a reviewer's note
 
   bool operator==(const Iteration&) const = default;
 };

@@ -11,8 +11,7 @@ namespace kwb {
 
 namespace {
 
-std::string composeMessage(const std::string& file, const std::string& pointer,
-                           const std::string& detail) {
+std::string composeMessage(const std::string& file, const std::string& pointer, const std::string& detail) {
   std::string msg;
   if (!file.empty()) msg += file + ": ";
   if (!pointer.empty()) msg += pointer + ": ";
@@ -58,9 +57,12 @@ std::string describeJson(const nlohmann::json& j) {
 std::string escapePointerToken(std::string_view token) {
   std::string out;
   for (char c : token) {
-    if (c == '~') out += "~0";
-    else if (c == '/') out += "~1";
-    else out += c;
+    if (c == '~')
+      out += "~0";
+    else if (c == '/')
+      out += "~1";
+    else
+      out += c;
   }
   return out;
 }
@@ -212,7 +214,9 @@ std::string JsonReader::asStringFor(std::string_view what) const {
   return value_->get<std::string>();
 }
 
-std::string JsonReader::asString() const { return asStringFor("a string"); }
+std::string JsonReader::asString() const {
+  return asStringFor("a string");
+}
 
 std::string JsonReader::asNonEmptyString() const {
   std::string s = asStringFor("a non-empty string");
@@ -233,8 +237,7 @@ std::int64_t JsonReader::asInt(std::int64_t min, std::int64_t max) const {
   auto rangeText = [&] {
     if (min == std::numeric_limits<std::int64_t>::min() && max == std::numeric_limits<std::int64_t>::max())
       return std::string("an integer");
-    if (max == std::numeric_limits<std::int64_t>::max())
-      return "an integer >= " + std::to_string(min);
+    if (max == std::numeric_limits<std::int64_t>::max()) return "an integer >= " + std::to_string(min);
     return "an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]";
   };
   std::int64_t v = 0;

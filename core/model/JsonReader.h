@@ -110,7 +110,7 @@ class JsonReader {
   std::int64_t asInt() const;
   std::int64_t asInt(std::int64_t min, std::int64_t max) const;
   std::uint64_t asUInt64() const;
-  double asNumber() const;          // finite JSON number
+  double asNumber() const;           // finite JSON number
   double asNumberOrSpecial() const;  // also "nan", "inf", "-inf" (see numberToJson)
 
   // Convenience for members: required and defaulted forms.

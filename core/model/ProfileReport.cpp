@@ -34,25 +34,25 @@ void read(const JsonReader& r, ProfileReport& p) {
   }
 }
 
-void to_json(nlohmann::json& j, const PipeStat& p) { j = {{"busy_cycles", p.busyCycles}, {"ratio", p.ratio}}; }
+void to_json(nlohmann::json& j, const PipeStat& p) {
+  j = {{"busy_cycles", p.busyCycles}, {"ratio", p.ratio}};
+}
 
 void to_json(nlohmann::json& j, const ProfileReport& p) {
-  j = {{"soc", p.soc},
-       {"source", p.source},
-       {"total_cycles", p.totalCycles},
-       {"total_us", p.totalUs},
-       {"pipes", p.pipes},
-       {"bound", p.bound},
-       {"gm_bytes", p.gmBytes},
-       {"ub_bytes", p.ubBytes},
-       {"artifacts", p.artifacts},
+  j = {{"soc", p.soc},          {"source", p.source},    {"total_cycles", p.totalCycles},
+       {"total_us", p.totalUs}, {"pipes", p.pipes},      {"bound", p.bound},
+       {"gm_bytes", p.gmBytes}, {"ub_bytes", p.ubBytes}, {"artifacts", p.artifacts},
        {"extra", p.extra}};
   if (p.floorUs) j["floor_us"] = *p.floorUs;
   if (p.achievedGbps) j["achieved_gbps"] = *p.achievedGbps;
 }
 
-void from_json(const nlohmann::json& j, PipeStat& p) { read(JsonReader(j, ""), p); }
+void from_json(const nlohmann::json& j, PipeStat& p) {
+  read(JsonReader(j, ""), p);
+}
 
-void from_json(const nlohmann::json& j, ProfileReport& p) { read(JsonReader(j, ""), p); }
+void from_json(const nlohmann::json& j, ProfileReport& p) {
+  read(JsonReader(j, ""), p);
+}
 
 }  // namespace kwb

@@ -7,14 +7,22 @@
 namespace kwb {
 
 namespace {
-constexpr std::pair<std::string_view, RunStatus> kStatus[] = {
-    {"ok", RunStatus::Ok}, {"error", RunStatus::Error}, {"crash", RunStatus::Crash}, {"timeout", RunStatus::Timeout}};
-constexpr std::pair<std::string_view, RanOn> kRanOn[] = {
-    {"emulator", RanOn::Emulator}, {"npu", RanOn::Npu}, {"cann-sim", RanOn::CannSim}, {"cann-cpu", RanOn::CannCpu}};
+constexpr std::pair<std::string_view, RunStatus> kStatus[] = {{"ok", RunStatus::Ok},
+                                                              {"error", RunStatus::Error},
+                                                              {"crash", RunStatus::Crash},
+                                                              {"timeout", RunStatus::Timeout}};
+constexpr std::pair<std::string_view, RanOn> kRanOn[] = {{"emulator", RanOn::Emulator},
+                                                         {"npu", RanOn::Npu},
+                                                         {"cann-sim", RanOn::CannSim},
+                                                         {"cann-cpu", RanOn::CannCpu}};
 }  // namespace
 
-std::string_view runStatusName(RunStatus s) { return enumName(kStatus, s); }
-std::string_view ranOnName(RanOn r) { return enumName(kRanOn, r); }
+std::string_view runStatusName(RunStatus s) {
+  return enumName(kStatus, s);
+}
+std::string_view ranOnName(RanOn r) {
+  return enumName(kRanOn, r);
+}
 
 void read(const JsonReader& r, RunResult& rr) {
   rr = RunResult{};
@@ -31,14 +39,15 @@ void read(const JsonReader& r, RunResult& rr) {
 }
 
 void to_json(nlohmann::json& j, const RunResult& rr) {
-  j = {{"status", runStatusName(rr.status)}, {"diagnostics", rr.diagnostics},
-       {"stdout", rr.stdoutExcerpt},         {"stderr", rr.stderrExcerpt},
-       {"duration_ms", rr.durationMs},       {"backend", rr.backend},
+  j = {{"status", runStatusName(rr.status)}, {"diagnostics", rr.diagnostics}, {"stdout", rr.stdoutExcerpt},
+       {"stderr", rr.stderrExcerpt},         {"duration_ms", rr.durationMs},  {"backend", rr.backend},
        {"ran_on", ranOnName(rr.ranOn)}};
   if (rr.exitCode) j["exit_code"] = *rr.exitCode;
   if (rr.signal) j["signal"] = *rr.signal;
 }
 
-void from_json(const nlohmann::json& j, RunResult& rr) { read(JsonReader(j, ""), rr); }
+void from_json(const nlohmann::json& j, RunResult& rr) {
+  read(JsonReader(j, ""), rr);
+}
 
 }  // namespace kwb

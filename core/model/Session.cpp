@@ -85,8 +85,10 @@ int Session::nextConstraintId() const {
 void Session::upsertIteration(Iteration it) {
   auto pos = std::lower_bound(iterations.begin(), iterations.end(), it.id,
                               [](const Iteration& a, int id) { return a.id < id; });
-  if (pos != iterations.end() && pos->id == it.id) *pos = std::move(it);
-  else iterations.insert(pos, std::move(it));
+  if (pos != iterations.end() && pos->id == it.id)
+    *pos = std::move(it);
+  else
+    iterations.insert(pos, std::move(it));
 }
 
 Session makeSession(Task task, std::string taskPath, SessionSettings settings) {
@@ -134,13 +136,15 @@ std::vector<ValidationIssue> validateSessionTree(const Session& s) {
   for (std::size_t i = 0; i < s.iterations.size(); ++i) {
     const auto& it = s.iterations[i];
     const std::string p = "/iterations/" + std::to_string(i);
-    if (!ids.insert(it.id).second) issues.push_back({p + "/id", "duplicate iteration id " + std::to_string(it.id)});
+    if (!ids.insert(it.id).second)
+      issues.push_back({p + "/id", "duplicate iteration id " + std::to_string(it.id)});
     if (it.parentId) {
       if (*it.parentId >= it.id)
-        issues.push_back({p + "/parent_id", "parent " + std::to_string(*it.parentId) + " is not older than iteration " +
-                                                std::to_string(it.id)});
+        issues.push_back({p + "/parent_id", "parent " + std::to_string(*it.parentId) +
+                                                " is not older than iteration " + std::to_string(it.id)});
       else if (!s.findIteration(*it.parentId))
-        issues.push_back({p + "/parent_id", "parent iteration " + std::to_string(*it.parentId) + " does not exist"});
+        issues.push_back(
+            {p + "/parent_id", "parent iteration " + std::to_string(*it.parentId) + " does not exist"});
     }
   }
   if (s.acceptedIteration && !s.findIteration(*s.acceptedIteration))
@@ -163,9 +167,11 @@ void read(const JsonReader& r, SessionSettings& s) {
   s.model = r.getString("model", "");
   s.baseUrl = redactUrl(r.getString("base_url", ""));
   if (auto l = r.find("limits")) {
-    l->allowOnly({"max_iterations", "candidates_per_round", "max_tokens", "max_seconds", "target_speedup", "patience"});
+    l->allowOnly({"max_iterations", "candidates_per_round", "max_tokens", "max_seconds", "target_speedup",
+                  "patience"});
     auto& lim = s.limits;
-    if (auto v = l->find("max_iterations")) lim.maxIterations = static_cast<int>(v->asInt(1, kMaxIterationId));
+    if (auto v = l->find("max_iterations"))
+      lim.maxIterations = static_cast<int>(v->asInt(1, kMaxIterationId));
     if (auto v = l->find("candidates_per_round")) lim.candidatesPerRound = static_cast<int>(v->asInt(1, 64));
     if (auto v = l->find("max_tokens")) lim.maxTokens = v->asInt(1, INT64_MAX);
     lim.maxSeconds = l->optNumber("max_seconds");
@@ -175,7 +181,10 @@ void read(const JsonReader& r, SessionSettings& s) {
 }
 
 void to_json(nlohmann::json& j, const SessionSettings& s) {
-  j = {{"backend", s.backend}, {"soc", s.soc}, {"provider", s.provider}, {"model", s.model},
+  j = {{"backend", s.backend},
+       {"soc", s.soc},
+       {"provider", s.provider},
+       {"model", s.model},
        {"base_url", redactUrl(s.baseUrl)}};
   nlohmann::json lim = {{"candidates_per_round", s.limits.candidatesPerRound}};
   if (s.limits.maxIterations) lim["max_iterations"] = *s.limits.maxIterations;
@@ -210,7 +219,8 @@ void readSessionHeader(const JsonReader& r, Session& s) {
     for (std::size_t i = 0; i < s.constraints.size(); ++i)
       if (!constraintIds.insert(s.constraints[i].id).second)
         c->at(i).at("id").expected("a constraint id not used before");
-  if (auto a = r.find("accepted_iteration")) s.acceptedIteration = static_cast<int>(a->asInt(1, kMaxIterationId));
+  if (auto a = r.find("accepted_iteration"))
+    s.acceptedIteration = static_cast<int>(a->asInt(1, kMaxIterationId));
 }
 
 nlohmann::json sessionHeaderToJson(const Session& s) {
@@ -232,7 +242,8 @@ void read(const JsonReader& r, Session& s) {
   // Validate before sorting so that the pointers in errors index the file's own order.
   if (auto issues = validateSessionTree(s); !issues.empty())
     throw LoadError(r.file(), r.pointer() + issues.front().pointer, issues.front().message);
-  std::sort(s.iterations.begin(), s.iterations.end(), [](const Iteration& a, const Iteration& b) { return a.id < b.id; });
+  std::sort(s.iterations.begin(), s.iterations.end(),
+            [](const Iteration& a, const Iteration& b) { return a.id < b.id; });
 }
 
 void to_json(nlohmann::json& j, const Session& s) {
@@ -240,8 +251,12 @@ void to_json(nlohmann::json& j, const Session& s) {
   j["iterations"] = s.iterations;
 }
 
-void from_json(const nlohmann::json& j, SessionSettings& s) { read(JsonReader(j, ""), s); }
+void from_json(const nlohmann::json& j, SessionSettings& s) {
+  read(JsonReader(j, ""), s);
+}
 
-void from_json(const nlohmann::json& j, Session& s) { read(JsonReader(j, ""), s); }
+void from_json(const nlohmann::json& j, Session& s) {
+  read(JsonReader(j, ""), s);
+}
 
 }  // namespace kwb

@@ -38,7 +38,7 @@ struct SessionSettings {
   std::string soc;       // empty: the task's soc
   std::string provider;  // "openai", "anthropic", "replay"
   std::string model;
-  std::string baseUrl;   // credentials stripped (see redactUrl)
+  std::string baseUrl;  // credentials stripped (see redactUrl)
   SessionLimits limits;
   bool operator==(const SessionSettings&) const = default;
 };
@@ -48,7 +48,7 @@ struct Session {
   std::string createdAt;
   std::string createdBy;  // "kwb 0.1.0"
   Task task;
-  std::string taskPath;   // folder the task was loaded from, as given
+  std::string taskPath;  // folder the task was loaded from, as given
   SessionSettings settings;
   std::vector<Constraint> constraints;
   std::vector<Iteration> iterations;  // ascending id

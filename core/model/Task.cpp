@@ -48,19 +48,22 @@ nlohmann::json Task::caseAttrs(const VerificationCase& c) const {
   nlohmann::json out = nlohmann::json::object();
   for (const auto& a : attrs) {
     auto it = c.attrs.find(a.name);
-    if (it != c.attrs.end()) out[a.name] = it->second;
-    else if (a.defaultValue) out[a.name] = *a.defaultValue;
+    if (it != c.attrs.end())
+      out[a.name] = it->second;
+    else if (a.defaultValue)
+      out[a.name] = *a.defaultValue;
   }
   return out;
 }
 
 void read(const JsonReader& r, Task& task) {
-  r.allowOnly({"schema_version", "name", "description", "category", "inputs", "outputs", "attrs",
-               "cases", "tolerances", "soc", "block_dim", "baseline"});
+  r.allowOnly({"schema_version", "name", "description", "category", "inputs", "outputs", "attrs", "cases",
+               "tolerances", "soc", "block_dim", "baseline"});
   task = Task{};
   if (auto v = r.find("schema_version")) {
     const auto version = v->asInt(1, 1'000'000);
-    if (version > kSchemaVersion) throw SchemaVersionError(r.file(), static_cast<int>(version), kSchemaVersion);
+    if (version > kSchemaVersion)
+      throw SchemaVersionError(r.file(), static_cast<int>(version), kSchemaVersion);
   }
   task.name = readIdentifier(r.at("name"));
   task.description = r.getString("description", "");
@@ -161,6 +164,8 @@ void to_json(nlohmann::json& j, const Task& t) {
   if (t.baseline) j["baseline"] = *t.baseline;
 }
 
-void from_json(const nlohmann::json& j, Task& t) { t = parseTask(j, ""); }
+void from_json(const nlohmann::json& j, Task& t) {
+  t = parseTask(j, "");
+}
 
 }  // namespace kwb

@@ -17,14 +17,14 @@ namespace {
 // of the candidate contract (..., GM_ADDR workspace, GM_ADDR tiling).
 bool isReservedName(std::string_view s) {
   static constexpr std::string_view kReserved[] = {
-      "workspace", "tiling",   "alignas",   "alignof",  "and",      "asm",       "auto",     "bool",
-      "break",     "case",     "catch",     "char",     "class",    "const",     "constexpr", "continue",
-      "default",   "delete",   "do",        "double",   "else",     "enum",      "explicit", "export",
-      "extern",    "false",    "float",     "for",      "friend",   "goto",      "if",       "inline",
-      "int",       "long",     "mutable",   "namespace", "new",     "noexcept",  "not",      "nullptr",
-      "operator",  "or",       "private",   "protected", "public",  "register",  "return",   "short",
-      "signed",    "sizeof",   "static",    "struct",   "switch",   "template",  "this",     "throw",
-      "true",      "try",      "typedef",   "union",    "unsigned", "using",     "void",     "while"};
+      "workspace", "tiling", "alignas", "alignof",   "and",      "asm",      "auto",      "bool",
+      "break",     "case",   "catch",   "char",      "class",    "const",    "constexpr", "continue",
+      "default",   "delete", "do",      "double",    "else",     "enum",     "explicit",  "export",
+      "extern",    "false",  "float",   "for",       "friend",   "goto",     "if",        "inline",
+      "int",       "long",   "mutable", "namespace", "new",      "noexcept", "not",       "nullptr",
+      "operator",  "or",     "private", "protected", "public",   "register", "return",    "short",
+      "signed",    "sizeof", "static",  "struct",    "switch",   "template", "this",      "throw",
+      "true",      "try",    "typedef", "union",     "unsigned", "using",    "void",      "while"};
   for (auto r : kReserved)
     if (r == s) return true;
   return false;
@@ -59,7 +59,8 @@ class Checker {
 
   void checkIdentifier(const std::string& pointer, const std::string& what, const std::string& name) {
     if (!isCIdentifier(name))
-      add(pointer, what + " \"" + name + "\" is not a C identifier (letters, digits, _; not starting with a digit)");
+      add(pointer,
+          what + " \"" + name + "\" is not a C identifier (letters, digits, _; not starting with a digit)");
     else if (isReservedName(name))
       add(pointer, what + " \"" + name + "\" is reserved (a C++ keyword or a fixed kernel parameter)");
   }
@@ -93,7 +94,8 @@ class Checker {
       if (names_.count(a.name)) add(p, "attribute \"" + a.name + "\" has the same name as a tensor");
       if (a.defaultValue)
         if (auto why = checkAttrValue(a.type, *a.defaultValue); !why.empty())
-          add(ptr(ptr("/attrs", i), "default"), "expected " + why + " but found " + describeJson(*a.defaultValue));
+          add(ptr(ptr("/attrs", i), "default"),
+              "expected " + why + " but found " + describeJson(*a.defaultValue));
     }
   }
 
@@ -122,7 +124,8 @@ class Checker {
     auto need = [&](const std::vector<TensorDecl>& list, const char* kind) {
       for (const auto& t : list)
         if (!c.shapes.count(t.name))
-          add(shapesPtr, "missing shape for " + std::string(kind) + " \"" + t.name + "\" in case \"" + c.name + "\"");
+          add(shapesPtr,
+              "missing shape for " + std::string(kind) + " \"" + t.name + "\" in case \"" + c.name + "\"");
     };
     need(task_.inputs, "input");
     need(task_.outputs, "output");
@@ -185,6 +188,8 @@ class Checker {
 
 }  // namespace
 
-std::vector<ValidationIssue> validateTask(const Task& task) { return Checker(task).run(); }
+std::vector<ValidationIssue> validateTask(const Task& task) {
+  return Checker(task).run();
+}
 
 }  // namespace kwb

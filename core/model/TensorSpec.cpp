@@ -34,8 +34,7 @@ std::string validateShape(const Shape& shape) {
     if (shape[i] <= 0)
       return "dimension " + std::to_string(i) + " is " + std::to_string(shape[i]) +
              "; dimensions must be positive";
-    if (n > kMaxElements / shape[i])
-      return "shape " + shapeToString(shape) + " has more than 2^40 elements";
+    if (n > kMaxElements / shape[i]) return "shape " + shapeToString(shape) + " has more than 2^40 elements";
     n *= shape[i];
   }
   return {};
@@ -62,9 +61,10 @@ void read(const JsonReader& r, Shape& shape) {
   for (const auto& d : r.items()) {
     const auto& v = d.value();
     // nlohmann parses non-negative literals as unsigned and negative ones as signed.
-    const bool positive = v.is_number_unsigned()
-                              ? v.get<std::uint64_t>() >= 1 && v.get<std::uint64_t>() <= std::uint64_t{kMaxElements}
-                              : v.is_number_integer() && v.get<std::int64_t>() >= 1 && v.get<std::int64_t>() <= kMaxElements;
+    const bool positive =
+        v.is_number_unsigned()
+            ? v.get<std::uint64_t>() >= 1 && v.get<std::uint64_t>() <= std::uint64_t{kMaxElements}
+            : v.is_number_integer() && v.get<std::int64_t>() >= 1 && v.get<std::int64_t>() <= kMaxElements;
     if (!positive) d.expected("a positive integer dimension");
     shape.push_back(v.get<std::int64_t>());
   }
@@ -107,13 +107,17 @@ void to_json(nlohmann::json& j, const TensorDecl& t) {
   if (t.format != "ND") j["format"] = t.format;
 }
 
-void from_json(const nlohmann::json& j, TensorDecl& t) { read(JsonReader(j, ""), t); }
+void from_json(const nlohmann::json& j, TensorDecl& t) {
+  read(JsonReader(j, ""), t);
+}
 
 void to_json(nlohmann::json& j, const TensorSpec& t) {
   j = {{"name", t.name}, {"dtype", t.dtype}, {"shape", t.shape}};
   if (t.format != "ND") j["format"] = t.format;
 }
 
-void from_json(const nlohmann::json& j, TensorSpec& t) { read(JsonReader(j, ""), t); }
+void from_json(const nlohmann::json& j, TensorSpec& t) {
+  read(JsonReader(j, ""), t);
+}
 
 }  // namespace kwb

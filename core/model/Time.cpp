@@ -24,7 +24,9 @@ std::string formatIso8601(std::chrono::system_clock::time_point t) {
   return buf;
 }
 
-std::string nowIso8601() { return formatIso8601(std::chrono::system_clock::now()); }
+std::string nowIso8601() {
+  return formatIso8601(std::chrono::system_clock::now());
+}
 
 std::optional<std::chrono::system_clock::time_point> parseIso8601(std::string_view s) {
   auto digits = [&](std::size_t pos, std::size_t n, int& out) {
@@ -38,8 +40,8 @@ std::optional<std::chrono::system_clock::time_point> parseIso8601(std::string_vi
   };
   int year, month, day, hour, minute, second;
   if (!digits(0, 4, year) || s.size() < 20 || s[4] != '-' || !digits(5, 2, month) || s[7] != '-' ||
-      !digits(8, 2, day) || s[10] != 'T' || !digits(11, 2, hour) || s[13] != ':' ||
-      !digits(14, 2, minute) || s[16] != ':' || !digits(17, 2, second))
+      !digits(8, 2, day) || s[10] != 'T' || !digits(11, 2, hour) || s[13] != ':' || !digits(14, 2, minute) ||
+      s[16] != ':' || !digits(17, 2, second))
     return std::nullopt;
   std::size_t pos = 19;
   int millis = 0;

@@ -8,11 +8,16 @@ namespace kwb {
 
 Tolerance defaultTolerance(DType t) {
   switch (t) {
-    case DType::Float16: return {1e-5, 1e-3, 1e-3};
-    case DType::BFloat16: return {1e-5, 4e-3, 1e-3};
-    case DType::Float32: return {1e-5, 1e-4, 1e-4};
-    case DType::Float64: return {1e-9, 1e-7, 1e-4};
-    default: return {0.0, 0.0, 0.0};
+    case DType::Float16:
+      return {1e-5, 1e-3, 1e-3};
+    case DType::BFloat16:
+      return {1e-5, 4e-3, 1e-3};
+    case DType::Float32:
+      return {1e-5, 1e-4, 1e-4};
+    case DType::Float64:
+      return {1e-9, 1e-7, 1e-4};
+    default:
+      return {0.0, 0.0, 0.0};
   }
 }
 
@@ -35,6 +40,8 @@ void to_json(nlohmann::json& j, const Tolerance& t) {
   j = {{"atol", t.atol}, {"rtol", t.rtol}, {"max_mismatch_ratio", t.maxMismatchRatio}};
 }
 
-void from_json(const nlohmann::json& j, Tolerance& t) { read(JsonReader(j, ""), t, Tolerance{}); }
+void from_json(const nlohmann::json& j, Tolerance& t) {
+  read(JsonReader(j, ""), t, Tolerance{});
+}
 
 }  // namespace kwb

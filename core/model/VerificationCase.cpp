@@ -6,20 +6,22 @@ namespace kwb {
 
 namespace {
 constexpr std::pair<std::string_view, Distribution> kDistributions[] = {
-    {"uniform", Distribution::Uniform},     {"normal", Distribution::Normal},
-    {"small", Distribution::Small},         {"large", Distribution::Large},
-    {"near-zero", Distribution::NearZero},  {"with-negatives", Distribution::WithNegatives},
+    {"uniform", Distribution::Uniform},    {"normal", Distribution::Normal},
+    {"small", Distribution::Small},        {"large", Distribution::Large},
+    {"near-zero", Distribution::NearZero}, {"with-negatives", Distribution::WithNegatives},
     {"positive", Distribution::Positive},
 };
 }  // namespace
 
-std::string_view distributionName(Distribution d) { return enumName(kDistributions, d); }
+std::string_view distributionName(Distribution d) {
+  return enumName(kDistributions, d);
+}
 
 bool isValidCaseName(std::string_view name) {
   if (name.empty() || name.size() > 64 || name[0] == '.') return false;
   for (char c : name) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                    c == '_' || c == '-' || c == '.';
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+                    c == '-' || c == '.';
     if (!ok) return false;
   }
   return true;
@@ -40,7 +42,8 @@ void read(const JsonReader& r, VerificationCase& c) {
   c = VerificationCase{};
   c.name = r.at("name").asString();
   if (!isValidCaseName(c.name))
-    r.at("name").expected("a case name of letters, digits, '_', '-', '.' (at most 64, not starting with '.')");
+    r.at("name").expected(
+        "a case name of letters, digits, '_', '-', '.' (at most 64, not starting with '.')");
   auto shapes = r.at("shapes");
   shapes.requireObject();
   for (const auto& [tensor, shape] : shapes.members()) read(shape, c.shapes[tensor]);
@@ -61,7 +64,9 @@ void to_json(nlohmann::json& j, const ValueHint& v) {
   if (v.high) j["high"] = *v.high;
 }
 
-void from_json(const nlohmann::json& j, ValueHint& v) { read(JsonReader(j, ""), v); }
+void from_json(const nlohmann::json& j, ValueHint& v) {
+  read(JsonReader(j, ""), v);
+}
 
 void to_json(nlohmann::json& j, const VerificationCase& c) {
   j = {{"name", c.name}, {"shapes", c.shapes}};
@@ -70,6 +75,8 @@ void to_json(nlohmann::json& j, const VerificationCase& c) {
   if (!c.tensorValues.empty()) j["tensor_values"] = c.tensorValues;
 }
 
-void from_json(const nlohmann::json& j, VerificationCase& c) { read(JsonReader(j, ""), c); }
+void from_json(const nlohmann::json& j, VerificationCase& c) {
+  read(JsonReader(j, ""), c);
+}
 
 }  // namespace kwb

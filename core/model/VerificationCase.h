@@ -23,17 +23,17 @@ std::string_view distributionName(Distribution d);  // "uniform", "normal", "sma
 
 struct ValueHint {
   Distribution distribution = Distribution::Uniform;
-  std::optional<double> low;   // inclusive bounds, when the operator has a domain
+  std::optional<double> low;  // inclusive bounds, when the operator has a domain
   std::optional<double> high;
   bool operator==(const ValueHint&) const = default;
 };
 
 struct VerificationCase {
   std::string name;
-  std::map<std::string, Shape> shapes;               // tensor name -> shape; every input and output
-  std::map<std::string, nlohmann::json> attrs;       // attr name -> value; absent ones use the default
-  std::optional<ValueHint> values;                   // for all inputs; absent: the verifier rotates
-  std::map<std::string, ValueHint> tensorValues;     // per-input overrides
+  std::map<std::string, Shape> shapes;            // tensor name -> shape; every input and output
+  std::map<std::string, nlohmann::json> attrs;    // attr name -> value; absent ones use the default
+  std::optional<ValueHint> values;                // for all inputs; absent: the verifier rotates
+  std::map<std::string, ValueHint> tensorValues;  // per-input overrides
   bool operator==(const VerificationCase&) const = default;
 };
 

@@ -9,7 +9,9 @@
 namespace kwb {
 
 namespace {
-bool sameValue(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
+bool sameValue(double a, double b) {
+  return a == b || (std::isnan(a) && std::isnan(b));
+}
 }  // namespace
 
 bool Mismatch::operator==(const Mismatch& o) const {
@@ -84,8 +86,14 @@ void to_json(nlohmann::json& j, const VerifyReport& v) {
   if (!v.summary.empty()) j["summary"] = v.summary;
 }
 
-void from_json(const nlohmann::json& j, Mismatch& m) { read(JsonReader(j, ""), m); }
-void from_json(const nlohmann::json& j, CaseResult& c) { read(JsonReader(j, ""), c); }
-void from_json(const nlohmann::json& j, VerifyReport& v) { read(JsonReader(j, ""), v); }
+void from_json(const nlohmann::json& j, Mismatch& m) {
+  read(JsonReader(j, ""), m);
+}
+void from_json(const nlohmann::json& j, CaseResult& c) {
+  read(JsonReader(j, ""), c);
+}
+void from_json(const nlohmann::json& j, VerifyReport& v) {
+  read(JsonReader(j, ""), v);
+}
 
 }  // namespace kwb

@@ -14,9 +14,8 @@ namespace kwb {
 namespace {
 
 bool isShellSafe(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-         c == '-' || c == '.' || c == '/' || c == ',' || c == ':' || c == '@' || c == '%' || c == '+' ||
-         c == '=';
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+         c == '.' || c == '/' || c == ',' || c == ':' || c == '@' || c == '%' || c == '+' || c == '=';
 }
 
 bool isEnvName(const std::string& name) {

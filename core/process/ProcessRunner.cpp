@@ -92,7 +92,7 @@ ssize_t writeWithoutSigpipe(int fd, const char* data, std::size_t n) {
   ssize_t w = write(fd, data, n);
   int err = errno;
   if (w < 0 && err == EPIPE && !alreadyPending) {
-    struct timespec zero{};
+    struct timespec zero {};
     sigtimedwait(&pipeSet, nullptr, &zero);
   }
   pthread_sigmask(SIG_SETMASK, &old, nullptr);
@@ -224,8 +224,7 @@ ProcessResult ProcessRunner::run(const ProcessSpec& spec) const {
         }
       }
     }
-    if (spec.killOnOutputCap && !exited && kill == Kill::None &&
-        (r.stdoutTruncated || r.stderrTruncated)) {
+    if (spec.killOnOutputCap && !exited && kill == Kill::None && (r.stdoutTruncated || r.stderrTruncated)) {
       r.outputCapKilled = true;
       beginKill(true);
     }

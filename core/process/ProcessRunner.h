@@ -20,19 +20,19 @@
 namespace kwb {
 
 struct ProcessSpec {
-  std::vector<std::string> argv;               // argv[0] is looked up in PATH when it has no '/'
+  std::vector<std::string> argv;  // argv[0] is looked up in PATH when it has no '/'
   std::optional<std::string> workingDirectory;
   // Environment: when inheritEnvironment is true the parent's environment is the base; `environment`
   // entries override it and `unsetEnvironment` names are removed.
   bool inheritEnvironment = true;
   std::map<std::string, std::string> environment;
   std::vector<std::string> unsetEnvironment;
-  std::optional<std::string> stdinData;        // written to the child's stdin, then closed
-  std::chrono::milliseconds timeout{0};        // 0 = none
-  std::size_t outputCap = 16 * 1024 * 1024;    // per stream; beyond it output is dropped and flagged
+  std::optional<std::string> stdinData;      // written to the child's stdin, then closed
+  std::chrono::milliseconds timeout{0};      // 0 = none
+  std::size_t outputCap = 16 * 1024 * 1024;  // per stream; beyond it output is dropped and flagged
   std::function<void(const std::string& line)> onStdoutLine;  // called on the runner's thread
   std::function<void(const std::string& line)> onStderrLine;
-  const std::atomic<bool>* cancel = nullptr;   // set to true from any thread to kill the group
+  const std::atomic<bool>* cancel = nullptr;  // set to true from any thread to kill the group
 
   // --- Extensions (all optional; defaults keep the behaviour above). ---
   // On timeout or cancellation the group gets SIGTERM, then SIGKILL once this grace has passed.
@@ -53,11 +53,11 @@ struct ProcessSpec {
 };
 
 struct ProcessResult {
-  bool started = false;       // false: spawn failed, see startError
+  bool started = false;  // false: spawn failed, see startError
   std::string startError;
-  bool exited = false;        // normal exit: exitCode valid
+  bool exited = false;  // normal exit: exitCode valid
   int exitCode = -1;
-  bool signaled = false;      // killed by a signal: signal valid
+  bool signaled = false;  // killed by a signal: signal valid
   int signal = 0;
   bool timedOut = false;
   bool cancelled = false;
@@ -67,8 +67,8 @@ struct ProcessResult {
   bool stdoutTruncated = false;
   bool stderrTruncated = false;
   std::chrono::milliseconds elapsed{0};
-  std::string commandLine;    // shell-quoted, re-runnable (cd DIR && ENV=... argv...)
-  int pid = -1;               // the child's pid while it ran (-1 when it never started)
+  std::string commandLine;  // shell-quoted, re-runnable (cd DIR && ENV=... argv...)
+  int pid = -1;             // the child's pid while it ran (-1 when it never started)
 
   bool ok() const {
     return started && exited && exitCode == 0 && !timedOut && !cancelled && !outputCapKilled;

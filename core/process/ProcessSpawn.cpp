@@ -45,7 +45,7 @@ std::string inChildDirectory(const ProcessSpec& spec, const std::string& path) {
 
 // Empty string when `path` is an executable regular file, else why not.
 std::string checkExecutable(const std::string& path) {
-  struct stat st{};
+  struct stat st {};
   if (stat(path.c_str(), &st) != 0) return "'" + path + "': " + errnoText(errno);
   if (S_ISDIR(st.st_mode)) return "'" + path + "' is a directory, not a program";
   if (!S_ISREG(st.st_mode)) return "'" + path + "' is not a regular file";
@@ -116,7 +116,7 @@ bool resolveProgram(const ProcessSpec& spec, const std::vector<std::string>& env
     start = end + 1;
     if (dir.empty()) dir = ".";
     std::string candidate = inChildDirectory(spec, dir + "/" + name);
-    struct stat st{};
+    struct stat st {};
     if (stat(candidate.c_str(), &st) != 0) continue;
     std::string why = checkExecutable(candidate);
     if (why.empty()) {
@@ -138,7 +138,7 @@ bool spawnChild(const ProcessSpec& spec, SpawnedChild& child, std::string& error
   }
   if (spec.workingDirectory) {
     const std::string& dir = *spec.workingDirectory;
-    struct stat st{};
+    struct stat st {};
     if (dir.empty()) {
       error = "the working directory is an empty path";
       return false;
@@ -203,8 +203,7 @@ bool spawnChild(const ProcessSpec& spec, SpawnedChild& child, std::string& error
 
   // The working directory first so that relative paths below (and the program) resolve in it, as in
   // the printed `cd DIR && ...` form.
-  if (spec.workingDirectory)
-    posix_spawn_file_actions_addchdir_np(&actions, spec.workingDirectory->c_str());
+  if (spec.workingDirectory) posix_spawn_file_actions_addchdir_np(&actions, spec.workingDirectory->c_str());
   if (spec.stdinData)
     posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0);
   else

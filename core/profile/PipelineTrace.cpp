@@ -27,8 +27,10 @@ std::string sourceOf(const nlohmann::json& args) {
   std::string file, line;
   if (auto it = args.find("file"); it != args.end() && it->is_string()) file = it->get<std::string>();
   if (auto it = args.find("line"); it != args.end()) {
-    if (it->is_number_integer()) line = std::to_string(it->get<long long>());
-    else if (it->is_string()) line = it->get<std::string>();
+    if (it->is_number_integer())
+      line = std::to_string(it->get<long long>());
+    else if (it->is_string())
+      line = it->get<std::string>();
   }
   if (auto it = args.find("source"); it != args.end() && it->is_string()) return it->get<std::string>();
   if (file.empty() && line.empty()) return {};
@@ -57,11 +59,13 @@ PipelineTrace parseChromeTrace(std::string_view text, const std::string& label) 
   if (doc.is_object()) {
     auto it = doc.find("traceEvents");
     if (it == doc.end() || !it->is_array())
-      throw LoadError(label, "", "expected a Chrome trace: an array of events or an object with \"traceEvents\"");
+      throw LoadError(label, "",
+                      "expected a Chrome trace: an array of events or an object with \"traceEvents\"");
     events = &*it;
     base = "/traceEvents";
   } else if (!doc.is_array()) {
-    throw LoadError(label, "", "expected a Chrome trace: an array of events or an object with \"traceEvents\"");
+    throw LoadError(label, "",
+                    "expected a Chrome trace: an array of events or an object with \"traceEvents\"");
   }
   std::map<std::int64_t, TraceProcess> procs;
   std::map<std::pair<std::int64_t, std::int64_t>, TraceLane> lanes;
@@ -71,7 +75,8 @@ PipelineTrace parseChromeTrace(std::string_view text, const std::string& label) 
   for (size_t i = 0; i < events->size(); ++i) {
     const auto& e = (*events)[i];
     const std::string where = base + "/" + std::to_string(i);
-    if (!e.is_object()) throw LoadError(label, where, "expected an event object but found " + describeJson(e));
+    if (!e.is_object())
+      throw LoadError(label, where, "expected an event object but found " + describeJson(e));
     const std::string ph = e.value("ph", "");
     const std::int64_t pid = e.contains("pid") && e["pid"].is_number() ? e["pid"].get<std::int64_t>() : 0;
     const std::int64_t tid = e.contains("tid") && e["tid"].is_number() ? e["tid"].get<std::int64_t>() : 0;
@@ -85,8 +90,9 @@ PipelineTrace parseChromeTrace(std::string_view text, const std::string& label) 
     }
     if (ph == "X") {
       if (!e.contains("ts") || !e["ts"].is_number())
-        throw LoadError(label, where + "/ts", "expected the start time in microseconds but found " +
-                                                  describeJson(e.value("ts", nlohmann::json())));
+        throw LoadError(label, where + "/ts",
+                        "expected the start time in microseconds but found " +
+                            describeJson(e.value("ts", nlohmann::json())));
       TraceSlice s;
       s.name = e.value("name", "");
       s.startUs = e["ts"].get<double>();

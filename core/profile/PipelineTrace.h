@@ -21,13 +21,13 @@ struct TraceSlice {
 
 struct TraceLane {
   std::int64_t tid = 0;
-  std::string name;  // "VECTOR", "MTE2", ...
+  std::string name;                // "VECTOR", "MTE2", ...
   std::vector<TraceSlice> slices;  // sorted by start
 };
 
 struct TraceProcess {
   std::int64_t pid = 0;
-  std::string name;  // "core 0 (block 0)"
+  std::string name;              // "core 0 (block 0)"
   std::vector<TraceLane> lanes;  // sorted by tid
 };
 

@@ -14,7 +14,9 @@ namespace kwb {
 
 namespace {
 
-std::string errnoText(int err) { return std::strerror(err); }
+std::string errnoText(int err) {
+  return std::strerror(err);
+}
 
 // Unique within the process (counter) and across processes (pid), so concurrent writers never share
 // a temporary file even in the same directory.
@@ -56,7 +58,8 @@ void writeAll(int fd, std::string_view data, const std::filesystem::path& path) 
 }
 
 // Finishes a temporary file: flush, close (close can report deferred write errors), rename into place.
-void commitTemp(Fd& fd, const std::filesystem::path& temp, const std::filesystem::path& target, Durability d) {
+void commitTemp(Fd& fd, const std::filesystem::path& temp, const std::filesystem::path& target,
+                Durability d) {
   if (d == Durability::Sync && ::fsync(fd.get()) != 0)
     throw StoreError(temp, "fsync failed: " + errnoText(errno));
   if (::close(fd.release()) != 0) throw StoreError(temp, "close failed: " + errnoText(errno));
@@ -67,7 +70,9 @@ void commitTemp(Fd& fd, const std::filesystem::path& temp, const std::filesystem
 
 }  // namespace
 
-bool isTempFileName(std::string_view name) { return name.substr(0, kTempPrefix.size()) == kTempPrefix; }
+bool isTempFileName(std::string_view name) {
+  return name.substr(0, kTempPrefix.size()) == kTempPrefix;
+}
 
 void syncDirectory(const std::filesystem::path& dir) {
   Fd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));

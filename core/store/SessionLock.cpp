@@ -4,8 +4,8 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdlib>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <thread>
@@ -105,7 +105,9 @@ SessionLock& SessionLock::operator=(SessionLock&& other) noexcept {
   return *this;
 }
 
-SessionLock::~SessionLock() { release(); }
+SessionLock::~SessionLock() {
+  release();
+}
 
 void SessionLock::release() {
   if (fd_ < 0) return;

@@ -87,7 +87,8 @@ std::string checkArtifactName(std::string_view name) {
     const auto component = name.substr(start, end - start);
     if (!isPlainComponent(component))
       return "\"" + std::string(name) +
-             "\" is not a relative path of plain names (letters, digits, '_', '-', '.'; not starting with '.')";
+             "\" is not a relative path of plain names (letters, digits, '_', '-', '.'; not starting with "
+             "'.')";
     if (depth == 0 && component == SessionStore::kSourcesDir && end != name.size())
       return "src/ holds the candidate's sources; write them with saveIteration";
     if (++depth > 8) return "an artifact path may have at most 8 components";
@@ -116,7 +117,8 @@ void SessionStore::Impl::writeIndex() {
 
 void SessionStore::Impl::prepareFolder(int id, bool forCommit) {
   if (id < 1 || id > kMaxIterationId)
-    throw std::invalid_argument("iteration id " + std::to_string(id) + " is outside 1.." + std::to_string(kMaxIterationId));
+    throw std::invalid_argument("iteration id " + std::to_string(id) + " is outside 1.." +
+                                std::to_string(kMaxIterationId));
   const bool committed = session.findIteration(id) != nullptr;
   if (!committed && !ownedNewIds.count(id)) {
     // A new id must be above everything on disk, so that a damaged or never-committed folder (kept
@@ -142,7 +144,8 @@ SessionStore SessionStore::create(const fs::path& dir, Session session, Durabili
   std::error_code ec;
   if (fs::exists(dir, ec)) {
     if (!fs::is_directory(dir, ec)) throw StoreError(dir, "exists and is not a directory");
-    if (!fs::is_empty(dir, ec)) throw StoreError(dir, "already exists and is not empty; choose a new session folder");
+    if (!fs::is_empty(dir, ec))
+      throw StoreError(dir, "already exists and is not empty; choose a new session folder");
   } else {
     if (dir.has_parent_path()) fs::create_directories(dir.parent_path(), ec);
     makeDirectory(dir, durability);
@@ -171,7 +174,8 @@ SessionStore SessionStore::create(const fs::path& dir, Session session, Durabili
   makeDirectory(impl->iterationsDir(), durability);
   impl->writeIndex();
   SessionStore store(std::move(impl));
-  std::sort(iterations.begin(), iterations.end(), [](const Iteration& a, const Iteration& b) { return a.id < b.id; });
+  std::sort(iterations.begin(), iterations.end(),
+            [](const Iteration& a, const Iteration& b) { return a.id < b.id; });
   for (const auto& it : iterations) store.saveIteration(it);
   if (accepted) store.setAccepted(accepted);
   return store;
@@ -196,7 +200,9 @@ Session SessionStore::load(const fs::path& dir, std::vector<StoreProblem>* probl
   return store.session();
 }
 
-const fs::path& SessionStore::dir() const { return impl_->dir; }
+const fs::path& SessionStore::dir() const {
+  return impl_->dir;
+}
 
 bool SessionStore::writable() const {
   std::lock_guard g(impl_->mutex);
@@ -240,7 +246,8 @@ void SessionStore::saveIteration(const Iteration& input) {
   const std::string what = "iteration " + std::to_string(it.id);
   it = roundTrip(it, what);
   if (it.parentId && !s.session.findIteration(*it.parentId))
-    throw std::invalid_argument(what + " names parent " + std::to_string(*it.parentId) + ", which is not in the session");
+    throw std::invalid_argument(what + " names parent " + std::to_string(*it.parentId) +
+                                ", which is not in the session");
   s.prepareFolder(it.id, true);
 
   const fs::path folder = s.folder(it.id);
@@ -275,7 +282,8 @@ void SessionStore::setAccepted(std::optional<int> iterationId) {
   auto& s = *impl_;
   s.requireWritable("accept an iteration");
   if (iterationId && !s.session.findIteration(*iterationId))
-    throw std::invalid_argument("cannot accept iteration " + std::to_string(*iterationId) + ": it is not in the session");
+    throw std::invalid_argument("cannot accept iteration " + std::to_string(*iterationId) +
+                                ": it is not in the session");
   const auto previous = s.session.acceptedIteration;
   s.session.acceptedIteration = iterationId;
   try {
@@ -293,7 +301,8 @@ void SessionStore::setConstraints(std::vector<Constraint> constraints) {
   std::set<int> ids;
   for (auto& c : constraints) {
     c = roundTrip(c, "constraint " + std::to_string(c.id));
-    if (!ids.insert(c.id).second) throw std::invalid_argument("duplicate constraint id " + std::to_string(c.id));
+    if (!ids.insert(c.id).second)
+      throw std::invalid_argument("duplicate constraint id " + std::to_string(c.id));
   }
   auto previous = std::move(s.session.constraints);
   s.session.constraints = std::move(constraints);
@@ -320,7 +329,9 @@ void SessionStore::setSettings(SessionSettings settings) {
   }
 }
 
-fs::path SessionStore::iterationDir(int id) const { return impl_->folder(id); }
+fs::path SessionStore::iterationDir(int id) const {
+  return impl_->folder(id);
+}
 
 fs::path SessionStore::artifactPath(int id, std::string_view name) const {
   if (auto why = checkArtifactName(name); !why.empty()) throw std::invalid_argument(why);
@@ -330,7 +341,8 @@ fs::path SessionStore::artifactPath(int id, std::string_view name) const {
 namespace {
 void makeParents(const fs::path& folder, const fs::path& target, Durability d) {
   std::vector<fs::path> chain;
-  for (fs::path p = target.parent_path(); p != folder && p.has_relative_path(); p = p.parent_path()) chain.push_back(p);
+  for (fs::path p = target.parent_path(); p != folder && p.has_relative_path(); p = p.parent_path())
+    chain.push_back(p);
   for (auto it = chain.rbegin(); it != chain.rend(); ++it) makeDirectory(*it, d);
 }
 }  // namespace
@@ -360,12 +372,13 @@ std::vector<std::string> SessionStore::listArtifacts(int id) const {
   std::vector<std::string> out;
   std::error_code ec;
   if (!fs::is_directory(folder, ec)) return out;
-  for (auto it = fs::recursive_directory_iterator(folder, ec); !ec && it != fs::recursive_directory_iterator();
-       it.increment(ec)) {
+  for (auto it = fs::recursive_directory_iterator(folder, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
     const auto rel = fs::relative(it->path(), folder, ec).generic_string();
     const auto name = it->path().filename().string();
     if (it->is_directory(ec)) {
-      if ((it.depth() == 0 && name == kSourcesDir) || name.empty() || name[0] == '.') it.disable_recursion_pending();
+      if ((it.depth() == 0 && name == kSourcesDir) || name.empty() || name[0] == '.')
+        it.disable_recursion_pending();
       continue;
     }
     if (name.empty() || name[0] == '.' || (it.depth() == 0 && name == kIterationFile)) continue;

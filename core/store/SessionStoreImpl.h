@@ -31,7 +31,9 @@ struct SessionStore::Impl {
   std::map<int, std::map<std::string, std::string>> sourceHashes;
 
   std::filesystem::path iterationsDir() const { return dir / SessionStore::kIterationsDir; }
-  std::filesystem::path folder(int id) const { return iterationsDir() / SessionStore::iterationFolderName(id); }
+  std::filesystem::path folder(int id) const {
+    return iterationsDir() / SessionStore::iterationFolderName(id);
+  }
   std::filesystem::path indexPath() const { return dir / SessionStore::kIndexFile; }
 
   void requireWritable(std::string_view what) const;

@@ -18,7 +18,8 @@ std::optional<int> parseFolderName(const std::string& name) {
   if (name.size() < 4 || name.size() > 7) return std::nullopt;
   int id = 0;
   auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), id);
-  if (ec != std::errc{} || end != name.data() + name.size() || id < 1 || id > kMaxIterationId) return std::nullopt;
+  if (ec != std::errc{} || end != name.data() + name.size() || id < 1 || id > kMaxIterationId)
+    return std::nullopt;
   if (SessionStore::iterationFolderName(id) != name) return std::nullopt;
   return id;
 }
@@ -45,14 +46,16 @@ void SessionStore::Impl::addProblem(StoreProblem::Severity s, const fs::path& p,
 void SessionStore::Impl::load() {
   std::error_code ec;
   if (!fs::is_directory(dir, ec))
-    throw StoreError(dir, fs::exists(dir, ec) ? "not a session directory (not a directory)" : "no such session directory");
+    throw StoreError(
+        dir, fs::exists(dir, ec) ? "not a session directory (not a directory)" : "no such session directory");
   const bool hasIterations = fs::is_directory(iterationsDir(), ec);
 
   std::set<int> listed;
   if (!fs::exists(indexPath(), ec)) {
     if (!hasIterations) throw StoreError(dir, "not a session directory: it has no session.json");
     headerDamaged = true;
-    addProblem(StoreProblem::Severity::Error, indexPath(), "missing; the task, settings and constraints are lost");
+    addProblem(StoreProblem::Severity::Error, indexPath(),
+               "missing; the task, settings and constraints are lost");
   } else {
     try {
       const nlohmann::json doc = readJsonFile(indexPath());
@@ -82,11 +85,13 @@ void SessionStore::Impl::load() {
     const fs::path file = folder(id) / SessionStore::kIterationFile;
     if (!fs::exists(file, ec)) {
       if (listed.count(id))
-        addProblem(StoreProblem::Severity::Error, file, "missing, though session.json lists iteration " + std::to_string(id));
+        addProblem(StoreProblem::Severity::Error, file,
+                   "missing, though session.json lists iteration " + std::to_string(id));
       else
         addProblem(StoreProblem::Severity::Warning, folder(id),
                    "iteration " + std::to_string(id) +
-                       " has no iteration.json: it is being written, or its writer stopped before committing it; ignored");
+                       " has no iteration.json: it is being written, or its writer stopped before committing "
+                       "it; ignored");
       continue;
     }
     try {
@@ -123,8 +128,9 @@ void SessionStore::Impl::load() {
       Iteration it;
       read(JsonReader(doc, file.string()), it);
       if (it.id != id)
-        throw LoadError(file.string(), "/id", "expected " + std::to_string(id) + " (the folder's number) but found " +
-                                                  std::to_string(it.id));
+        throw LoadError(
+            file.string(), "/id",
+            "expected " + std::to_string(id) + " (the folder's number) but found " + std::to_string(it.id));
       sourceHashes[id] = std::move(hashes);
       session.iterations.push_back(std::move(it));
     } catch (const SchemaVersionError&) {
@@ -161,8 +167,9 @@ void SessionStore::Impl::load() {
     session.acceptedIteration.reset();
   }
 
-  const bool anyError = std::any_of(problems.begin(), problems.end(),
-                                    [](const StoreProblem& p) { return p.severity == StoreProblem::Severity::Error; });
+  const bool anyError = std::any_of(problems.begin(), problems.end(), [](const StoreProblem& p) {
+    return p.severity == StoreProblem::Severity::Error;
+  });
   if (options.strict && anyError) {
     std::string message = "session is damaged:";
     for (const auto& p : problems)
@@ -179,7 +186,8 @@ void SessionStore::Impl::removeTempFiles() {
   std::error_code ec;
   std::vector<fs::path> leftovers;
   for (const auto& entry : fs::directory_iterator(dir, ec))
-    if (isTempFileName(entry.path().filename().string()) && entry.is_regular_file(ec)) leftovers.push_back(entry.path());
+    if (isTempFileName(entry.path().filename().string()) && entry.is_regular_file(ec))
+      leftovers.push_back(entry.path());
   if (fs::is_directory(iterationsDir(), ec))
     for (const auto& entry : fs::recursive_directory_iterator(iterationsDir(), ec))
       if (isTempFileName(entry.path().filename().string()) && entry.is_regular_file(ec))

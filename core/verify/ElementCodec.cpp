@@ -30,9 +30,12 @@ std::uint16_t doubleToHalfBits(double v) {
 double halfBitsToDouble(std::uint16_t h) {
   const int sign = (h >> 15) & 1, exp = (h >> 10) & 0x1f, man = h & 0x3ff;
   double v;
-  if (exp == 0) v = std::ldexp(static_cast<double>(man), -24);
-  else if (exp == 31) v = man ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity();
-  else v = std::ldexp(static_cast<double>(man | 0x400), exp - 25);
+  if (exp == 0)
+    v = std::ldexp(static_cast<double>(man), -24);
+  else if (exp == 31)
+    v = man ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity();
+  else
+    v = std::ldexp(static_cast<double>(man | 0x400), exp - 25);
   return sign ? -v : v;
 }
 
@@ -86,36 +89,73 @@ double decodeElement(DType t, const std::uint8_t* p) {
       std::memcpy(&h, p, 2);
       return bf16BitsToDouble(h);
     }
-    case DType::Float32: return load<float>(p);
-    case DType::Float64: return load<double>(p);
-    case DType::Int8: return load<std::int8_t>(p);
-    case DType::Int16: return load<std::int16_t>(p);
-    case DType::Int32: return load<std::int32_t>(p);
-    case DType::Int64: return load<std::int64_t>(p);
-    case DType::UInt8: return load<std::uint8_t>(p);
-    case DType::UInt16: return load<std::uint16_t>(p);
-    case DType::UInt32: return load<std::uint32_t>(p);
-    case DType::UInt64: return load<std::uint64_t>(p);
-    case DType::Bool: return *p != 0 ? 1.0 : 0.0;
+    case DType::Float32:
+      return load<float>(p);
+    case DType::Float64:
+      return load<double>(p);
+    case DType::Int8:
+      return load<std::int8_t>(p);
+    case DType::Int16:
+      return load<std::int16_t>(p);
+    case DType::Int32:
+      return load<std::int32_t>(p);
+    case DType::Int64:
+      return load<std::int64_t>(p);
+    case DType::UInt8:
+      return load<std::uint8_t>(p);
+    case DType::UInt16:
+      return load<std::uint16_t>(p);
+    case DType::UInt32:
+      return load<std::uint32_t>(p);
+    case DType::UInt64:
+      return load<std::uint64_t>(p);
+    case DType::Bool:
+      return *p != 0 ? 1.0 : 0.0;
   }
   return 0.0;
 }
 
 void encodeElement(DType t, double v, std::uint8_t* p) {
   switch (t) {
-    case DType::Float16: store(doubleToHalfBits(v), p); return;
-    case DType::BFloat16: store(doubleToBf16Bits(v), p); return;
-    case DType::Float32: store(static_cast<float>(v), p); return;
-    case DType::Float64: store(v, p); return;
-    case DType::Int8: store(saturate<std::int8_t>(v), p); return;
-    case DType::Int16: store(saturate<std::int16_t>(v), p); return;
-    case DType::Int32: store(saturate<std::int32_t>(v), p); return;
-    case DType::Int64: store(saturate<std::int64_t>(v), p); return;
-    case DType::UInt8: store(saturate<std::uint8_t>(v), p); return;
-    case DType::UInt16: store(saturate<std::uint16_t>(v), p); return;
-    case DType::UInt32: store(saturate<std::uint32_t>(v), p); return;
-    case DType::UInt64: store(saturate<std::uint64_t>(v), p); return;
-    case DType::Bool: *p = (v != 0.0 && !std::isnan(v)) ? 1 : 0; return;
+    case DType::Float16:
+      store(doubleToHalfBits(v), p);
+      return;
+    case DType::BFloat16:
+      store(doubleToBf16Bits(v), p);
+      return;
+    case DType::Float32:
+      store(static_cast<float>(v), p);
+      return;
+    case DType::Float64:
+      store(v, p);
+      return;
+    case DType::Int8:
+      store(saturate<std::int8_t>(v), p);
+      return;
+    case DType::Int16:
+      store(saturate<std::int16_t>(v), p);
+      return;
+    case DType::Int32:
+      store(saturate<std::int32_t>(v), p);
+      return;
+    case DType::Int64:
+      store(saturate<std::int64_t>(v), p);
+      return;
+    case DType::UInt8:
+      store(saturate<std::uint8_t>(v), p);
+      return;
+    case DType::UInt16:
+      store(saturate<std::uint16_t>(v), p);
+      return;
+    case DType::UInt32:
+      store(saturate<std::uint32_t>(v), p);
+      return;
+    case DType::UInt64:
+      store(saturate<std::uint64_t>(v), p);
+      return;
+    case DType::Bool:
+      *p = (v != 0.0 && !std::isnan(v)) ? 1 : 0;
+      return;
   }
 }
 
@@ -141,19 +181,32 @@ Bytes encodeAll(DType t, const std::vector<double>& values) {
 
 double dtypeMaxFinite(DType t) {
   switch (t) {
-    case DType::Float16: return 65504.0;
-    case DType::BFloat16: return 3.3895313892515355e38;
-    case DType::Float32: return std::numeric_limits<float>::max();
-    case DType::Float64: return std::numeric_limits<double>::max();
-    case DType::Int8: return 127;
-    case DType::Int16: return 32767;
-    case DType::Int32: return 2147483647.0;
-    case DType::Int64: return 9.2233720368547758e18;
-    case DType::UInt8: return 255;
-    case DType::UInt16: return 65535;
-    case DType::UInt32: return 4294967295.0;
-    case DType::UInt64: return 1.8446744073709552e19;
-    case DType::Bool: return 1;
+    case DType::Float16:
+      return 65504.0;
+    case DType::BFloat16:
+      return 3.3895313892515355e38;
+    case DType::Float32:
+      return std::numeric_limits<float>::max();
+    case DType::Float64:
+      return std::numeric_limits<double>::max();
+    case DType::Int8:
+      return 127;
+    case DType::Int16:
+      return 32767;
+    case DType::Int32:
+      return 2147483647.0;
+    case DType::Int64:
+      return 9.2233720368547758e18;
+    case DType::UInt8:
+      return 255;
+    case DType::UInt16:
+      return 65535;
+    case DType::UInt32:
+      return 4294967295.0;
+    case DType::UInt64:
+      return 1.8446744073709552e19;
+    case DType::Bool:
+      return 1;
   }
   return 0;
 }

@@ -38,9 +38,9 @@ std::uint64_t freshSeed() {
 ValueHint chooseHint(const VerificationCase& c, const std::string& tensor, std::uint64_t seed) {
   if (auto it = c.tensorValues.find(tensor); it != c.tensorValues.end()) return it->second;
   if (c.values) return *c.values;
-  static constexpr Distribution kRotation[] = {Distribution::Uniform, Distribution::Normal,
+  static constexpr Distribution kRotation[] = {Distribution::Uniform,       Distribution::Normal,
                                                Distribution::WithNegatives, Distribution::Small,
-                                               Distribution::Large, Distribution::NearZero};
+                                               Distribution::Large,         Distribution::NearZero};
   ValueHint h;
   h.distribution = kRotation[deriveSeed(seed, c.name, "distribution") % std::size(kRotation)];
   return h;
@@ -49,13 +49,20 @@ ValueHint chooseHint(const VerificationCase& c, const std::string& tensor, std::
 std::pair<double, double> distributionRange(Distribution d, DType t) {
   const bool narrow = t == DType::Float16;
   switch (d) {
-    case Distribution::Uniform: return {-1.0, 1.0};
-    case Distribution::Normal: return {0.0, 1.0};
-    case Distribution::WithNegatives: return {-10.0, 10.0};
-    case Distribution::Small: return {-1e-2, 1e-2};
-    case Distribution::Large: return narrow ? std::pair{-1000.0, 1000.0} : std::pair{-1e5, 1e5};
-    case Distribution::NearZero: return narrow ? std::pair{-1e-3, 1e-3} : std::pair{-1e-5, 1e-5};
-    case Distribution::Positive: return {0.01, 10.0};
+    case Distribution::Uniform:
+      return {-1.0, 1.0};
+    case Distribution::Normal:
+      return {0.0, 1.0};
+    case Distribution::WithNegatives:
+      return {-10.0, 10.0};
+    case Distribution::Small:
+      return {-1e-2, 1e-2};
+    case Distribution::Large:
+      return narrow ? std::pair{-1000.0, 1000.0} : std::pair{-1e5, 1e5};
+    case Distribution::NearZero:
+      return narrow ? std::pair{-1e-3, 1e-3} : std::pair{-1e-5, 1e-5};
+    case Distribution::Positive:
+      return {0.01, 10.0};
   }
   return {-1.0, 1.0};
 }

@@ -30,7 +30,8 @@ Bytes poisonBytes(DType t, std::int64_t elements) {
       std::memcpy(pattern, &v, 8);
       break;
     }
-    default: return out;
+    default:
+      return out;
   }
   for (std::size_t i = 0; i + es <= out.size(); i += es) std::memcpy(&out[i], pattern, es);
   return out;

@@ -27,9 +27,11 @@ VerifyReport toVerifyReport(const VerifyResult& result, Verdict verdict) {
       cr.unwritten = t.unwritten;
       cr.maxAbsError = t.maxAbsError;
       cr.maxRelError = t.maxRelError;
-      for (const auto& m : t.firstMismatches) cr.firstMismatches.push_back(kwb::Mismatch{m.index, m.expected, m.actual});
+      for (const auto& m : t.firstMismatches)
+        cr.firstMismatches.push_back(kwb::Mismatch{m.index, m.expected, m.actual});
       if (t.pattern.kind != PatternKind::None)
-        cr.pattern = std::string(patternName(t.pattern.kind)) + (t.pattern.detail.empty() ? "" : ": " + t.pattern.detail);
+        cr.pattern = std::string(patternName(t.pattern.kind)) +
+                     (t.pattern.detail.empty() ? "" : ": " + t.pattern.detail);
       cr.message = t.summary;
       r.cases.push_back(std::move(cr));
     }

@@ -30,7 +30,8 @@ PreparedCase prepareCase(const Task& task, const VerificationCase& c, std::uint6
     if (task.isInput(spec.name)) {
       const ValueHint hint = chooseHint(c, spec.name, seed);
       p.distributions[spec.name] = describeHint(hint);
-      const auto values = generateValues(hint, spec.dtype, spec.elements(), deriveSeed(seed, c.name, spec.name));
+      const auto values =
+          generateValues(hint, spec.dtype, spec.elements(), deriveSeed(seed, c.name, spec.name));
       p.inputs.push_back(spec);
       p.inputData.push_back(encodeAll(spec.dtype, values));
     } else {
@@ -41,8 +42,9 @@ PreparedCase prepareCase(const Task& task, const VerificationCase& c, std::uint6
   return p;
 }
 
-CaseCheck checkCase(const Task& task, const PreparedCase& prepared, const std::vector<std::vector<double>>& expected,
-                    const std::vector<Bytes>& outputs, const std::vector<Bytes>& inputsAfter, int blockDim) {
+CaseCheck checkCase(const Task& task, const PreparedCase& prepared,
+                    const std::vector<std::vector<double>>& expected, const std::vector<Bytes>& outputs,
+                    const std::vector<Bytes>& inputsAfter, int blockDim) {
   CaseCheck c;
   c.caseName = prepared.vcase ? prepared.vcase->name : std::string();
   c.blockDim = blockDim;
@@ -57,8 +59,8 @@ CaseCheck checkCase(const Task& task, const PreparedCase& prepared, const std::v
       c.passed = false;
       continue;
     }
-    auto check = checkOutput(spec, expected[k], actual, prepared.outputPoison[k], task.toleranceFor(spec.dtype),
-                             LaunchShape{blockDim});
+    auto check = checkOutput(spec, expected[k], actual, prepared.outputPoison[k],
+                             task.toleranceFor(spec.dtype), LaunchShape{blockDim});
     c.passed = c.passed && check.passed;
     c.outputs.push_back(std::move(check));
   }
@@ -97,11 +99,14 @@ std::vector<Diagnostic> VerifyResult::diagnostics() const {
       if (t.passed) continue;
       auto d = make(t.tensor, t.summary);
       if (t.pattern.block) d.block = *t.pattern.block;
-      d.notes.push_back("inputs: " + [&] {
-        std::string s;
-        for (const auto& [name, dist] : c.distributions) s += (s.empty() ? "" : ", ") + name + " " + dist;
-        return s;
-      }() + "; blockDim " + std::to_string(c.blockDim));
+      d.notes.push_back("inputs: " +
+                        [&] {
+                          std::string s;
+                          for (const auto& [name, dist] : c.distributions)
+                            s += (s.empty() ? "" : ", ") + name + " " + dist;
+                          return s;
+                        }() +
+                        "; blockDim " + std::to_string(c.blockDim));
       out.push_back(std::move(d));
     }
     for (const auto& ic : c.modifiedInputs) out.push_back(make(ic.tensor, ic.summary));
@@ -117,8 +122,10 @@ std::string VerifyResult::summary() const {
   for (const auto& c : cases) {
     if (c.passed) continue;
     s += "; case " + c.caseName + ": ";
-    if (!c.error.empty()) s += c.error;
-    else if (!c.modifiedInputs.empty()) s += c.modifiedInputs.front().summary;
+    if (!c.error.empty())
+      s += c.error;
+    else if (!c.modifiedInputs.empty())
+      s += c.modifiedInputs.front().summary;
     else
       for (const auto& t : c.outputs)
         if (!t.passed) {
@@ -131,9 +138,8 @@ std::string VerifyResult::summary() const {
 }
 
 void to_json(nlohmann::json& j, const CaseCheck& c) {
-  j = {{"case", c.caseName},      {"passed", c.passed},
-       {"block_dim", c.blockDim}, {"inputs", c.distributions},
-       {"outputs", c.outputs},    {"modified_inputs", c.modifiedInputs}};
+  j = {{"case", c.caseName},        {"passed", c.passed},   {"block_dim", c.blockDim},
+       {"inputs", c.distributions}, {"outputs", c.outputs}, {"modified_inputs", c.modifiedInputs}};
   if (!c.error.empty()) j["error"] = c.error;
 }
 

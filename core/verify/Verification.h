@@ -24,7 +24,7 @@ struct PreparedCase {
   std::vector<Bytes> inputData;
   std::vector<Bytes> outputPoison;
   std::map<std::string, std::string> distributions;  // input name -> "normal", "positive [0.01, 10]", ...
-  nlohmann::json attrs;                               // resolved attribute values
+  nlohmann::json attrs;                              // resolved attribute values
 };
 
 PreparedCase prepareCase(const Task& task, const VerificationCase& c, std::uint64_t seed);
@@ -40,8 +40,9 @@ struct CaseCheck {
 };
 
 // outputs/inputsAfter are in the prepared order; expected[k] holds the reference for outputs[k].
-CaseCheck checkCase(const Task& task, const PreparedCase& prepared, const std::vector<std::vector<double>>& expected,
-                    const std::vector<Bytes>& outputs, const std::vector<Bytes>& inputsAfter, int blockDim);
+CaseCheck checkCase(const Task& task, const PreparedCase& prepared,
+                    const std::vector<std::vector<double>>& expected, const std::vector<Bytes>& outputs,
+                    const std::vector<Bytes>& inputsAfter, int blockDim);
 
 struct VerifyResult {
   std::uint64_t seed = 0;

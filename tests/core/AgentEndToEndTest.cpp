@@ -4,12 +4,12 @@
 // diagnostic: its category and its source line.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
 #include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <sys/wait.h>
 
 #include <nlohmann/json.hpp>
 
@@ -68,9 +68,10 @@ TEST(AgentEndToEnd, KwbRunRepairsABrokenCandidateFromTheEmulatorsDiagnostic) {
   fs::remove_all(dir);
   fs::create_directories(dir);
   const std::string task = (workbenchDataRoot() / "resources" / "tasks" / "add_custom").string();
-  const std::string cmd = std::string(KWB_KWB_EXE) + " run --task " + task + " --provider openai --base-url " +
-                          server.baseUrl() + " --model test-model --api-key-env KWB_E2E_UNSET_KEY --max-iterations 2 --session " +
-                          (dir / "session").string() + " --json 2>" + (dir / "stderr.txt").string();
+  const std::string cmd =
+      std::string(KWB_KWB_EXE) + " run --task " + task + " --provider openai --base-url " + server.baseUrl() +
+      " --model test-model --api-key-env KWB_E2E_UNSET_KEY --max-iterations 2 --session " +
+      (dir / "session").string() + " --json 2>" + (dir / "stderr.txt").string();
   const Command run = runCommand(cmd);
   const std::string err = readAll(dir / "stderr.txt");
   ASSERT_EQ(run.rc, 0) << run.out << "\n" << err;
@@ -96,7 +97,8 @@ TEST(AgentEndToEnd, KwbRunRepairsABrokenCandidateFromTheEmulatorsDiagnostic) {
   while (std::getline(lines, line)) {
     ++lineNo;
     if (line.find("DataCopy(") == std::string::npos) continue;
-    if (second.find("[misaligned-copy] kernel.cpp:" + std::to_string(lineNo)) != std::string::npos) found = true;
+    if (second.find("[misaligned-copy] kernel.cpp:" + std::to_string(lineNo)) != std::string::npos)
+      found = true;
   }
   EXPECT_TRUE(found) << second.substr(second.find("## Feedback"), 3000);
   EXPECT_EQ(requests[0].allText().find("misaligned-copy] kernel.cpp"), std::string::npos);
@@ -117,7 +119,8 @@ TEST(AgentEndToEnd, KwbRunRepairsABrokenCandidateFromTheEmulatorsDiagnostic) {
   EXPECT_NE(readAll(iterDir / arts.at("pipe_utilization")).find("aiv_vec_ratio"), std::string::npos);
 
   // kwb session show reads the same tree back.
-  const Command show = runCommand(std::string(KWB_KWB_EXE) + " session show " + (dir / "session").string() + " --json");
+  const Command show =
+      runCommand(std::string(KWB_KWB_EXE) + " session show " + (dir / "session").string() + " --json");
   ASSERT_EQ(show.rc, 0) << show.out;
   const auto sj = nlohmann::json::parse(show.out);
   ASSERT_EQ(sj["tree"].size(), 2u);
@@ -130,7 +133,9 @@ TEST(AgentEndToEnd, KwbRunRepairsABrokenCandidateFromTheEmulatorsDiagnostic) {
 }
 
 TEST(AgentEndToEnd, KwbRunRejectsBadInput) {
-  const Command c = runCommand(std::string(KWB_KWB_EXE) + " run --task /nonexistent/task --provider replay --replay /x.json --json 2>/dev/null");
+  const Command c =
+      runCommand(std::string(KWB_KWB_EXE) +
+                 " run --task /nonexistent/task --provider replay --replay /x.json --json 2>/dev/null");
   EXPECT_EQ(c.rc, 2);
   EXPECT_TRUE(nlohmann::json::parse(c.out).contains("error"));
   const Command s = runCommand(std::string(KWB_KWB_EXE) + " session show /nonexistent/session 2>/dev/null");

@@ -269,8 +269,8 @@ TEST(CompilerDiagnosticParser, EmulatorHeaderRejectionsNameTheApiAndMoveToTheUse
     int line, column;
   };
   for (const Case& c :
-       {Case{"gcc_kwb_sim_emulator_dtype.txt", "unsupported-dtype", "Duplicate", "emulator/include/kwb_sim/base.h:124:39",
-             "src/unsupported_dtype.cpp", 21, 14},
+       {Case{"gcc_kwb_sim_emulator_dtype.txt", "unsupported-dtype", "Duplicate",
+             "emulator/include/kwb_sim/base.h:124:39", "src/unsupported_dtype.cpp", 21, 14},
         Case{"gcc_kwb_sim_emulator_api.txt", "unsupported-api", "Gather",
              "emulator/include/kwb_sim/unsupported.h:16:30", "src/unsupported_api.cpp", 35, 11}}) {
     SCOPED_TRACE(c.fixture);
@@ -280,8 +280,8 @@ TEST(CompilerDiagnosticParser, EmulatorHeaderRejectionsNameTheApiAndMoveToTheUse
     EXPECT_EQ(d[0].category, c.category);
     EXPECT_EQ(d[0].api, c.api);
     EXPECT_EQ(d[0].file + ":" + std::to_string(d[0].line) + ":" + std::to_string(d[0].column), c.header);
-    const std::string requiredFrom =
-        std::string(c.user) + ":" + std::to_string(c.line) + ":" + std::to_string(c.column) + ": required from here";
+    const std::string requiredFrom = std::string(c.user) + ":" + std::to_string(c.line) + ":" +
+                                     std::to_string(c.column) + ": required from here";
     EXPECT_NE(std::find(d[0].notes.begin(), d[0].notes.end(), requiredFrom), d[0].notes.end());
     EXPECT_EQ(relocateToUserCode(d, inUserCode), 1);
     EXPECT_EQ(d[0].file, c.user);
@@ -296,7 +296,8 @@ TEST(CompilerDiagnosticParser, UnsupportedDtypeNamesAnApiOnlyInTheEmulatorsForm)
   const auto d = parseCompilerDiagnostics(
       "k.cpp:3:5: error: static assertion failed: kwb-sim: unsupported-dtype: Cast does not support half -> "
       "int8_t on Ascend910B1\n"
-      "k.cpp:4:5: error: static assertion failed: kwb-sim: unsupported-dtype: 8-bit types are not supported\n");
+      "k.cpp:4:5: error: static assertion failed: kwb-sim: unsupported-dtype: 8-bit types are not "
+      "supported\n");
   ASSERT_EQ(d.size(), 2u);
   EXPECT_EQ(d[0].category, "unsupported-dtype");
   EXPECT_EQ(d[0].api, "Cast");

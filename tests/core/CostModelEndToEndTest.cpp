@@ -38,8 +38,15 @@ SimRun buildAndRun(int buffers, const fs::path& work) {
   fs::create_directories(dir);
   const fs::path app = dir / "app";
   kwb::ProcessSpec build;
-  build.argv = {KWB_KWB_EXE, "sim", "build", "-o", app.string(), "--soc", "Ascend910B1",
-                "-D", "BUFFER_NUM=" + std::to_string(buffers),
+  build.argv = {KWB_KWB_EXE,
+                "sim",
+                "build",
+                "-o",
+                app.string(),
+                "--soc",
+                "Ascend910B1",
+                "-D",
+                "BUFFER_NUM=" + std::to_string(buffers),
                 (fs::path(KWB_FIXTURES_DIR) / "costmodel/add_buffers/add_buffers.cpp").string()};
   build.timeout = std::chrono::minutes(5);
   const auto b = kwb::ProcessRunner().run(build);
@@ -91,7 +98,8 @@ TEST(CostModelEndToEnd, DoubleBufferingBeatsSingleThroughTheEmulator) {
     EXPECT_NE(pu.find("aiv_vec_ratio"), std::string::npos);
     EXPECT_NE(pu.find("aiv_mte2_ratio"), std::string::npos);
     EXPECT_NE(slurp(r->dir / "OpBasicInfo.csv").find("Task Duration(us)"), std::string::npos);
-    EXPECT_NE(slurp(r->dir / "code_hotspot.csv").find("code,call_count,cycles,running_time(us)"), std::string::npos);
+    EXPECT_NE(slurp(r->dir / "code_hotspot.csv").find("code,call_count,cycles,running_time(us)"),
+              std::string::npos);
     const auto trace = nlohmann::json::parse(slurp(r->dir / "trace.json"), nullptr, false);
     ASSERT_FALSE(trace.is_discarded());
     EXPECT_GT(trace.at("traceEvents").size(), 8u * 32 * 10);
@@ -100,7 +108,8 @@ TEST(CostModelEndToEnd, DoubleBufferingBeatsSingleThroughTheEmulator) {
   const auto& pd = dbl.report.at("profile");
   EXPECT_LT(pd.at("total_us").get<double>(), ps.at("total_us").get<double>() * 0.8)
       << "double " << pd.at("total_us") << " single " << ps.at("total_us");
-  EXPECT_GT(pd.at("pipes").at("MTE2").at("ratio").get<double>(), ps.at("pipes").at("MTE2").at("ratio").get<double>());
+  EXPECT_GT(pd.at("pipes").at("MTE2").at("ratio").get<double>(),
+            ps.at("pipes").at("MTE2").at("ratio").get<double>());
   // Where single buffering loses its time: the producer waits for the consumer's FreeTensor.
   EXPECT_GT(allocWait(ps), 4 * allocWait(pd));
   std::error_code ec;

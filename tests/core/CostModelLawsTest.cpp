@@ -16,7 +16,8 @@ using namespace kwb::sim::test;
 namespace {
 
 const SocParams& soc910b1() {
-  static const SocParams p = loadSocByName("Ascend910B1", std::filesystem::path(KWB_SOURCE_DIR) / "resources/soc");
+  static const SocParams p =
+      loadSocByName("Ascend910B1", std::filesystem::path(KWB_SOURCE_DIR) / "resources/soc");
   return p;
 }
 
@@ -24,7 +25,9 @@ Profile run(const ElementwiseKernel& k, const SocParams& soc = soc910b1(), SimOp
   return simulate(soc, buildElementwise(k), opt);
 }
 
-size_t pipe(Pipe p) { return static_cast<size_t>(p); }
+size_t pipe(Pipe p) {
+  return static_cast<size_t>(p);
+}
 
 // True when some record on pipe a runs while a record on pipe b runs, within one block.
 bool overlaps(const Profile& p, const kwb_sim::LaunchTrace& t, Pipe a, Pipe b) {
@@ -57,7 +60,8 @@ TEST(CostModelLaws, DoubleBufferingBeatsSingleOnMemoryBoundKernel) {
 
   EXPECT_EQ(single.bound, "memory");
   EXPECT_EQ(dbl.bound, "memory");
-  EXPECT_LT(dbl.totalCycles, single.totalCycles * 0.9) << "double " << dbl.totalCycles << " single " << single.totalCycles;
+  EXPECT_LT(dbl.totalCycles, single.totalCycles * 0.9)
+      << "double " << dbl.totalCycles << " single " << single.totalCycles;
   // The mechanism, not just the number: MTE2 of the next tile runs under V of this one only with two buffers.
   EXPECT_TRUE(overlaps(dbl, doubleTrace, Pipe::MTE2, Pipe::V));
   EXPECT_FALSE(overlaps(single, singleTrace, Pipe::MTE2, Pipe::V));
@@ -148,8 +152,8 @@ TEST(CostModelLaws, NeverBeatsTheRooflineFloor) {
             k.bufferNum = buffers;
             k.op = op;
             const Profile p = run(k, soc);
-            SCOPED_TRACE(std::string(socName) + " blocks=" + std::to_string(blocks) + " tile=" + std::to_string(tile) +
-                         " buf=" + std::to_string(buffers) + " " + op);
+            SCOPED_TRACE(std::string(socName) + " blocks=" + std::to_string(blocks) +
+                         " tile=" + std::to_string(tile) + " buf=" + std::to_string(buffers) + " " + op);
             EXPECT_GT(p.floorUs, 0);
             EXPECT_GE(p.totalUs, p.floorUs);
             EXPECT_GE(p.kernelCycles / p.clockMhz, p.floorUs * (1 - 1e-12));
@@ -209,7 +213,8 @@ TEST(CostModelLaws, SharedGmBandwidthCapsTheChipNotOneCore) {
   const SocParams& s = soc910b1();
   // One core moves data at no more than its own path bandwidth and is far from the chip limit.
   const double oneBw = (one.gmReadBytes + one.gmWriteBytes) / one.kernelCycles;
-  EXPECT_LT(oneBw, s.paths[static_cast<size_t>(Path::GmToUb)].bytesPerCycle + s.paths[static_cast<size_t>(Path::UbToGm)].bytesPerCycle);
+  EXPECT_LT(oneBw, s.paths[static_cast<size_t>(Path::GmToUb)].bytesPerCycle +
+                       s.paths[static_cast<size_t>(Path::UbToGm)].bytesPerCycle);
   EXPECT_DOUBLE_EQ(one.gmShareBytesPerCycle, 0.0);
   // 48 cores would exceed the aggregate at full path speed, so transfers share it.
   EXPECT_GT(all.gmShareBytesPerCycle, 0.0);
@@ -230,7 +235,8 @@ TEST(CostModelLaws, MisalignedGmCostsBandwidth) {
   const SocParams& s = soc910b1();
   const double copies = 2.0 * 65536 / k.tile;
   const double start = copies * s.paths[static_cast<size_t>(Path::GmToUb)].startCycles;
-  const double ratio = (shifted.pipes[pipe(Pipe::MTE2)].busyCycles - start) / (aligned.pipes[pipe(Pipe::MTE2)].busyCycles - start);
+  const double ratio = (shifted.pipes[pipe(Pipe::MTE2)].busyCycles - start) /
+                       (aligned.pipes[pipe(Pipe::MTE2)].busyCycles - start);
   EXPECT_NEAR(ratio, 1 / s.alignTiers[1].factor, 1e-9);
   EXPECT_DOUBLE_EQ(s.alignTiers[1].factor, 0.7);
   EXPECT_GT(shifted.totalCycles, aligned.totalCycles);
@@ -266,7 +272,7 @@ TEST(CostModelLaws, SetFlagWaitFlagOrdersPipes) {
   const Profile with = simulate(soc910b1(), withT);
   const Profile without = simulate(soc910b1(), withoutT);
   const double copyEnd = with.timings[0].end;
-  EXPECT_GE(with.timings[3].start, copyEnd);   // Abs after the copy and its latency
+  EXPECT_GE(with.timings[3].start, copyEnd);                    // Abs after the copy and its latency
   EXPECT_LT(without.timings[1].start, without.timings[0].end);  // the race the emulator flags
   ASSERT_EQ(with.flows.size(), 1u);
   EXPECT_EQ(with.flows[0].from, 1u);
@@ -285,8 +291,8 @@ TEST(CostModelLaws, PipeBarrierAllDrainsEveryPipe) {
 TEST(CostModelLaws, ProfileHasTheReportKeys) {
   const Profile p = run(ElementwiseKernel{});
   const auto j = profileToJson(p);
-  for (const char* key : {"soc", "total_cycles", "total_us", "blocks", "pipes", "gm_to_ub_bytes", "ub_to_gm_bytes",
-                          "achieved_gbps", "bound", "floor_us", "lines", "model"})
+  for (const char* key : {"soc", "total_cycles", "total_us", "blocks", "pipes", "gm_to_ub_bytes",
+                          "ub_to_gm_bytes", "achieved_gbps", "bound", "floor_us", "lines", "model"})
     EXPECT_TRUE(j.contains(key)) << key;
   for (const char* pn : {"S", "V", "MTE2", "MTE3"}) {
     ASSERT_TRUE(j["pipes"].contains(pn)) << pn;

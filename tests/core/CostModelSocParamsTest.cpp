@@ -14,7 +14,9 @@ using namespace kwb::sim;
 
 namespace {
 
-std::filesystem::path socDir() { return std::filesystem::path(KWB_SOURCE_DIR) / "resources" / "soc"; }
+std::filesystem::path socDir() {
+  return std::filesystem::path(KWB_SOURCE_DIR) / "resources" / "soc";
+}
 
 std::string readText(const std::filesystem::path& p) {
   std::ifstream in(p);
@@ -32,13 +34,16 @@ std::string errorOf(const nlohmann::json& doc, const std::string& origin = "Brok
   return {};
 }
 
-nlohmann::json b1() { return nlohmann::json::parse(readText(socDir() / "Ascend910B1.json")); }
+nlohmann::json b1() {
+  return nlohmann::json::parse(readText(socDir() / "Ascend910B1.json"));
+}
 
 }  // namespace
 
 TEST(SocParams, EveryShippedSocLoadsWithProvenance) {
   const auto names = availableSocs(socDir());
-  for (const char* want : {"Ascend910B1", "Ascend910B2", "Ascend910B3", "Ascend910B4", "Ascend310P1", "Ascend310P3"})
+  for (const char* want :
+       {"Ascend910B1", "Ascend910B2", "Ascend910B3", "Ascend910B4", "Ascend310P1", "Ascend310P3"})
     EXPECT_NE(std::find(names.begin(), names.end(), want), names.end()) << want;
   for (const auto& n : names) {
     SCOPED_TRACE(n);

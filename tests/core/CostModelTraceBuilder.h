@@ -52,17 +52,34 @@ class TraceBuilder {
 
   // queue record: producer/consumer pipes as trace.h describes them.
   void queue(int b, SyncKind kind, Pipe producer, Pipe consumer, std::int32_t bufferId, std::uint32_t line) {
-    const char* api = kind == SyncKind::EnQue ? "EnQue"
-                      : kind == SyncKind::DeQue ? "DeQue"
+    const char* api = kind == SyncKind::EnQue         ? "EnQue"
+                      : kind == SyncKind::DeQue       ? "DeQue"
                       : kind == SyncKind::AllocTensor ? "AllocTensor"
                                                       : "FreeTensor";
     Pipe pipe = Pipe::S, src = Pipe::None, dst = Pipe::None;
     switch (kind) {
-      case SyncKind::EnQue: pipe = producer; src = producer; dst = consumer; break;
-      case SyncKind::DeQue: pipe = consumer; src = producer; dst = consumer; break;
-      case SyncKind::FreeTensor: pipe = consumer; src = consumer; dst = producer; break;
-      case SyncKind::AllocTensor: pipe = producer; src = consumer; dst = producer; break;
-      default: break;
+      case SyncKind::EnQue:
+        pipe = producer;
+        src = producer;
+        dst = consumer;
+        break;
+      case SyncKind::DeQue:
+        pipe = consumer;
+        src = producer;
+        dst = consumer;
+        break;
+      case SyncKind::FreeTensor:
+        pipe = consumer;
+        src = consumer;
+        dst = producer;
+        break;
+      case SyncKind::AllocTensor:
+        pipe = producer;
+        src = consumer;
+        dst = producer;
+        break;
+      default:
+        break;
     }
     Instr in = base(api, line, pipe);
     in.sync = kind;
@@ -73,7 +90,8 @@ class TraceBuilder {
   }
 
   void flag(int b, SyncKind kind, Pipe src, Pipe dst, std::int32_t id, std::uint32_t line) {
-    Instr in = base(kind == SyncKind::SetFlag ? "SetFlag" : "WaitFlag", line, kind == SyncKind::SetFlag ? src : dst);
+    Instr in =
+        base(kind == SyncKind::SetFlag ? "SetFlag" : "WaitFlag", line, kind == SyncKind::SetFlag ? src : dst);
     in.sync = kind;
     in.syncSrc = src;
     in.syncDst = dst;
@@ -88,7 +106,8 @@ class TraceBuilder {
     block(b).instrs.push_back(in);
   }
 
-  void copyIn(int b, std::uint64_t gmAddr, std::uint32_t ubOff, std::uint64_t bytes, std::uint32_t line, DType dt = DType::F16) {
+  void copyIn(int b, std::uint64_t gmAddr, std::uint32_t ubOff, std::uint64_t bytes, std::uint32_t line,
+              DType dt = DType::F16) {
     Instr in = base("DataCopy", line, Pipe::MTE2);
     in.dtype = in.srcDtype = dt;
     in.srcSpace = MemSpace::GM;
@@ -104,7 +123,8 @@ class TraceBuilder {
     block(b).instrs.push_back(in);
   }
 
-  void copyOut(int b, std::uint64_t gmAddr, std::uint32_t ubOff, std::uint64_t bytes, std::uint32_t line, DType dt = DType::F16) {
+  void copyOut(int b, std::uint64_t gmAddr, std::uint32_t ubOff, std::uint64_t bytes, std::uint32_t line,
+               DType dt = DType::F16) {
     Instr in = base("DataCopy", line, Pipe::MTE3);
     in.dtype = in.srcDtype = dt;
     in.srcSpace = MemSpace::UB;
@@ -140,8 +160,8 @@ class TraceBuilder {
     block(b).instrs.push_back(in);
   }
 
-  void scalar(int b, const std::string& api, MemSpace space, std::uint32_t ubOff, std::uint64_t gmAddr, bool write,
-              std::uint32_t line, std::uint32_t times = 1) {
+  void scalar(int b, const std::string& api, MemSpace space, std::uint32_t ubOff, std::uint64_t gmAddr,
+              bool write, std::uint32_t line, std::uint32_t times = 1) {
     Instr in = base(api, line, Pipe::S);
     in.dtype = DType::F32;
     in.count = 1;
@@ -149,10 +169,16 @@ class TraceBuilder {
     in.times = times;
     if (write) {
       in.dstSpace = space;
-      if (space == MemSpace::UB) { in.dstOff = ubOff; in.dstLen = 4; }
+      if (space == MemSpace::UB) {
+        in.dstOff = ubOff;
+        in.dstLen = 4;
+      }
     } else {
       in.srcSpace = space;
-      if (space == MemSpace::UB) { in.src0Off = ubOff; in.src0Len = 4; }
+      if (space == MemSpace::UB) {
+        in.src0Off = ubOff;
+        in.src0Len = 4;
+      }
     }
     in.gmAddr = space == MemSpace::GM ? gmAddr : 0;
     block(b).instrs.push_back(in);
@@ -168,11 +194,11 @@ class TraceBuilder {
 struct ElementwiseKernel {
   std::uint64_t totalElements = 8 * 65536;  // over all blocks
   int blocks = 8;
-  std::uint32_t tile = 2048;               // elements per tile
-  int bufferNum = 2;                       // 1 = single, 2 = double buffering
-  std::string op = "Add";                  // "Add" (two inputs) or a unary op ("Exp", "Abs", ...)
+  std::uint32_t tile = 2048;  // elements per tile
+  int bufferNum = 2;          // 1 = single, 2 = double buffering
+  std::string op = "Add";     // "Add" (two inputs) or a unary op ("Exp", "Abs", ...)
   DType dtype = DType::F16;
-  std::uint64_t gmBase = 0x100000000ull;   // 512 B aligned unless a test shifts it
+  std::uint64_t gmBase = 0x100000000ull;  // 512 B aligned unless a test shifts it
 };
 
 // The classic add_custom kernel of the public samples: per tile AllocTensor/DataCopy/EnQue (CopyIn),
@@ -180,7 +206,8 @@ struct ElementwiseKernel {
 // kernel file where CopyIn/Compute/CopyOut follow each other.
 inline kwb_sim::LaunchTrace buildElementwise(const ElementwiseKernel& k) {
   TraceBuilder tb;
-  const bool binary = k.op == "Add" || k.op == "Sub" || k.op == "Mul" || k.op == "Div" || k.op == "Max" || k.op == "Min";
+  const bool binary =
+      k.op == "Add" || k.op == "Sub" || k.op == "Mul" || k.op == "Div" || k.op == "Max" || k.op == "Min";
   const unsigned es = kwb_sim::dtypeSize(k.dtype);
   const std::uint64_t perBlock = k.totalElements / static_cast<std::uint64_t>(k.blocks);
   const std::uint64_t tiles = perBlock / k.tile;

@@ -22,7 +22,9 @@ using namespace kwb::sim::test;
 
 namespace {
 
-std::filesystem::path fixtures() { return std::filesystem::path(KWB_FIXTURES_DIR) / "costmodel"; }
+std::filesystem::path fixtures() {
+  return std::filesystem::path(KWB_FIXTURES_DIR) / "costmodel";
+}
 
 const SocParams& testSoc() {
   static const SocParams s = loadSocParams(fixtures() / "TestSoc.json");
@@ -71,7 +73,8 @@ std::string render(const std::function<void(const Profile&, std::ostream&)>& w) 
 TEST(CostModelWriters, PipeUtilizationCsvGolden) {
   const std::string csv = render(writePipeUtilizationCsv);
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
-            "block_id,sub_block_id,aiv_time(us),aiv_total_cycles,aiv_vec_time(us),aiv_vec_ratio,aiv_scalar_time(us),"
+            "block_id,sub_block_id,aiv_time(us),aiv_total_cycles,aiv_vec_time(us),aiv_vec_ratio,aiv_scalar_"
+            "time(us),"
             "aiv_scalar_ratio,aiv_mte2_time(us),aiv_mte2_ratio,aiv_mte3_time(us),aiv_mte3_ratio,"
             "aiv_mte2_active_bw(GB/s),aiv_mte3_active_bw(GB/s)");
   checkGolden("PipeUtilization.csv", csv);
@@ -80,7 +83,8 @@ TEST(CostModelWriters, PipeUtilizationCsvGolden) {
 TEST(CostModelWriters, OpBasicInfoCsvGolden) {
   const std::string csv = render(writeOpBasicInfoCsv);
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
-            "Op Name,Op Type,Task Duration(us),Block Dim,Mix Block Dim,Device ID,PID,Current Freq,Rated Freq,Source");
+            "Op Name,Op Type,Task Duration(us),Block Dim,Mix Block Dim,Device ID,PID,Current Freq,Rated "
+            "Freq,Source");
   checkGolden("OpBasicInfo.csv", csv);
 }
 
@@ -187,7 +191,8 @@ TEST(CostModelWriters, SixteenMegaHalfAddCostsMilliseconds) {
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   RecordProperty("records", static_cast<int>(records));
   RecordProperty("simulate_ms", std::to_string(ms));
-  std::printf("[ perf     ] %zu records, %d sharing passes, simulate+profile JSON %.2f ms\n", records, p.passes, ms);
+  std::printf("[ perf     ] %zu records, %d sharing passes, simulate+profile JSON %.2f ms\n", records,
+              p.passes, ms);
   EXPECT_GT(records, 10000u);
   EXPECT_LT(ms, 2000.0);  // generous for Debug builds on a loaded machine; Release is ~100x below
 }

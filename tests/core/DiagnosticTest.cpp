@@ -26,8 +26,13 @@ TEST(Diagnostic, JsonRoundTripKeepsOptionalFields) {
 }
 
 TEST(Diagnostic, FormatNamesLocationCategoryAndBlock) {
-  Diagnostic d{.source = "emulator", .severity = Severity::Error, .category = "ub-overflow",
-               .file = "k.cpp", .line = 7, .column = 0, .message = "too big"};
+  Diagnostic d{.source = "emulator",
+               .severity = Severity::Error,
+               .category = "ub-overflow",
+               .file = "k.cpp",
+               .line = 7,
+               .column = 0,
+               .message = "too big"};
   d.block = 1;
   EXPECT_EQ(d.format(), "k.cpp:7: error: [ub-overflow] [block 1] too big");
 }

@@ -249,9 +249,9 @@ TEST_P(EmulatorCorpusBroken, IsCaughtWithTheExpectedCategoryAtTheMarkedLine) {
       continue;
     }
     // A hang has no emulated call to attribute a line to (the spin loop makes none): block only.
-    const bool lineOk = expected->category == "timeout" ||
-                        (d.value("line", 0) == expected->line &&
-                         fs::path(d.value("file", "")).filename() == source.filename());
+    const bool lineOk =
+        expected->category == "timeout" || (d.value("line", 0) == expected->line &&
+                                            fs::path(d.value("file", "")).filename() == source.filename());
     const bool blockOk = !expected->block || (d.contains("block") && d.at("block").is_number_integer() &&
                                               d.at("block").get<int>() == *expected->block);
     if (lineOk && blockOk) matched = true;
@@ -272,17 +272,19 @@ INSTANTIATE_TEST_SUITE_P(EmulatorCorpus, EmulatorCorpusBroken, ::testing::Values
 
 TEST(EmulatorCorpusLayout, EveryCheckHasABrokenProgramAndEveryMarkerIsWellFormed) {
   const std::vector<std::string> broken = listBroken();
-  for (const char* name : {"ub_overflow", "misaligned_copy", "gm_out_of_bounds", "ub_out_of_bounds",
-                           "queue_deque_empty", "queue_alloc_past_count", "queue_use_after_free",
-                           "queue_double_free", "missing_sync", "unpaired_flag", "multicore_overlap",
-                           "invalid_param_mask", "invalid_param_compare", "runtime_crash", "timeout",
-                           "unsupported_api", "unsupported_dtype"}) {
-    EXPECT_NE(std::find(broken.begin(), broken.end(), name), broken.end()) << "missing broken/" << name << ".cpp";
+  for (const char* name :
+       {"ub_overflow", "misaligned_copy", "gm_out_of_bounds", "ub_out_of_bounds", "queue_deque_empty",
+        "queue_alloc_past_count", "queue_use_after_free", "queue_double_free", "missing_sync",
+        "unpaired_flag", "multicore_overlap", "invalid_param_mask", "invalid_param_compare", "runtime_crash",
+        "timeout", "unsupported_api", "unsupported_dtype"}) {
+    EXPECT_NE(std::find(broken.begin(), broken.end(), name), broken.end())
+        << "missing broken/" << name << ".cpp";
   }
   static const std::vector<std::string> known = {
-      "compile-error",  "ub-overflow",   "misaligned-copy",   "gm-out-of-bounds", "ub-out-of-bounds",
-      "queue-misuse",   "missing-sync",  "unpaired-flag",     "multicore-overlap", "invalid-param",
-      "unsupported-dtype", "unsupported-api", "runtime-crash", "timeout"};
+      "compile-error",     "ub-overflow",   "misaligned-copy",   "gm-out-of-bounds",
+      "ub-out-of-bounds",  "queue-misuse",  "missing-sync",      "unpaired-flag",
+      "multicore-overlap", "invalid-param", "unsupported-dtype", "unsupported-api",
+      "runtime-crash",     "timeout"};
   for (const auto& name : broken) {
     const auto e = readExpectation(kEmulatorTests / "broken" / (name + ".cpp"));
     ASSERT_TRUE(e.has_value()) << name;

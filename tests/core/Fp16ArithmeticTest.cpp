@@ -175,7 +175,8 @@ TEST(Fp16Header, CompilesCleanAsCpp17AndCpp20) {
   for (const char* std : {"-std=c++17", "-std=c++20"}) {
     for (const char* arch : {"-mno-f16c", "-mf16c"}) {
       kwb::ProcessSpec spec;
-      spec.argv = {"g++", std, arch, "-fsyntax-only", "-Wall", "-Wextra", "-Wpedantic", "-Wconversion",
+      spec.argv = {"g++",      std,       arch,           "-fsyntax-only",
+                   "-Wall",    "-Wextra", "-Wpedantic",   "-Wconversion",
                    "-Wshadow", "-Werror", "-I" + include, src.string()};
       spec.timeout = std::chrono::seconds(120);
       const kwb::ProcessResult r = kwb::ProcessRunner().run(spec);

@@ -55,8 +55,12 @@ bool checkFloatTo(float f, const Format& fmt, std::string* why) {
 #endif
   return true;
 }
-bool checkFloatToHalf(float f, std::string* why) { return checkFloatTo<half>(f, kHalf, why); }
-bool checkFloatToBf16(float f, std::string* why) { return checkFloatTo<bfloat16>(f, kBf16, why); }
+bool checkFloatToHalf(float f, std::string* why) {
+  return checkFloatTo<half>(f, kHalf, why);
+}
+bool checkFloatToBf16(float f, std::string* why) {
+  return checkFloatTo<bfloat16>(f, kBf16, why);
+}
 
 }  // namespace
 
@@ -286,7 +290,8 @@ TEST(Fp16Bf16, EveryPatternDecodesExactlyAndRoundTrips) {
 TEST(Fp16Bf16, MidpointsTieToEvenAndNeighboursRoundAway) {
   for (unsigned u = 0; u <= 0x7f7f; ++u) {
     const double lo = refDecode(static_cast<std::uint16_t>(u), kBf16);
-    const double hi = (u == 0x7f7f) ? std::ldexp(1.0, 128) : refDecode(static_cast<std::uint16_t>(u + 1), kBf16);
+    const double hi =
+        (u == 0x7f7f) ? std::ldexp(1.0, 128) : refDecode(static_cast<std::uint16_t>(u + 1), kBf16);
     const double mid = (lo + hi) / 2;
     const unsigned even = (u % 2 == 0) ? u : u + 1;
     for (const double sign : {1.0, -1.0}) {
@@ -297,7 +302,8 @@ TEST(Fp16Bf16, MidpointsTieToEvenAndNeighboursRoundAway) {
       const float midF = static_cast<float>(sign * mid);
       ASSERT_EQ(static_cast<double>(midF), sign * mid);
       ASSERT_EQ(bfloat16(midF).bits(), s | even) << "float tie at " << hex(u);
-      ASSERT_EQ(bfloat16(std::nextafter(midF, static_cast<float>(sign) * INFINITY)).bits(), s | (u + 1)) << hex(u);
+      ASSERT_EQ(bfloat16(std::nextafter(midF, static_cast<float>(sign) * INFINITY)).bits(), s | (u + 1))
+          << hex(u);
       ASSERT_EQ(bfloat16(std::nextafter(midF, 0.0f)).bits(), s | u) << hex(u);
     }
   }
@@ -326,7 +332,8 @@ TEST(Fp16Bf16, DoublesAndIntegersRoundOnce) {
     const std::uint64_t r = rng();
     const unsigned u = static_cast<unsigned>(r % 0x7f7fu);
     const double mid = (refDecode(static_cast<std::uint16_t>(u), kBf16) +
-                        refDecode(static_cast<std::uint16_t>(u + 1), kBf16)) / 2;
+                        refDecode(static_cast<std::uint16_t>(u + 1), kBf16)) /
+                       2;
     const int shift = static_cast<int>((r >> 21) % 40);
     const std::int64_t mag = static_cast<std::int64_t>((r >> 24) & ((std::uint64_t{1} << shift) - 1));
     const double d = doubleFromBits(bitsOfDouble(mid) + static_cast<std::uint64_t>((r >> 63) ? -mag : mag));

@@ -90,7 +90,9 @@ inline double refDecode(std::uint16_t bits, const Format& fmt) {
                            static_cast<int>(field) - bias - fmt.mantBits);
 }
 
-inline bool isNanBits(std::uint16_t b, const Format& fmt) { return (b & 0x7fffu) > fmt.inf; }
+inline bool isNanBits(std::uint16_t b, const Format& fmt) {
+  return (b & 0x7fffu) > fmt.inf;
+}
 inline bool isQuietNanBits(std::uint16_t b, const Format& fmt) {
   return isNanBits(b, fmt) && (b & (1u << (fmt.mantBits - 1))) != 0;
 }

@@ -31,14 +31,17 @@ class LessonReplay : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(LessonReplay, ReplaysToAPassingKernelOnTheEmulator) {
   const Lesson lesson = loadLesson(GetParam());
-  const fs::path dir = fs::temp_directory_path() / ("kwb-lesson-test-" + lesson.name + "-" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("kwb-lesson-test-" + lesson.name + "-" + std::to_string(::getpid()));
   fs::remove_all(dir);
-  const LessonResult r = playLesson(lesson, dir, std::make_shared<BackendEvaluator>("ascend-sim", ""), nullptr, 12345);
+  const LessonResult r =
+      playLesson(lesson, dir, std::make_shared<BackendEvaluator>("ascend-sim", ""), nullptr, 12345);
   std::string problems;
   for (const auto& s : r.steps)
     for (const auto& p : s.problems) problems += p + "\n";
   for (const auto& it : r.session.iterations) {
-    problems += "#" + std::to_string(it.id) + " " + (it.verdict ? std::string(verdictName(*it.verdict)) : "-") + "\n";
+    problems +=
+        "#" + std::to_string(it.id) + " " + (it.verdict ? std::string(verdictName(*it.verdict)) : "-") + "\n";
     if (it.run)
       for (const auto& d : it.run->diagnostics) problems += "  " + d.format() + "\n";
     if (it.compile)
@@ -51,7 +54,8 @@ TEST_P(LessonReplay, ReplaysToAPassingKernelOnTheEmulator) {
   fs::remove_all(dir);
 }
 
-INSTANTIATE_TEST_SUITE_P(Lessons, LessonReplay, ::testing::Values("unaligned-tail", "missing-sync", "double-buffering"),
+INSTANTIATE_TEST_SUITE_P(Lessons, LessonReplay,
+                         ::testing::Values("unaligned-tail", "missing-sync", "double-buffering"),
                          [](const auto& info) {
                            std::string n = info.param;
                            for (auto& c : n)

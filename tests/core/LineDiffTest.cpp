@@ -13,7 +13,8 @@ TEST(LineDiff, IdenticalTextsHaveOnlySameRows) {
 }
 
 TEST(LineDiff, ModifiedLineBecomesOneChangedRow) {
-  auto d = diffLines("int a;\nconstexpr int BUFFER_NUM = 1;\nint c;\n", "int a;\nconstexpr int BUFFER_NUM = 2;\nint c;\n");
+  auto d = diffLines("int a;\nconstexpr int BUFFER_NUM = 1;\nint c;\n",
+                     "int a;\nconstexpr int BUFFER_NUM = 2;\nint c;\n");
   ASSERT_EQ(d.rows.size(), 3u);
   EXPECT_EQ(d.rows[1].kind, DiffKind::Changed);
   EXPECT_EQ(d.rows[1].leftLine, 2);

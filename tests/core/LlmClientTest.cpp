@@ -22,7 +22,8 @@ constexpr const char* kKeyEnv = "KWB_TEST_LLM_KEY";
 
 struct FakeClock {
   std::vector<std::chrono::milliseconds> sleeps;
-  std::chrono::system_clock::time_point now = std::chrono::system_clock::time_point(std::chrono::seconds(1738324800));
+  std::chrono::system_clock::time_point now =
+      std::chrono::system_clock::time_point(std::chrono::seconds(1738324800));
   RetryClock clock() {
     RetryClock c;
     c.sleep = [this](std::chrono::milliseconds d, const std::atomic<bool>*) { sleeps.push_back(d); };
@@ -100,7 +101,8 @@ class LlmClientTest : public ::testing::TestWithParam<std::string> {
 };
 
 const std::string kLongText =
-    "```cpp\n#include \"kernel_operator.h\"\nextern \"C\" __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR y, "
+    "```cpp\n#include \"kernel_operator.h\"\nextern \"C\" __global__ __aicore__ void add_custom(GM_ADDR x, "
+    "GM_ADDR y, "
     "GM_ADDR z) {\n  KernelAdd op;\n  op.Init(x, y, z);\n  op.Process();\n}\n```\n";
 
 }  // namespace
@@ -279,7 +281,8 @@ TEST_P(LlmClientTest, MissingKeyVariableIsExplained) {
   server.push(fault(LlmFault::Unauthorized));
   auto resp = client()->complete(request(), {}, nullptr);
   EXPECT_EQ(resp.error.kind, LlmErrorKind::Auth);
-  EXPECT_NE(resp.error.message.find(std::string(kKeyEnv) + " is not set"), std::string::npos) << resp.error.message;
+  EXPECT_NE(resp.error.message.find(std::string(kKeyEnv) + " is not set"), std::string::npos)
+      << resp.error.message;
   const auto sent = server.requests()[0];
   EXPECT_EQ(sent.header("authorization"), "");
   EXPECT_EQ(sent.header("x-api-key"), "");
@@ -309,7 +312,8 @@ TEST_P(LlmClientTest, CutStreamIsTruncatedAndKeepsPartialText) {
   auto resp = client()->complete(request(), {}, nullptr);
   EXPECT_EQ(resp.error.kind, LlmErrorKind::Truncated);
   EXPECT_EQ(resp.text, cut.text.substr(0, 12));
-  EXPECT_NE(resp.error.message.find(anthropic() ? "message_stop" : "[DONE]"), std::string::npos) << resp.error.message;
+  EXPECT_NE(resp.error.message.find(anthropic() ? "message_stop" : "[DONE]"), std::string::npos)
+      << resp.error.message;
   EXPECT_EQ(resp.retries, 0);
 }
 
@@ -365,7 +369,8 @@ TEST_P(LlmClientTest, HtmlWithStatus200IsABadResponseNotRetried) {
   page.fault = LlmFault::Raw;
   page.status = 200;
   page.contentType = "text/html";
-  page.body = "<!DOCTYPE html><html><head><title>Sign in</title></head><body>" + std::string(500, 'x') + "</body></html>";
+  page.body = "<!DOCTYPE html><html><head><title>Sign in</title></head><body>" + std::string(500, 'x') +
+              "</body></html>";
   server.push(page);
   auto resp = client()->complete(request(), {}, nullptr);
   EXPECT_EQ(resp.error.kind, LlmErrorKind::BadResponse);

@@ -59,7 +59,8 @@ TEST(LlmSse, PendingEventWithoutBlankLineIsDispatchedAtFinishAndStopIsHonoured) 
 }
 
 TEST(LlmRetry, RetryAfterAcceptsSecondsAndAllThreeHttpDateForms) {
-  const auto now = std::chrono::system_clock::time_point(std::chrono::seconds(784111777));  // 1994-11-06 08:49:37 UTC
+  const auto now =
+      std::chrono::system_clock::time_point(std::chrono::seconds(784111777));  // 1994-11-06 08:49:37 UTC
   EXPECT_EQ(parseRetryAfter("120", now), 120000ms);
   EXPECT_EQ(parseRetryAfter(" 1.5 ", now), 1500ms);
   EXPECT_EQ(parseRetryAfter("Sun, 06 Nov 1994 08:49:47 GMT", now), 10000ms);
@@ -89,14 +90,20 @@ TEST(LlmRetry, RealSleepIsInterruptedByCancel) {
 }
 
 TEST(LlmEndpoint, OpenAiUrlRuleHandlesBasesWithAndWithoutVersion) {
-  EXPECT_EQ(openAiChatCompletionsUrl("https://api.openai.com/v1"), "https://api.openai.com/v1/chat/completions");
-  EXPECT_EQ(openAiChatCompletionsUrl("https://api.openai.com/v1/"), "https://api.openai.com/v1/chat/completions");
-  EXPECT_EQ(openAiChatCompletionsUrl("https://api.deepseek.com"), "https://api.deepseek.com/v1/chat/completions");
-  EXPECT_EQ(openAiChatCompletionsUrl("http://localhost:11434/"), "http://localhost:11434/v1/chat/completions");
+  EXPECT_EQ(openAiChatCompletionsUrl("https://api.openai.com/v1"),
+            "https://api.openai.com/v1/chat/completions");
+  EXPECT_EQ(openAiChatCompletionsUrl("https://api.openai.com/v1/"),
+            "https://api.openai.com/v1/chat/completions");
+  EXPECT_EQ(openAiChatCompletionsUrl("https://api.deepseek.com"),
+            "https://api.deepseek.com/v1/chat/completions");
+  EXPECT_EQ(openAiChatCompletionsUrl("http://localhost:11434/"),
+            "http://localhost:11434/v1/chat/completions");
   EXPECT_EQ(openAiChatCompletionsUrl("https://dashscope.aliyuncs.com/compatible-mode/v1"),
             "https://dashscope.aliyuncs.com/compatible-mode/v1/chat/completions");
-  EXPECT_EQ(openAiChatCompletionsUrl("https://openrouter.ai/api/v1"), "https://openrouter.ai/api/v1/chat/completions");
-  EXPECT_EQ(openAiChatCompletionsUrl("http://h:8000/v1/chat/completions"), "http://h:8000/v1/chat/completions");
+  EXPECT_EQ(openAiChatCompletionsUrl("https://openrouter.ai/api/v1"),
+            "https://openrouter.ai/api/v1/chat/completions");
+  EXPECT_EQ(openAiChatCompletionsUrl("http://h:8000/v1/chat/completions"),
+            "http://h:8000/v1/chat/completions");
   EXPECT_EQ(anthropicMessagesUrl("https://api.anthropic.com"), "https://api.anthropic.com/v1/messages");
   EXPECT_EQ(anthropicMessagesUrl("https://api.anthropic.com/v1/"), "https://api.anthropic.com/v1/messages");
   EXPECT_EQ(anthropicMessagesUrl("https://gw.example/anthropic"), "https://gw.example/anthropic/v1/messages");
@@ -174,7 +181,8 @@ TEST(LlmEndpoint, FactoryRejectsIncompleteSettingsWithAdvice) {
 
 TEST(LlmRedaction, KeyAndItsPrefixAndAuthHeadersAreMasked) {
   const std::string key = "sk-proj-ABCDEFGHIJKLMNOP";
-  const std::string text = "bad key " + key + "; echoed sk-proj-A****MNOP; Authorization: Bearer zzz; x-api-key: qqq";
+  const std::string text =
+      "bad key " + key + "; echoed sk-proj-A****MNOP; Authorization: Bearer zzz; x-api-key: qqq";
   const std::string out = redactSecret(text, key);
   EXPECT_EQ(out.find(key), std::string::npos) << out;
   EXPECT_EQ(out.find("sk-proj-A"), std::string::npos) << out;

@@ -34,8 +34,9 @@ TEST(PipelineTrace, ArrayFormIsAccepted) {
 
 TEST(PipelineTrace, MalformedEventNamesThePointer) {
   try {
-    parseChromeTrace(R"({"traceEvents":[{"ph":"X","name":"A","ts":1,"dur":1},{"ph":"X","name":"B","ts":"soon"}]})",
-                     "trace.json");
+    parseChromeTrace(
+        R"({"traceEvents":[{"ph":"X","name":"A","ts":1,"dur":1},{"ph":"X","name":"B","ts":"soon"}]})",
+        "trace.json");
     FAIL() << "expected LoadError";
   } catch (const LoadError& e) {
     EXPECT_EQ(e.pointer(), "/traceEvents/1/ts");

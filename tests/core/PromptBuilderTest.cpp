@@ -23,15 +23,15 @@ Task smallTask() {
 }
 
 const char* kSource =
-    "#include \"kwb_tiling.h\"\n"        // 1
-    "struct T { uint32_t n; };\n"         // 2
-    "#if KWB_COMPILE_KERNEL\n"            // 3
-    "#include \"kernel_operator.h\"\n"    // 4
-    "constexpr int32_t BUFFER_NUM = 2;\n" // 5
-    "void f() {\n"                        // 6
-    "  DataCopy(xLocal, xGm[off], n);\n"  // 7
-    "}\n"                                 // 8
-    "#endif\n";                           // 9
+    "#include \"kwb_tiling.h\"\n"          // 1
+    "struct T { uint32_t n; };\n"          // 2
+    "#if KWB_COMPILE_KERNEL\n"             // 3
+    "#include \"kernel_operator.h\"\n"     // 4
+    "constexpr int32_t BUFFER_NUM = 2;\n"  // 5
+    "void f() {\n"                         // 6
+    "  DataCopy(xLocal, xGm[off], n);\n"   // 7
+    "}\n"                                  // 8
+    "#endif\n";                            // 9
 
 Iteration failingIteration() {
   Iteration it;
@@ -72,7 +72,8 @@ Iteration failingIteration() {
 PromptResources resources() {
   PromptResources r;
   r.contract = "CONTRACT-TEXT: one Ascend C source file with kwb_tiling.";
-  r.knowledge = {{"10-a.md", "KNOWLEDGE-A DataCopy needs 32-byte lengths."}, {"20-b.md", std::string(4000, 'k')}};
+  r.knowledge = {{"10-a.md", "KNOWLEDGE-A DataCopy needs 32-byte lengths."},
+                 {"20-b.md", std::string(4000, 'k')}};
   return r;
 }
 
@@ -88,7 +89,8 @@ TEST(PromptBuilder, SystemPromptHoldsContractKnowledgeAndReplyFormat) {
   const std::string& user = p.request.messages[0].content;
   EXPECT_NE(user.find("# initial: add_custom"), std::string::npos);
   EXPECT_NE(user.find("tail_16397: x [16397]"), std::string::npos);
-  EXPECT_NE(user.find("x (input, float16), y (input, float16), z (output, float16), workspace, tiling"), std::string::npos);
+  EXPECT_NE(user.find("x (input, float16), y (input, float16), z (output, float16), workspace, tiling"),
+            std::string::npos);
 }
 
 TEST(PromptBuilder, SystemBudgetDropsKnowledgeButNeverTheContract) {
@@ -229,7 +231,8 @@ TEST(AgentConstraintEnforcer, FixedParameterForms) {
   EXPECT_TRUE(parameterValueMatches("8192u", 8192));
   EXPECT_TRUE(parameterValueMatches("(2.0f)", 2.0));
   EXPECT_FALSE(parameterValueMatches("2 * 4", 8));
-  const auto defs = findParameterDefinitions("#define TILE 256 // x\nif (TILE == 3) {}\nconstexpr uint32_t TILE{512};\n", "TILE");
+  const auto defs = findParameterDefinitions(
+      "#define TILE 256 // x\nif (TILE == 3) {}\nconstexpr uint32_t TILE{512};\n", "TILE");
   ASSERT_EQ(defs.size(), 2u);
   EXPECT_EQ(defs[0].value, "256");
   EXPECT_EQ(defs[1].value, "512");

@@ -21,7 +21,9 @@ std::string fixture(const std::string& name) {
   return ss.str();
 }
 
-bool contains(const std::string& s, const std::string& needle) { return s.find(needle) != std::string::npos; }
+bool contains(const std::string& s, const std::string& needle) {
+  return s.find(needle) != std::string::npos;
+}
 
 std::string allNotes(const ParsedReply& r) {
   std::string out;
@@ -184,7 +186,8 @@ TEST(ResponseParser, RepeatedFileNameKeepsTheLastVersion) {
 }
 
 TEST(ResponseParser, InlineTripleBackticksInProseAreNotFences) {
-  const std::string reply = "Use ```cpp``` fences please.\n```cpp\nextern \"C\" __global__ __aicore__ void k() {}\n```\n";
+  const std::string reply =
+      "Use ```cpp``` fences please.\n```cpp\nextern \"C\" __global__ __aicore__ void k() {}\n```\n";
   auto r = parseLlmReply(reply);
   ASSERT_TRUE(r.hasCandidate()) << r.feedback;
   EXPECT_EQ(r.primary()->content, "extern \"C\" __global__ __aicore__ void k() {}\n");
@@ -192,11 +195,13 @@ TEST(ResponseParser, InlineTripleBackticksInProseAreNotFences) {
 
 TEST(ResponseParser, EveryPrefixOfEveryFixtureYieldsACandidateOrFeedback) {
   std::size_t parsed = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(std::string(KWB_FIXTURES_DIR) + "/llm/replies")) {
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(KWB_FIXTURES_DIR) + "/llm/replies")) {
     const std::string reply = fixture(entry.path().filename().string());
     for (std::size_t len = 0; len <= reply.size(); len += 5) {
       ParsedReply r;
-      ASSERT_NO_THROW(r = parseLlmReply(std::string_view(reply).substr(0, len))) << entry.path() << " prefix " << len;
+      ASSERT_NO_THROW(r = parseLlmReply(std::string_view(reply).substr(0, len)))
+          << entry.path() << " prefix " << len;
       EXPECT_NE(r.hasCandidate(), !r.feedback.empty()) << entry.path() << " prefix " << len;
       for (const auto& f : r.files) EXPECT_FALSE(f.name.empty());
       ++parsed;

@@ -32,8 +32,9 @@ namespace {
 using namespace std::chrono_literals;
 namespace fs = std::filesystem;
 
-const char* const kHostile[] = {"delete_outside", "fork_bomb",     "alloc_50gb",    "spin_forever", "open_socket",
-                                "read_secrets",   "write_outside", "flood_stdout", "well_behaved"};
+const char* const kHostile[] = {"delete_outside", "fork_bomb",    "alloc_50gb",
+                                "spin_forever",   "open_socket",  "read_secrets",
+                                "write_outside",  "flood_stdout", "well_behaved"};
 
 std::string slurp(const fs::path& p) {
   std::ifstream in(p);
@@ -47,7 +48,8 @@ std::string diagnosticsText(const SandboxResult& r) {
   return out;
 }
 
-const Diagnostic* findDiagnostic(const SandboxResult& r, std::string_view category, const std::string& words) {
+const Diagnostic* findDiagnostic(const SandboxResult& r, std::string_view category,
+                                 const std::string& words) {
   for (const auto& d : r.diagnostics)
     if (d.category == category && d.message.find(words) != std::string::npos) return &d;
   return nullptr;
@@ -96,7 +98,11 @@ class SandboxTest : public ::testing::Test {
     for (const char* name : kHostile) {
       compilers.emplace_back([&, name] {
         ProcessSpec spec;
-        spec.argv = {"g++", "-std=c++17", "-O1", "-o", (root_ / "bin" / name).string(),
+        spec.argv = {"g++",
+                     "-std=c++17",
+                     "-O1",
+                     "-o",
+                     (root_ / "bin" / name).string(),
                      std::string(KWB_FIXTURES_DIR) + "/hostile/" + name + ".cpp"};
         spec.timeout = 120s;
         ProcessResult r = ProcessRunner().run(spec);
@@ -105,7 +111,8 @@ class SandboxTest : public ::testing::Test {
       });
     }
     for (auto& t : compilers) t.join();
-    for (const auto& [name, r] : results) ASSERT_TRUE(r.ok()) << "compiling " << name << ": " << r.describe() << "\n" << r.stderrText;
+    for (const auto& [name, r] : results)
+      ASSERT_TRUE(r.ok()) << "compiling " << name << ": " << r.describe() << "\n" << r.stderrText;
   }
 
   static void TearDownTestSuite() {
@@ -182,12 +189,13 @@ TEST_F(SandboxTest, DeletingFilesOutsideScratchFails) {
   requireBubblewrap();
   const fs::path canary = root_ / "secret" / "canary-delete";
   std::ofstream(canary) << "alive\n";
-  SandboxResult r = Sandbox(policy()).run({bin("delete_outside").string(), canary.string(),
-                                           (root_ / "bin" / "precious.txt").string()});
+  SandboxResult r = Sandbox(policy()).run(
+      {bin("delete_outside").string(), canary.string(), (root_ / "bin" / "precious.txt").string()});
   EXPECT_TRUE(fs::exists(canary)) << "the canary outside the sandbox was deleted";
   EXPECT_TRUE(fs::exists(root_ / "bin" / "precious.txt")) << "a file in the read-only folder was deleted";
   EXPECT_EQ(r.exitCode, 0) << "deletions reported as successful: " << r.stdoutText();
-  EXPECT_NE(findDiagnostic(r, category::SandboxViolation, "read-only file system"), nullptr) << diagnosticsText(r);
+  EXPECT_NE(findDiagnostic(r, category::SandboxViolation, "read-only file system"), nullptr)
+      << diagnosticsText(r);
 }
 
 TEST_F(SandboxTest, ForkBombIsContainedAndLeavesNoProcesses) {
@@ -199,11 +207,13 @@ TEST_F(SandboxTest, ForkBombIsContainedAndLeavesNoProcesses) {
   auto took = std::chrono::steady_clock::now() - start;
   EXPECT_LT(took, 5s);
   EXPECT_TRUE(r.timedOut) << diagnosticsText(r);
-  EXPECT_NE(findDiagnostic(r, category::Timeout, "wall-clock limit of 1500 ms"), nullptr) << diagnosticsText(r);
+  EXPECT_NE(findDiagnostic(r, category::Timeout, "wall-clock limit of 1500 ms"), nullptr)
+      << diagnosticsText(r);
   EXPECT_NE(findDiagnostic(r, category::SandboxViolation, "process limit of 16 tasks was reached"), nullptr)
       << diagnosticsText(r) << "\npeak tasks " << r.peakTasks;
   EXPECT_LE(r.peakTasks, p.maxProcesses) << "more tasks than the limit ran";
-  EXPECT_TRUE(noneRunningWithin(bin("fork_bomb"), 2s)) << processesRunning(bin("fork_bomb")) << " left running";
+  EXPECT_TRUE(noneRunningWithin(bin("fork_bomb"), 2s))
+      << processesRunning(bin("fork_bomb")) << " left running";
 }
 
 TEST_F(SandboxTest, HugeAllocationHitsTheMemoryLimit) {
@@ -235,7 +245,8 @@ TEST_F(SandboxTest, SpinningIsStoppedByTheWallTimeout) {
   p.wallTimeout = 500ms;
   SandboxResult r = Sandbox(p).run({bin("spin_forever").string()});
   EXPECT_TRUE(r.timedOut);
-  EXPECT_NE(findDiagnostic(r, category::Timeout, "wall-clock limit of 500 ms"), nullptr) << diagnosticsText(r);
+  EXPECT_NE(findDiagnostic(r, category::Timeout, "wall-clock limit of 500 ms"), nullptr)
+      << diagnosticsText(r);
   EXPECT_GE(r.process.elapsed, 500ms);
   EXPECT_LT(r.process.elapsed, 2s);
   EXPECT_TRUE(noneRunningWithin(bin("spin_forever"), 2s));
@@ -272,11 +283,13 @@ TEST_F(SandboxTest, PrivateFilesAreInvisible) {
   requireBubblewrap();
   const fs::path secret = root_ / "secret" / "id_rsa";
   SandboxResult r = Sandbox(policy()).run({bin("read_secrets").string(), secret.string()});
-  EXPECT_EQ(r.stdoutText().find("KWB-CANARY-SECRET"), std::string::npos) << "the secret leaked: " << r.stdoutText();
+  EXPECT_EQ(r.stdoutText().find("KWB-CANARY-SECRET"), std::string::npos)
+      << "the secret leaked: " << r.stdoutText();
   EXPECT_EQ(r.stdoutText().find("listed"), std::string::npos) << r.stdoutText();
   EXPECT_TRUE(r.exited);
   EXPECT_EQ(r.exitCode, 0) << "files it could read: " << r.stdoutText();
-  EXPECT_NE(r.stderrText().find("cannot read " + secret.string() + ": No such file or directory"), std::string::npos)
+  EXPECT_NE(r.stderrText().find("cannot read " + secret.string() + ": No such file or directory"),
+            std::string::npos)
       << r.stderrText();
   EXPECT_FALSE(r.hasCategory(category::RuntimeCrash)) << diagnosticsText(r);
 }
@@ -297,14 +310,16 @@ TEST_F(SandboxTest, WritesOutsideScratchFail) {
   // Inside, the folder not bound is absent, the bound one and /usr are read-only. Only the test root
   // itself exists there, as a parent bwrap created inside the private /tmp: a write there lands in
   // that tmpfs (checked absent on the host above) and vanishes with the sandbox.
-  EXPECT_NE(r.stderrText().find("open " + targets[0].string() + ": No such file or directory"), std::string::npos)
+  EXPECT_NE(r.stderrText().find("open " + targets[0].string() + ": No such file or directory"),
+            std::string::npos)
       << r.stderrText();
   EXPECT_NE(r.stderrText().find("open " + targets[1].string() + ": Read-only file system"), std::string::npos)
       << r.stderrText();
   EXPECT_NE(r.stderrText().find("open " + targets[3].string() + ": Read-only file system"), std::string::npos)
       << r.stderrText();
   EXPECT_LE(r.exitCode, 1) << r.stdoutText();
-  EXPECT_NE(findDiagnostic(r, category::SandboxViolation, "read-only file system"), nullptr) << diagnosticsText(r);
+  EXPECT_NE(findDiagnostic(r, category::SandboxViolation, "read-only file system"), nullptr)
+      << diagnosticsText(r);
 }
 
 TEST_F(SandboxTest, OutputFloodIsCappedAndKilled) {
@@ -314,7 +329,8 @@ TEST_F(SandboxTest, OutputFloodIsCappedAndKilled) {
   EXPECT_TRUE(r.process.outputCapKilled) << diagnosticsText(r);
   EXPECT_EQ(r.stdoutText().size(), p.outputCap);
   EXPECT_LT(r.process.elapsed, 3s);
-  EXPECT_NE(findDiagnostic(r, category::SandboxViolation, "output cap of 256 KiB"), nullptr) << diagnosticsText(r);
+  EXPECT_NE(findDiagnostic(r, category::SandboxViolation, "output cap of 256 KiB"), nullptr)
+      << diagnosticsText(r);
   EXPECT_TRUE(noneRunningWithin(bin("flood_stdout"), 2s));
 }
 
@@ -353,7 +369,8 @@ TEST_F(SandboxTest, FileSizeLimitIsAViolation) {
   SandboxPolicy p = policy();
   p.maxFileSizeBytes = 1 << 20;
   SandboxResult r = Sandbox(p).run({"/bin/sh", "-c", "head -c 4000000 /dev/zero > big.bin"});
-  EXPECT_NE(findDiagnostic(r, category::SandboxViolation, "file-size limit of 1 MiB"), nullptr) << diagnosticsText(r);
+  EXPECT_NE(findDiagnostic(r, category::SandboxViolation, "file-size limit of 1 MiB"), nullptr)
+      << diagnosticsText(r);
   EXPECT_LE(fs::file_size(p.scratchDir / "big.bin"), 1u << 20);
 }
 
@@ -409,14 +426,16 @@ TEST_F(SandboxTest, RlimitsOnlyStillLimitsMemory) {
 }
 
 TEST_F(SandboxTest, RlimitsOnlyContainsAForkBomb) {
-  if (geteuid() == 0 && sandboxHost().setprivPath.empty()) GTEST_SKIP() << "root without setpriv: no process limit";
+  if (geteuid() == 0 && sandboxHost().setprivPath.empty())
+    GTEST_SKIP() << "root without setpriv: no process limit";
   SandboxPolicy p = policy(SandboxIsolation::RlimitsOnly);
   p.wallTimeout = 1s;
   SandboxResult r = Sandbox(p).run({bin("fork_bomb").string()});
   EXPECT_TRUE(r.timedOut) << diagnosticsText(r);
   EXPECT_NE(findDiagnostic(r, category::SandboxViolation, "process limit"), nullptr)
       << diagnosticsText(r) << "\npeak " << r.peakTasks;
-  EXPECT_TRUE(noneRunningWithin(bin("fork_bomb"), 2s)) << processesRunning(bin("fork_bomb")) << " left running";
+  EXPECT_TRUE(noneRunningWithin(bin("fork_bomb"), 2s))
+      << processesRunning(bin("fork_bomb")) << " left running";
 }
 
 TEST(ProcessCensus, CountsAProcessTree) {

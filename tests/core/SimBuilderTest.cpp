@@ -26,7 +26,8 @@ fs::path scratch(const std::string& name) {
   return p;
 }
 
-kwb::ProcessResult kwbRun(const std::vector<std::string>& args, const std::map<std::string, std::string>& env = {}) {
+kwb::ProcessResult kwbRun(const std::vector<std::string>& args,
+                          const std::map<std::string, std::string>& env = {}) {
   kwb::ProcessSpec spec;
   spec.argv = {KWB_KWB_EXE};
   spec.argv.insert(spec.argv.end(), args.begin(), args.end());
@@ -40,7 +41,8 @@ kwb::ProcessResult kwbRun(const std::vector<std::string>& args, const std::map<s
 TEST(SimBuilderDiagnostics, UnsupportedApiIsAttributedToTheUsersLine) {
   const std::string inc = "/x/core/emulator/include";
   const std::string out =
-      "/x/core/emulator/include/kwb_sim/unsupported.h: In instantiation of 'void AscendC::Gather(KwbA&& ...)':\n"
+      "/x/core/emulator/include/kwb_sim/unsupported.h: In instantiation of 'void AscendC::Gather(KwbA&& "
+      "...)':\n"
       "/src/k.cpp:35:11:   required from here\n"
       "/x/core/emulator/include/kwb_sim/unsupported.h:30:1: error: static assertion failed: kwb-sim: "
       "unsupported-api: Gather is not implemented by the kwb emulator\n";

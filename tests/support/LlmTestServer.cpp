@@ -13,16 +13,23 @@ namespace {
 using nlohmann::json;
 
 std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return s;
 }
 
 const std::map<std::string, LlmFault>& faultNames() {
-  static const std::map<std::string, LlmFault> names{
-      {"none", LlmFault::None},           {"json", LlmFault::JsonNoStream},   {"rate_limited", LlmFault::RateLimited},
-      {"server_error", LlmFault::ServerError}, {"unauthorized", LlmFault::Unauthorized}, {"html", LlmFault::Html},
-      {"garbage", LlmFault::Garbage},     {"stall", LlmFault::Stall},         {"cut", LlmFault::Cut},
-      {"stream_error", LlmFault::StreamError}, {"raw", LlmFault::Raw}};
+  static const std::map<std::string, LlmFault> names{{"none", LlmFault::None},
+                                                     {"json", LlmFault::JsonNoStream},
+                                                     {"rate_limited", LlmFault::RateLimited},
+                                                     {"server_error", LlmFault::ServerError},
+                                                     {"unauthorized", LlmFault::Unauthorized},
+                                                     {"html", LlmFault::Html},
+                                                     {"garbage", LlmFault::Garbage},
+                                                     {"stall", LlmFault::Stall},
+                                                     {"cut", LlmFault::Cut},
+                                                     {"stream_error", LlmFault::StreamError},
+                                                     {"raw", LlmFault::Raw}};
   return names;
 }
 
@@ -65,8 +72,8 @@ std::string RecordedRequest::allText() const {
 }
 
 json RecordedRequest::toJson() const {
-  return {{"method", method}, {"path", path}, {"headers", headers}, {"body", body}, {"json", json},
-          {"wire_format", wireFormat}};
+  return {{"method", method}, {"path", path}, {"headers", headers},
+          {"body", body},     {"json", json}, {"wire_format", wireFormat}};
 }
 
 ScriptedReply replyFromJson(const json& j) {
@@ -158,10 +165,13 @@ LlmTestServer::LlmTestServer(std::vector<ScriptedReply> script)
   port_ = s.bind_to_any_port("127.0.0.1");
   if (port_ <= 0) throw std::runtime_error("LlmTestServer: cannot bind 127.0.0.1");
   thread_ = std::thread([this] { server_->listen_after_bind(); });
-  for (int i = 0; i < 200 && !server_->is_running(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  for (int i = 0; i < 200 && !server_->is_running(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
 }
 
-LlmTestServer::~LlmTestServer() { stop(); }
+LlmTestServer::~LlmTestServer() {
+  stop();
+}
 
 void LlmTestServer::stop() {
   stopping_ = true;
@@ -174,7 +184,9 @@ void LlmTestServer::stop() {
   if (thread_.joinable()) thread_.join();
 }
 
-std::string LlmTestServer::baseUrl() const { return "http://127.0.0.1:" + std::to_string(port_); }
+std::string LlmTestServer::baseUrl() const {
+  return "http://127.0.0.1:" + std::to_string(port_);
+}
 
 void LlmTestServer::push(ScriptedReply reply) {
   std::lock_guard lock(mutex_);
@@ -250,7 +262,8 @@ void LlmTestServer::handleCompletion(const std::string& wireFormat, const void* 
     return;
   }
   ScriptedReply r = *scripted;
-  const std::string model = rec.json.is_object() && rec.json.contains("model") && rec.json["model"].is_string() &&
+  const std::string model = rec.json.is_object() && rec.json.contains("model") &&
+                                    rec.json["model"].is_string() &&
                                     !rec.json["model"].get<std::string>().empty()
                                 ? rec.json["model"].get<std::string>()
                                 : r.model;
@@ -270,26 +283,29 @@ void LlmTestServer::handleCompletion(const std::string& wireFormat, const void* 
       return;
     case LlmFault::ServerError:
       res.status = r.status ? r.status : 500;
-      res.set_content(errorBody(r.errorMessage.empty() ? "The server had an error while processing your request"
-                                                       : r.errorMessage,
-                                anthropic ? "api_error" : "server_error"),
-                      "application/json");
+      res.set_content(
+          errorBody(r.errorMessage.empty() ? "The server had an error while processing your request"
+                                           : r.errorMessage,
+                    anthropic ? "api_error" : "server_error"),
+          "application/json");
       return;
     case LlmFault::Unauthorized: {
       std::string key = rec.header(anthropic ? "x-api-key" : "authorization");
       if (key.rfind("Bearer ", 0) == 0) key = key.substr(7);
       res.status = 401;
-      res.set_content(errorBody("Incorrect API key provided: " + key + ". You can find your API key in your account.",
-                                anthropic ? "authentication_error" : "invalid_request_error"),
-                      "application/json");
+      res.set_content(
+          errorBody("Incorrect API key provided: " + key + ". You can find your API key in your account.",
+                    anthropic ? "authentication_error" : "invalid_request_error"),
+          "application/json");
       return;
     }
     case LlmFault::Html:
       res.status = r.status ? r.status : 502;
-      res.set_content(!r.body.empty() ? r.body
-                                      : "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center>"
-                                        "<h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx/1.25.3</center>\r\n"
-                                        "</body>\r\n</html>\r\n",
+      res.set_content(!r.body.empty()
+                          ? r.body
+                          : "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center>"
+                            "<h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx/1.25.3</center>\r\n"
+                            "</body>\r\n</html>\r\n",
                       "text/html");
       return;
     case LlmFault::Raw:
@@ -299,136 +315,172 @@ void LlmTestServer::handleCompletion(const std::string& wireFormat, const void* 
     case LlmFault::JsonNoStream: {
       json body;
       if (anthropic) {
-        body = {{"id", id}, {"type", "message"}, {"role", "assistant"}, {"model", model},
-                {"content", json::array({{{"type", "text"}, {"text", r.text}}})}, {"stop_reason", finish},
+        body = {{"id", id},
+                {"type", "message"},
+                {"role", "assistant"},
+                {"model", model},
+                {"content", json::array({{{"type", "text"}, {"text", r.text}}})},
+                {"stop_reason", finish},
                 {"usage", {{"input_tokens", r.promptTokens}, {"output_tokens", r.completionTokens}}}};
       } else {
-        body = {{"id", id}, {"object", "chat.completion"}, {"model", model},
+        body = {{"id", id},
+                {"object", "chat.completion"},
+                {"model", model},
                 {"choices", json::array({{{"index", 0},
                                           {"message", {{"role", "assistant"}, {"content", r.text}}},
                                           {"finish_reason", finish}}})},
-                {"usage", {{"prompt_tokens", r.promptTokens}, {"completion_tokens", r.completionTokens},
-                           {"total_tokens", r.promptTokens + r.completionTokens}}}};
+                {"usage",
+                 {{"prompt_tokens", r.promptTokens},
+                  {"completion_tokens", r.completionTokens},
+                  {"total_tokens", r.promptTokens + r.completionTokens}}}};
       }
       res.set_content(body.dump(), "application/json");
       return;
     }
-    default: break;
+    default:
+      break;
   }
 
   // Streaming replies (None, Garbage, Stall, Cut, StreamError).
   res.set_header("Cache-Control", "no-cache");
   res.set_header(anthropic ? "request-id" : "x-request-id", "req_test_" + std::to_string(requestNumber));
-  res.set_chunked_content_provider(
-      "text/event-stream", [this, r, anthropic, model, id, finish](std::size_t, httplib::DataSink& sink) {
-        const std::string eol = r.crlf ? "\r\n" : "\n";
-        auto send = [&](const std::string& s) { return !stopping_ && sink.write(s.data(), s.size()); };
-        auto event = [&](const std::string& name, const json& data, bool multiLine = false) {
-          std::string out;
-          if (!name.empty()) out += "event: " + name + eol;
-          if (multiLine) {  // same JSON, one key per data: line (joined with '\n' by the reader)
-            std::string dumped = data.dump(1);
-            std::size_t start = 0;
-            while (start <= dumped.size()) {
-              std::size_t nl = dumped.find('\n', start);
-              out += "data: " + dumped.substr(start, nl == std::string::npos ? std::string::npos : nl - start) + eol;
-              if (nl == std::string::npos) break;
-              start = nl + 1;
-            }
-          } else {
-            out += "data: " + data.dump() + eol;
-          }
-          return send(out + eol);
-        };
-        auto delay = [&] { return r.chunkDelayMs <= 0 || sleepUnlessStopping(r.chunkDelayMs); };
+  res.set_chunked_content_provider("text/event-stream", [this, r, anthropic, model, id, finish](
+                                                            std::size_t, httplib::DataSink& sink) {
+    const std::string eol = r.crlf ? "\r\n" : "\n";
+    auto send = [&](const std::string& s) { return !stopping_ && sink.write(s.data(), s.size()); };
+    auto event = [&](const std::string& name, const json& data, bool multiLine = false) {
+      std::string out;
+      if (!name.empty()) out += "event: " + name + eol;
+      if (multiLine) {  // same JSON, one key per data: line (joined with '\n' by the reader)
+        std::string dumped = data.dump(1);
+        std::size_t start = 0;
+        while (start <= dumped.size()) {
+          std::size_t nl = dumped.find('\n', start);
+          out +=
+              "data: " + dumped.substr(start, nl == std::string::npos ? std::string::npos : nl - start) + eol;
+          if (nl == std::string::npos) break;
+          start = nl + 1;
+        }
+      } else {
+        out += "data: " + data.dump() + eol;
+      }
+      return send(out + eol);
+    };
+    auto delay = [&] { return r.chunkDelayMs <= 0 || sleepUnlessStopping(r.chunkDelayMs); };
 
-        if (!send(": scripted by LlmTestServer" + eol + eol)) return false;
-        if (r.fault == LlmFault::Garbage) {
-          send("data: {\"choices\": [{\"delta\": {\"content\": \"Hel" + eol + eol);
-          send("data: <html>not json</html>" + eol + eol);
-          sink.done();
-          return true;
-        }
-        const bool faultAfter = r.fault == LlmFault::Stall || r.fault == LlmFault::Cut || r.fault == LlmFault::StreamError;
-        const std::string text = faultAfter ? r.text.substr(0, std::min(r.cutAfterChars, r.text.size())) : r.text;
+    if (!send(": scripted by LlmTestServer" + eol + eol)) return false;
+    if (r.fault == LlmFault::Garbage) {
+      send("data: {\"choices\": [{\"delta\": {\"content\": \"Hel" + eol + eol);
+      send("data: <html>not json</html>" + eol + eol);
+      sink.done();
+      return true;
+    }
+    const bool faultAfter =
+        r.fault == LlmFault::Stall || r.fault == LlmFault::Cut || r.fault == LlmFault::StreamError;
+    const std::string text = faultAfter ? r.text.substr(0, std::min(r.cutAfterChars, r.text.size())) : r.text;
 
-        if (anthropic) {
-          json start{{"type", "message_start"},
-                     {"message", {{"id", id}, {"type", "message"}, {"role", "assistant"}, {"model", model},
-                                  {"content", json::array()}, {"stop_reason", nullptr},
-                                  {"usage", {{"input_tokens", r.promptTokens}, {"output_tokens", 1}}}}}};
-          if (!event("message_start", start, r.multiLineData)) return false;
-          int index = 0;
-          if (!r.reasoning.empty()) {
-            event("content_block_start", {{"type", "content_block_start"}, {"index", index},
-                                          {"content_block", {{"type", "thinking"}, {"thinking", ""}}}});
-            for (const auto& p : pieces(r.reasoning, r.chunkChars)) {
-              if (!event("content_block_delta", {{"type", "content_block_delta"}, {"index", index},
-                                                 {"delta", {{"type", "thinking_delta"}, {"thinking", p}}}}) ||
-                  !delay())
-                return false;
-            }
-            event("content_block_stop", {{"type", "content_block_stop"}, {"index", index}});
-            ++index;
-          }
-          event("content_block_start", {{"type", "content_block_start"}, {"index", index},
-                                        {"content_block", {{"type", "text"}, {"text", ""}}}});
-          if (!event("ping", {{"type", "ping"}})) return false;
-          for (const auto& p : pieces(text, r.chunkChars)) {
-            if (!event("content_block_delta", {{"type", "content_block_delta"}, {"index", index},
-                                               {"delta", {{"type", "text_delta"}, {"text", p}}}}) ||
-                !delay())
-              return false;
-          }
-        } else {
-          json first{{"id", id}, {"object", "chat.completion.chunk"}, {"model", model},
-                     {"choices", json::array({{{"index", 0}, {"delta", {{"role", "assistant"}, {"content", ""}}},
-                                               {"finish_reason", nullptr}}})}};
-          if (!event("", first, r.multiLineData)) return false;
-          auto chunk = [&](const json& delta) {
-            return event("", {{"id", id}, {"object", "chat.completion.chunk"}, {"model", model},
-                              {"choices", json::array({{{"index", 0}, {"delta", delta}, {"finish_reason", nullptr}}})}});
-          };
-          for (const auto& p : pieces(r.reasoning, r.chunkChars))
-            if (!chunk({{"reasoning_content", p}}) || !delay()) return false;
-          for (const auto& p : pieces(text, r.chunkChars))
-            if (!chunk({{"content", p}}) || !delay()) return false;
+    if (anthropic) {
+      json start{{"type", "message_start"},
+                 {"message",
+                  {{"id", id},
+                   {"type", "message"},
+                   {"role", "assistant"},
+                   {"model", model},
+                   {"content", json::array()},
+                   {"stop_reason", nullptr},
+                   {"usage", {{"input_tokens", r.promptTokens}, {"output_tokens", 1}}}}}};
+      if (!event("message_start", start, r.multiLineData)) return false;
+      int index = 0;
+      if (!r.reasoning.empty()) {
+        event("content_block_start", {{"type", "content_block_start"},
+                                      {"index", index},
+                                      {"content_block", {{"type", "thinking"}, {"thinking", ""}}}});
+        for (const auto& p : pieces(r.reasoning, r.chunkChars)) {
+          if (!event("content_block_delta", {{"type", "content_block_delta"},
+                                             {"index", index},
+                                             {"delta", {{"type", "thinking_delta"}, {"thinking", p}}}}) ||
+              !delay())
+            return false;
         }
+        event("content_block_stop", {{"type", "content_block_stop"}, {"index", index}});
+        ++index;
+      }
+      event("content_block_start", {{"type", "content_block_start"},
+                                    {"index", index},
+                                    {"content_block", {{"type", "text"}, {"text", ""}}}});
+      if (!event("ping", {{"type", "ping"}})) return false;
+      for (const auto& p : pieces(text, r.chunkChars)) {
+        if (!event("content_block_delta", {{"type", "content_block_delta"},
+                                           {"index", index},
+                                           {"delta", {{"type", "text_delta"}, {"text", p}}}}) ||
+            !delay())
+          return false;
+      }
+    } else {
+      json first{{"id", id},
+                 {"object", "chat.completion.chunk"},
+                 {"model", model},
+                 {"choices", json::array({{{"index", 0},
+                                           {"delta", {{"role", "assistant"}, {"content", ""}}},
+                                           {"finish_reason", nullptr}}})}};
+      if (!event("", first, r.multiLineData)) return false;
+      auto chunk = [&](const json& delta) {
+        return event(
+            "", {{"id", id},
+                 {"object", "chat.completion.chunk"},
+                 {"model", model},
+                 {"choices", json::array({{{"index", 0}, {"delta", delta}, {"finish_reason", nullptr}}})}});
+      };
+      for (const auto& p : pieces(r.reasoning, r.chunkChars))
+        if (!chunk({{"reasoning_content", p}}) || !delay()) return false;
+      for (const auto& p : pieces(text, r.chunkChars))
+        if (!chunk({{"content", p}}) || !delay()) return false;
+    }
 
-        if (r.fault == LlmFault::Stall) {
-          sleepUnlessStopping(r.stallMs);
-          return false;  // drop the connection after the silence
-        }
-        if (r.fault == LlmFault::Cut) {
-          if (r.abortConnection) return false;  // no terminating chunk: the transfer breaks
-          sink.done();                          // a clean HTTP end, but no end marker
-          return true;
-        }
-        if (r.fault == LlmFault::StreamError) {
-          const std::string msg = r.errorMessage.empty() ? "Overloaded" : r.errorMessage;
-          if (anthropic) event("error", anthropicError(msg, "overloaded_error"));
-          else event("", openAiError(msg, "server_error"));
-          sink.done();
-          return true;
-        }
+    if (r.fault == LlmFault::Stall) {
+      sleepUnlessStopping(r.stallMs);
+      return false;  // drop the connection after the silence
+    }
+    if (r.fault == LlmFault::Cut) {
+      if (r.abortConnection) return false;  // no terminating chunk: the transfer breaks
+      sink.done();                          // a clean HTTP end, but no end marker
+      return true;
+    }
+    if (r.fault == LlmFault::StreamError) {
+      const std::string msg = r.errorMessage.empty() ? "Overloaded" : r.errorMessage;
+      if (anthropic)
+        event("error", anthropicError(msg, "overloaded_error"));
+      else
+        event("", openAiError(msg, "server_error"));
+      sink.done();
+      return true;
+    }
 
-        if (anthropic) {
-          event("content_block_stop", {{"type", "content_block_stop"}, {"index", r.reasoning.empty() ? 0 : 1}});
-          event("message_delta", {{"type", "message_delta"},
-                                  {"delta", {{"stop_reason", finish}, {"stop_sequence", nullptr}}},
-                                  {"usage", {{"output_tokens", r.completionTokens}}}});
-          event("message_stop", {{"type", "message_stop"}});
-        } else {
-          event("", {{"id", id}, {"object", "chat.completion.chunk"}, {"model", model},
-                     {"choices", json::array({{{"index", 0}, {"delta", json::object()}, {"finish_reason", finish}}})}});
-          event("", {{"id", id}, {"object", "chat.completion.chunk"}, {"model", model}, {"choices", json::array()},
-                     {"usage", {{"prompt_tokens", r.promptTokens}, {"completion_tokens", r.completionTokens},
-                                {"total_tokens", r.promptTokens + r.completionTokens}}}});
-          send("data: [DONE]" + eol + eol);
-        }
-        sink.done();
-        return true;
-      });
+    if (anthropic) {
+      event("content_block_stop", {{"type", "content_block_stop"}, {"index", r.reasoning.empty() ? 0 : 1}});
+      event("message_delta", {{"type", "message_delta"},
+                              {"delta", {{"stop_reason", finish}, {"stop_sequence", nullptr}}},
+                              {"usage", {{"output_tokens", r.completionTokens}}}});
+      event("message_stop", {{"type", "message_stop"}});
+    } else {
+      event("", {{"id", id},
+                 {"object", "chat.completion.chunk"},
+                 {"model", model},
+                 {"choices",
+                  json::array({{{"index", 0}, {"delta", json::object()}, {"finish_reason", finish}}})}});
+      event("", {{"id", id},
+                 {"object", "chat.completion.chunk"},
+                 {"model", model},
+                 {"choices", json::array()},
+                 {"usage",
+                  {{"prompt_tokens", r.promptTokens},
+                   {"completion_tokens", r.completionTokens},
+                   {"total_tokens", r.promptTokens + r.completionTokens}}}});
+      send("data: [DONE]" + eol + eol);
+    }
+    sink.done();
+    return true;
+  });
 }
 
 }  // namespace kwb::testsupport

@@ -44,24 +44,24 @@ enum class LlmFault {
 
 struct ScriptedReply {
   std::string text;
-  std::string reasoning;                // sent as reasoning_content / thinking deltas first
-  std::size_t chunkChars = 8;           // characters per delta event
-  int chunkDelayMs = 0;                 // pause between deltas (a slow drip, for cancellation)
+  std::string reasoning;       // sent as reasoning_content / thinking deltas first
+  std::size_t chunkChars = 8;  // characters per delta event
+  int chunkDelayMs = 0;        // pause between deltas (a slow drip, for cancellation)
   int promptTokens = 42;
   int completionTokens = 17;
-  std::string finishReason;             // default "stop" (OpenAI) / "end_turn" (Anthropic)
+  std::string finishReason;  // default "stop" (OpenAI) / "end_turn" (Anthropic)
   std::string model = "test-model";
   LlmFault fault = LlmFault::None;
-  std::string retryAfter;               // RateLimited: Retry-After header value; empty = none
-  int status = 0;                       // ServerError/Html/Raw status; 0 = the fault's default
-  std::string contentType;              // Raw
-  std::string body;                     // Raw / Html body; empty = a default page
-  std::string errorMessage;             // message inside error bodies; empty = a default
-  std::size_t cutAfterChars = 0;        // Stall/Cut/StreamError: text sent before the fault
-  int stallMs = 5000;                   // Stall
-  bool abortConnection = false;         // Cut: drop the connection mid-chunk instead of ending cleanly
-  bool crlf = false;                    // end SSE lines with CRLF
-  bool multiLineData = false;           // split the first event's JSON over several data: lines
+  std::string retryAfter;         // RateLimited: Retry-After header value; empty = none
+  int status = 0;                 // ServerError/Html/Raw status; 0 = the fault's default
+  std::string contentType;        // Raw
+  std::string body;               // Raw / Html body; empty = a default page
+  std::string errorMessage;       // message inside error bodies; empty = a default
+  std::size_t cutAfterChars = 0;  // Stall/Cut/StreamError: text sent before the fault
+  int stallMs = 5000;             // Stall
+  bool abortConnection = false;   // Cut: drop the connection mid-chunk instead of ending cleanly
+  bool crlf = false;              // end SSE lines with CRLF
+  bool multiLineData = false;     // split the first event's JSON over several data: lines
 };
 
 struct RecordedRequest {
@@ -69,8 +69,8 @@ struct RecordedRequest {
   std::string path;
   std::map<std::string, std::string> headers;  // lower-case names
   std::string body;
-  nlohmann::json json;       // parsed body; null when it was not JSON
-  std::string wireFormat;    // "openai" or "anthropic"
+  nlohmann::json json;     // parsed body; null when it was not JSON
+  std::string wireFormat;  // "openai" or "anthropic"
 
   std::string header(const std::string& lowerName) const;
   // System prompt plus every message's content, joined by newlines, for "the request contains X" asserts.
@@ -81,7 +81,8 @@ struct RecordedRequest {
 // Throws std::invalid_argument naming the offending entry/field.
 ScriptedReply replyFromJson(const nlohmann::json& j);
 // Accepts {"replies": [...], "fallback": {...}} or a bare array of replies.
-std::vector<ScriptedReply> scriptFromJson(const nlohmann::json& j, std::optional<ScriptedReply>* fallback = nullptr);
+std::vector<ScriptedReply> scriptFromJson(const nlohmann::json& j,
+                                          std::optional<ScriptedReply>* fallback = nullptr);
 
 class LlmTestServer {
  public:

@@ -16,13 +16,16 @@
 
 namespace {
 volatile std::sig_atomic_t gSignalled = 0;
-void onSignal(int) { gSignalled = 1; }
+void onSignal(int) {
+  gSignalled = 1;
+}
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc != 2 || std::string(argv[1]) == "--help") {
-    std::fprintf(stderr, "usage: kwb-llm-test-server SCRIPT.json\n"
-                         "  serves the scripted replies on 127.0.0.1 (ephemeral port, printed on stdout)\n");
+    std::fprintf(stderr,
+                 "usage: kwb-llm-test-server SCRIPT.json\n"
+                 "  serves the scripted replies on 127.0.0.1 (ephemeral port, printed on stdout)\n");
     return 2;
   }
   std::ifstream in(argv[1]);

@@ -26,12 +26,14 @@ class DiagnosticsModelTest : public QObject {
   void modelPassesTesterAndShowsFields() {
     DiagnosticsModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    auto d = diag("emulator", Severity::Error, "misaligned-copy", 44, "length 30 B is not a multiple of 32 B");
+    auto d =
+        diag("emulator", Severity::Error, "misaligned-copy", 44, "length 30 B is not a multiple of 32 B");
     d.api = "DataCopy";
     d.block = 2;
     model.setDiagnostics({d, diag("compiler", Severity::Warning, "compile-error", 7, "unused variable")});
     QCOMPARE(model.rowCount(), 2);
-    QCOMPARE(model.index(0, DiagnosticsModel::CategoryColumn).data().toString(), QStringLiteral("misaligned-copy"));
+    QCOMPARE(model.index(0, DiagnosticsModel::CategoryColumn).data().toString(),
+             QStringLiteral("misaligned-copy"));
     QCOMPARE(model.index(0, DiagnosticsModel::LocationColumn).data().toString(),
              QStringLiteral("kernel.cpp:44 [block 2]"));
     QCOMPARE(model.index(0, DiagnosticsModel::MessageColumn).data().toString(),
@@ -53,7 +55,8 @@ class DiagnosticsModelTest : public QObject {
     filter.setVisibleSources({QStringLiteral("compiler")});
     QCOMPARE(filter.rowCount(), 2);
     filter.sort(DiagnosticsModel::SeverityColumn, Qt::DescendingOrder);
-    QCOMPARE(filter.index(0, DiagnosticsModel::MessageColumn).data().toString(), QStringLiteral("missing include"));
+    QCOMPARE(filter.index(0, DiagnosticsModel::MessageColumn).data().toString(),
+             QStringLiteral("missing include"));
     filter.setVisibleSources({});
     QCOMPARE(filter.rowCount(), 4);
   }

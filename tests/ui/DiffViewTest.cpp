@@ -14,7 +14,8 @@ class DiffViewTest : public QObject {
     b.id = 4;
     b.parentId = 3;
     a.candidate.files["kernel.cpp"] = "constexpr int BUFFER_NUM = 1;\nint tile = 1024;\nvoid f();\n";
-    b.candidate.files["kernel.cpp"] = "constexpr int BUFFER_NUM = 2;\nint tile = 1024;\nvoid f();\nvoid g();\n";
+    b.candidate.files["kernel.cpp"] =
+        "constexpr int BUFFER_NUM = 2;\nint tile = 1024;\nvoid f();\nvoid g();\n";
     a.verdict = Verdict::Pass;
     b.verdict = Verdict::Pass;
     ProfileReport pa, pb;

@@ -5,12 +5,12 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "tests/ui/UiTestSupport.h"
 #include "ui/LimitsEditor.h"
 #include "ui/NewSessionDialog.h"
 #include "ui/SessionDefaults.h"
 #include "ui/SettingsDialog.h"
 #include "ui/WorkbenchApp.h"
-#include "tests/ui/UiTestSupport.h"
 
 using namespace kwb;
 using namespace kwb::ui;
@@ -20,9 +20,7 @@ class SessionDialogsTest : public QObject {
   QTemporaryDir settingsDir_;
 
  private slots:
-  void initTestCase() {
-    uitest::isolateSettings(settingsDir_.path());
-  }
+  void initTestCase() { uitest::isolateSettings(settingsDir_.path()); }
 
   void newSessionOffersTheBuiltInTasksAndValidatesFolders() {
     SessionDefaults d = builtinSessionDefaults();

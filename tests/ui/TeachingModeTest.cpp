@@ -8,12 +8,12 @@
 
 #include "core/agent/AgentLoop.h"
 #include "core/agent/Lesson.h"
+#include "tests/ui/UiTestSupport.h"
 #include "ui/AgentBridge.h"
 #include "ui/DiffView.h"
 #include "ui/LessonNotesPanel.h"
 #include "ui/MainWindow.h"
 #include "ui/WorkbenchApp.h"
-#include "tests/ui/UiTestSupport.h"
 
 using namespace kwb;
 
@@ -22,9 +22,7 @@ class TeachingModeTest : public QObject {
   QTemporaryDir settingsDir_;
 
  private slots:
-  void initTestCase() {
-    uitest::isolateSettings(settingsDir_.path());
-  }
+  void initTestCase() { uitest::isolateSettings(settingsDir_.path()); }
 
   void lessonStepsShowBesideTheirDiff() {
     const Lesson lesson = loadLesson("missing-sync");

@@ -83,7 +83,10 @@ class TimelineModelTest : public QObject {
     QCOMPARE(changed.count(), 1);
     QCOMPARE(model.index(0, TimelineModel::StatusColumn).data().toString(), QStringLiteral("pass"));
     QCOMPARE(model.index(0, TimelineModel::SpeedupColumn).data().toString(), QStringLiteral("2.00×"));
-    QVERIFY(model.index(0, TimelineModel::LatencyColumn).data(Qt::ToolTipRole).toString().contains("not a device"));
+    QVERIFY(model.index(0, TimelineModel::LatencyColumn)
+                .data(Qt::ToolTipRole)
+                .toString()
+                .contains("not a device"));
     model.upsertIteration(iter(2, 1, Verdict::WrongAnswer));
     model.upsertIteration(iter(3, 1, Verdict::CompileError));
     QCOMPARE(model.rowCount(), 2);
@@ -97,7 +100,8 @@ class TimelineModelTest : public QObject {
   void thousandIterationChainLoads() {
     TimelineModel model;
     Session s;
-    for (int i = 1; i <= 1000; ++i) s.iterations.push_back(iter(i, i == 1 ? std::nullopt : std::optional<int>(i - 1)));
+    for (int i = 1; i <= 1000; ++i)
+      s.iterations.push_back(iter(i, i == 1 ? std::nullopt : std::optional<int>(i - 1)));
     model.setSession(s);
     QCOMPARE(model.rowCount(), 1000);
     QCOMPARE(model.iterationCount(), 1000);

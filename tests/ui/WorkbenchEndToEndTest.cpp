@@ -3,8 +3,8 @@
 // Roll back → Accept, checking what the panels show at each step.
 #include <QAction>
 #include <QDir>
-#include <QTemporaryDir>
 #include <QStatusBar>
+#include <QTemporaryDir>
 #include <QTreeView>
 #include <QtTest>
 #include <fstream>
@@ -12,19 +12,19 @@
 
 #include "core/agent/AgentLoop.h"
 #include "tests/support/LlmTestServer.h"
+#include "tests/ui/UiTestSupport.h"
 #include "ui/AgentBridge.h"
 #include "ui/ConstraintsPanel.h"
+#include "ui/ConversationPanel.h"
 #include "ui/DiagnosticsModel.h"
 #include "ui/DiagnosticsPanel.h"
-#include "ui/ConversationPanel.h"
 #include "ui/KernelEditor.h"
 #include "ui/LatencyChart.h"
+#include "ui/MainWindow.h"
 #include "ui/PipeUtilizationChart.h"
 #include "ui/PipelineTraceView.h"
-#include "ui/MainWindow.h"
 #include "ui/TimelineModel.h"
 #include "ui/WorkbenchApp.h"
-#include "tests/ui/UiTestSupport.h"
 
 using namespace kwb;
 using kwb::uitest::waitFor;
@@ -37,7 +37,6 @@ std::string readFile(const std::string& p) {
   ss << in.rdbuf();
   return ss.str();
 }
-
 
 }  // namespace
 
@@ -84,15 +83,18 @@ class WorkbenchEndToEndTest : public QObject {
 
     // Start: the agent repairs the compile error and passes.
     w->action(QStringLiteral("start"))->trigger();
-    QVERIFY2(waitFor([&] {
-               auto s = loop.snapshot();
-               for (const auto& it : s.iterations)
-                 if (it.verdict == Verdict::Pass) return true;
-               return false;
-             }, 240000),
+    QVERIFY2(waitFor(
+                 [&] {
+                   auto s = loop.snapshot();
+                   for (const auto& it : s.iterations)
+                     if (it.verdict == Verdict::Pass) return true;
+                   return false;
+                 },
+                 240000),
              "no passing iteration");
     w->action(QStringLiteral("pause"))->trigger();
-    QVERIFY(waitFor([&] { return loop.state() == AgentState::Paused || loop.state() == AgentState::Finished; }, 120000));
+    QVERIFY(waitFor(
+        [&] { return loop.state() == AgentState::Paused || loop.state() == AgentState::Finished; }, 120000));
     QVERIFY(waitFor([&] { return w->timelineModel()->iterationCount() >= 2; }, 5000));
 
     // The second request carried the first candidate's compiler diagnostic.
@@ -129,11 +131,13 @@ class WorkbenchEndToEndTest : public QObject {
     w->editor()->setText(QString::fromStdString(good + "\n// tuned by hand\n"));
     QVERIFY(w->action(QStringLiteral("runEdit"))->isEnabled());
     w->action(QStringLiteral("runEdit"))->trigger();
-    QVERIFY(waitFor([&] {
-      auto s = loop.snapshot();
-      return int(s.iterations.size()) > before && s.iterations.back().candidate.origin == Origin::Human &&
-             s.iterations.back().verdict.has_value();
-    }, 240000));
+    QVERIFY(waitFor(
+        [&] {
+          auto s = loop.snapshot();
+          return int(s.iterations.size()) > before && s.iterations.back().candidate.origin == Origin::Human &&
+                 s.iterations.back().verdict.has_value();
+        },
+        240000));
 
     // A pinned rule shows in the constraints panel.
     emit w->addRuleRequested(QStringLiteral("Keep BUFFER_NUM = 2"));
@@ -144,28 +148,36 @@ class WorkbenchEndToEndTest : public QObject {
     emit w->rollbackRequested(1);
     QVERIFY(w->statusBar()->currentMessage().contains(QStringLiteral("branches from iteration 1")));
     const int agentBefore = int(loop.snapshot().iterations.size());
-    QVERIFY2(waitFor([&] {
-               const Session s = loop.snapshot();
-               for (const auto& it : s.iterations)
-                 if (it.id > agentBefore && it.parentId == 1 && it.candidate.origin != Origin::Human) return true;
-               const AgentState st = loop.state();
-               if (st == AgentState::Paused || st == AgentState::Finished) w->action(QStringLiteral("step"))->trigger();
-               return false;
-             }, 240000),
+    QVERIFY2(waitFor(
+                 [&] {
+                   const Session s = loop.snapshot();
+                   for (const auto& it : s.iterations)
+                     if (it.id > agentBefore && it.parentId == 1 && it.candidate.origin != Origin::Human)
+                       return true;
+                   const AgentState st = loop.state();
+                   if (st == AgentState::Paused || st == AgentState::Finished)
+                     w->action(QStringLiteral("step"))->trigger();
+                   return false;
+                 },
+                 240000),
              "Roll back + Step made no new branch from iteration 1");
     QVERIFY(loop.snapshot().childrenOf(1).size() >= 2u);
     int branchId = 0;
     for (const auto& it : loop.snapshot().iterations)
       if (it.id > agentBefore && it.parentId == 1) branchId = it.id;
     QVERIFY(waitFor([&] { return w->timelineModel()->indexOfIteration(branchId).isValid(); }, 10000));
-    QCOMPARE(w->timelineModel()->indexOfIteration(branchId).parent(), w->timelineModel()->indexOfIteration(1));
+    QCOMPARE(w->timelineModel()->indexOfIteration(branchId).parent(),
+             w->timelineModel()->indexOfIteration(1));
 
     // Accept iteration 2: a CANN project is exported and the timeline marks it.
     QTemporaryDir exportRoot;
     const QString exportDir = exportRoot.path() + QStringLiteral("/add_custom_project");
     emit w->acceptRequested(2, exportDir);
-    QVERIFY(waitFor([&] { return w->timelineModel()->indexOfIteration(2).data(ui::TimelineModel::IsAcceptedRole).toBool(); },
-                    10000));
+    QVERIFY(waitFor(
+        [&] {
+          return w->timelineModel()->indexOfIteration(2).data(ui::TimelineModel::IsAcceptedRole).toBool();
+        },
+        10000));
     QVERIFY(QFile::exists(exportDir + QStringLiteral("/CMakeLists.txt")));
     w->action(QStringLiteral("stop"))->trigger();
     QVERIFY(loop.waitUntilDone(std::chrono::seconds(120)));

@@ -83,10 +83,14 @@ void BlockTimeline::rememberWork(const Instr& in, double done) {
   // Only what a later scalar access could depend on (auto-sync orders S after V/MTE2/MTE3).
   const MemSpace dst = in.dstSpace == MemSpace::None && in.pipe == Pipe::V ? MemSpace::UB : in.dstSpace;
   const MemSpace src = in.srcSpace == MemSpace::None && in.pipe == Pipe::V ? MemSpace::UB : in.srcSpace;
-  if (dst == MemSpace::GM) remember(MemSpace::GM, in.gmAddr, gmExtent(in), true, done);
-  else remember(dst, in.dstOff, in.dstLen, true, done);
-  if (src == MemSpace::GM) remember(MemSpace::GM, in.gmAddr, gmExtent(in), false, done);
-  else remember(src, in.src0Off, in.src0Len, false, done);
+  if (dst == MemSpace::GM)
+    remember(MemSpace::GM, in.gmAddr, gmExtent(in), true, done);
+  else
+    remember(dst, in.dstOff, in.dstLen, true, done);
+  if (src == MemSpace::GM)
+    remember(MemSpace::GM, in.gmAddr, gmExtent(in), false, done);
+  else
+    remember(src, in.src0Off, in.src0Len, false, done);
   remember(src == MemSpace::GM ? MemSpace::UB : src, in.src1Off, in.src1Len, false, done);
 }
 
@@ -134,8 +138,8 @@ BlockRun BlockTimeline::run(const kwb_sim::BlockTrace& block, double gmShare, In
             if (write)
               ready = in.dstSpace == MemSpace::GM
                           ? conflictReady(MemSpace::GM, in.gmAddr, scalarGmExtent(in), true)
-                          : conflictReady(in.dstSpace == MemSpace::None ? MemSpace::UB : in.dstSpace, in.dstOff,
-                                          in.dstLen, true);
+                          : conflictReady(in.dstSpace == MemSpace::None ? MemSpace::UB : in.dstSpace,
+                                          in.dstOff, in.dstLen, true);
             else if (in.srcSpace == MemSpace::GM)
               ready = conflictReady(MemSpace::GM, in.gmAddr, scalarGmExtent(in), false);
             else if (in.src0Len > 0)
@@ -189,8 +193,10 @@ BlockRun BlockTimeline::run(const kwb_sim::BlockTrace& block, double gmShare, In
         // Fires once everything issued earlier on the setting pipe has finished (and is visible).
         const int src = pipeIndex(in.syncSrc == Pipe::None ? in.pipe : in.syncSrc);
         const double t = src == S ? s : std::max(s, done[src]);
-        const std::int64_t key = in.sync == SyncKind::SetFlag ? flagKey(src, pipeIndex(in.syncDst), in.syncId) : in.syncId;
-        ReadyTable& table = in.sync == SyncKind::SetFlag ? flags_ : (in.sync == SyncKind::EnQue ? enq_ : freed_);
+        const std::int64_t key =
+            in.sync == SyncKind::SetFlag ? flagKey(src, pipeIndex(in.syncDst), in.syncId) : in.syncId;
+        ReadyTable& table =
+            in.sync == SyncKind::SetFlag ? flags_ : (in.sync == SyncKind::EnQue ? enq_ : freed_);
         table.set(key, t + flagLatency, static_cast<std::uint32_t>(k));
         tStart = tEnd = t;
         break;
@@ -199,8 +205,10 @@ BlockRun BlockTimeline::run(const kwb_sim::BlockTrace& block, double gmShare, In
       case SyncKind::DeQue:
       case SyncKind::AllocTensor: {
         const int dst = pipeIndex(in.syncDst == Pipe::None ? in.pipe : in.syncDst);
-        const std::int64_t key = in.sync == SyncKind::WaitFlag ? flagKey(pipeIndex(in.syncSrc), dst, in.syncId) : in.syncId;
-        const ReadyTable& table = in.sync == SyncKind::WaitFlag ? flags_ : (in.sync == SyncKind::DeQue ? enq_ : freed_);
+        const std::int64_t key =
+            in.sync == SyncKind::WaitFlag ? flagKey(pipeIndex(in.syncSrc), dst, in.syncId) : in.syncId;
+        const ReadyTable& table =
+            in.sync == SyncKind::WaitFlag ? flags_ : (in.sync == SyncKind::DeQue ? enq_ : freed_);
         double ready = 0;
         std::uint32_t from = 0;
         const bool paired = table.get(key, ready, from);

@@ -3,9 +3,9 @@
 
 #include <charconv>
 #include <ostream>
+#include <string>
 #include <string_view>
 #include <type_traits>
-#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -22,14 +22,22 @@ namespace {
 // Lane names as msprof's simulator trace uses them (facts 4.2), so the layout looks familiar.
 const char* laneName(int pipe) {
   switch (static_cast<Pipe>(pipe)) {
-    case Pipe::S: return "SCALAR";
-    case Pipe::V: return "VECTOR";
-    case Pipe::MTE1: return "MTE1";
-    case Pipe::MTE2: return "MTE2";
-    case Pipe::MTE3: return "MTE3";
-    case Pipe::M: return "CUBE";
-    case Pipe::FIX: return "FIXP";
-    default: return "SCALAR";
+    case Pipe::S:
+      return "SCALAR";
+    case Pipe::V:
+      return "VECTOR";
+    case Pipe::MTE1:
+      return "MTE1";
+    case Pipe::MTE2:
+      return "MTE2";
+    case Pipe::MTE3:
+      return "MTE3";
+    case Pipe::M:
+      return "CUBE";
+    case Pipe::FIX:
+      return "FIXP";
+    default:
+      return "SCALAR";
   }
 }
 
@@ -45,9 +53,12 @@ std::string escaped(const std::string& s) {
 
 const char* flowName(SyncKind to) {
   switch (to) {
-    case SyncKind::DeQue: return "EnQue->DeQue";
-    case SyncKind::AllocTensor: return "FreeTensor->AllocTensor";
-    default: return "SetFlag->WaitFlag";
+    case SyncKind::DeQue:
+      return "EnQue->DeQue";
+    case SyncKind::AllocTensor:
+      return "FreeTensor->AllocTensor";
+    default:
+      return "SetFlag->WaitFlag";
   }
 }
 
@@ -120,29 +131,32 @@ void writeChromeTrace(const Profile& p, const kwb_sim::LaunchTrace& trace, std::
     for (const auto& in : b.instrs) lane[laneOf(in)] = true;
   std::vector<bool> coreSeen(static_cast<size_t>(std::max(1, p.cores)), false);
   for (const auto& b : p.blocks)
-    if (b.core >= 0 && static_cast<size_t>(b.core) < coreSeen.size()) coreSeen[static_cast<size_t>(b.core)] = true;
+    if (b.core >= 0 && static_cast<size_t>(b.core) < coreSeen.size())
+      coreSeen[static_cast<size_t>(b.core)] = true;
   const char* coreKind = p.coupled ? "AI Core" : (p.kernelKind == "vector" ? "AIV" : "AIC");
 
   Writer w(out);
   w << "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"model\":"
-      << nlohmann::json("kwb emulator cost model estimate (" + p.soc + " tables), not a device measurement").dump()
-      << ",\"soc\":" << nlohmann::json(p.soc).dump() << ",\"kernel\":" << nlohmann::json(p.kernel).dump()
-      << ",\"clock_mhz\":" << Num(mhz) << "},\"traceEvents\":[";
+    << nlohmann::json("kwb emulator cost model estimate (" + p.soc + " tables), not a device measurement")
+           .dump()
+    << ",\"soc\":" << nlohmann::json(p.soc).dump() << ",\"kernel\":" << nlohmann::json(p.kernel).dump()
+    << ",\"clock_mhz\":" << Num(mhz) << "},\"traceEvents\":[";
   for (size_t c = 0; c < coreSeen.size(); ++c) {
     if (!coreSeen[c]) continue;
     w.sep();
     w << "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":" << c << ",\"args\":{\"name\":\"core " << c << " ("
-        << coreKind << ")\"}}";
+      << coreKind << ")\"}}";
     w.sep();
-    w << "{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":" << c << ",\"args\":{\"sort_index\":" << c << "}}";
+    w << "{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":" << c << ",\"args\":{\"sort_index\":" << c
+      << "}}";
     for (int i = 0; i < kPipes; ++i) {
       if (!lane[i]) continue;
       w.sep();
-      w << "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":" << c << ",\"tid\":" << i << ",\"args\":{\"name\":\""
-          << laneName(i) << "\"}}";
+      w << "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":" << c << ",\"tid\":" << i
+        << ",\"args\":{\"name\":\"" << laneName(i) << "\"}}";
       w.sep();
       w << "{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":" << c << ",\"tid\":" << i
-          << ",\"args\":{\"sort_index\":" << i << "}}";
+        << ",\"args\":{\"sort_index\":" << i << "}}";
     }
   }
 
@@ -160,11 +174,11 @@ void writeChromeTrace(const Profile& p, const kwb_sim::LaunchTrace& trace, std::
       const double cycles = t[k].end - t[k].start;
       w.sep();
       w << "{\"name\":\"" << name(in.api) << "\",\"cat\":\""
-          << (in.sync == SyncKind::None ? kwb_sim::pipeName(static_cast<Pipe>(laneOf(in))) : "sync")
-          << "\",\"ph\":\"X\",\"ts\":" << Num((bp.startCycle + t[k].start) / mhz)
-          << ",\"dur\":" << Num(spanOf(in, t[k]) / mhz) << ",\"pid\":" << bp.core << ",\"tid\":" << laneOf(in)
-          << ",\"args\":{\"block\":" << bp.block << ",\"code\":\"" << name(in.file) << ':' << in.line
-          << "\",\"line\":" << in.line << ",\"cycles\":" << Num(cycles);
+        << (in.sync == SyncKind::None ? kwb_sim::pipeName(static_cast<Pipe>(laneOf(in))) : "sync")
+        << "\",\"ph\":\"X\",\"ts\":" << Num((bp.startCycle + t[k].start) / mhz)
+        << ",\"dur\":" << Num(spanOf(in, t[k]) / mhz) << ",\"pid\":" << bp.core << ",\"tid\":" << laneOf(in)
+        << ",\"args\":{\"block\":" << bp.block << ",\"code\":\"" << name(in.file) << ':' << in.line
+        << "\",\"line\":" << in.line << ",\"cycles\":" << Num(cycles);
       if (in.bytes) w << ",\"bytes\":" << in.bytes;
       if (in.count) w << ",\"count\":" << in.count;
       if (in.dtype != kwb_sim::DType::None) w << ",\"dtype\":\"" << kwb_sim::dtypeName(in.dtype) << '"';
@@ -185,12 +199,13 @@ void writeChromeTrace(const Profile& p, const kwb_sim::LaunchTrace& trace, std::
     ++flowId;
     w.sep();
     w << "{\"name\":\"" << flowName(to.sync) << "\",\"cat\":\"sync\",\"ph\":\"s\",\"id\":" << flowId
-        << ",\"ts\":" << Num((bp.startCycle + t[f.from].start) / mhz) << ",\"pid\":" << bp.core
-        << ",\"tid\":" << laneOf(instrs[f.from]) << '}';
+      << ",\"ts\":" << Num((bp.startCycle + t[f.from].start) / mhz) << ",\"pid\":" << bp.core
+      << ",\"tid\":" << laneOf(instrs[f.from]) << '}';
     w.sep();
-    w << "{\"name\":\"" << flowName(to.sync) << "\",\"cat\":\"sync\",\"ph\":\"f\",\"bp\":\"e\",\"id\":" << flowId
-        << ",\"ts\":" << Num((bp.startCycle + t[f.to].start + 0.99 * spanOf(to, t[f.to])) / mhz)
-        << ",\"pid\":" << bp.core << ",\"tid\":" << laneOf(to) << '}';
+    w << "{\"name\":\"" << flowName(to.sync)
+      << "\",\"cat\":\"sync\",\"ph\":\"f\",\"bp\":\"e\",\"id\":" << flowId
+      << ",\"ts\":" << Num((bp.startCycle + t[f.to].start + 0.99 * spanOf(to, t[f.to])) / mhz)
+      << ",\"pid\":" << bp.core << ",\"tid\":" << laneOf(to) << '}';
   }
   w << "\n]}\n";
 }

@@ -77,8 +77,10 @@ void attributeLines(const kwb_sim::LaunchTrace& trace, const detail::InstrCoster
       lc.cycles += coster.issueCycles(in);
       const bool waits = in.sync == SyncKind::WaitFlag || in.sync == SyncKind::DeQue ||
                          in.sync == SyncKind::AllocTensor || in.sync == SyncKind::Barrier;
-      if (in.sync == SyncKind::None) lc.cycles += span;
-      else if (waits) lc.waitCycles += span;
+      if (in.sync == SyncKind::None)
+        lc.cycles += span;
+      else if (waits)
+        lc.waitCycles += span;
     }
   }
   std::sort(p.lines.begin(), p.lines.end(), [](const LineCost& a, const LineCost& b) {
@@ -92,8 +94,10 @@ void classifyBound(Profile& p, const SocParams& soc) {
   const auto ratio = [&](Pipe x) { return p.pipes[static_cast<size_t>(x)].ratio; };
   double gmUtil = 0;
   if (p.kernelCycles > 0 && soc.gmAggregateBytesPerCycle > 0)
-    gmUtil = static_cast<double>(p.gmReadBytes + p.gmWriteBytes) / p.kernelCycles / soc.gmAggregateBytesPerCycle;
-  const double memory = std::max({ratio(Pipe::MTE2), ratio(Pipe::MTE3), ratio(Pipe::MTE1), ratio(Pipe::FIX), gmUtil});
+    gmUtil =
+        static_cast<double>(p.gmReadBytes + p.gmWriteBytes) / p.kernelCycles / soc.gmAggregateBytesPerCycle;
+  const double memory =
+      std::max({ratio(Pipe::MTE2), ratio(Pipe::MTE3), ratio(Pipe::MTE1), ratio(Pipe::FIX), gmUtil});
   const std::pair<const char*, double> candidates[] = {
       {"memory", memory}, {"vector", ratio(Pipe::V)}, {"cube", ratio(Pipe::M)}, {"scalar", ratio(Pipe::S)}};
   const auto* best = &candidates[0];
@@ -216,7 +220,9 @@ Profile simulate(const SocParams& soc, const kwb_sim::LaunchTrace& trace, const 
   p.totalCycles = p.kernelCycles + p.overheadCycles;
   p.totalUs = p.totalCycles / soc.clockMhz;
   p.coresUsed = std::min<int>(p.cores, static_cast<int>(nb));
-  p.waves = p.cores > 0 ? static_cast<int>((nb + static_cast<size_t>(p.cores) - 1) / static_cast<size_t>(p.cores)) : 0;
+  p.waves = p.cores > 0
+                ? static_cast<int>((nb + static_cast<size_t>(p.cores) - 1) / static_cast<size_t>(p.cores))
+                : 0;
   double blockCyclesSum = 0, vectorPure = 0, cubePure = 0;
   p.blocks.resize(nb);
   for (size_t b = 0; b < nb; ++b) {
@@ -243,7 +249,8 @@ Profile simulate(const SocParams& soc, const kwb_sim::LaunchTrace& trace, const 
       p.notes.push_back("block " + std::to_string(bp.block) + " dropped " + std::to_string(bp.dropped) +
                         " trace records; its time is an underestimate");
     blockCyclesSum += bp.cycles;
-    for (int i = 0; i < kPipes; ++i) p.pipes[static_cast<size_t>(i)].busyCycles += r.busy[static_cast<size_t>(i)];
+    for (int i = 0; i < kPipes; ++i)
+      p.pipes[static_cast<size_t>(i)].busyCycles += r.busy[static_cast<size_t>(i)];
     p.gmToUbBytes += r.gmToUb;
     p.ubToGmBytes += r.ubToGm;
     p.gmReadBytes += r.gmRead;

@@ -48,8 +48,8 @@ struct FlowLink {
 struct BlockProfile {
   std::int32_t block = 0;
   int core = 0;
-  double startCycle = 0;  // when the block began on its core (launch timeline)
-  double cycles = 0;      // block duration, including the block start cost
+  double startCycle = 0;              // when the block began on its core (launch timeline)
+  double cycles = 0;                  // block duration, including the block start cost
   std::array<double, kPipes> busy{};  // cycles each pipe executed work
   std::array<double, kPipes> wait{};  // cycles each pipe sat blocked on a sync it was waiting for
   std::uint64_t gmToUbBytes = 0, ubToGmBytes = 0, gmReadBytes = 0, gmWriteBytes = 0;
@@ -83,7 +83,7 @@ struct Profile {
   std::uint32_t blockDim = 0;
   std::string kernelKind;  // "vector", "cube" or "mix"
   bool coupled = false;
-  int cores = 0;       // cores the blocks could use
+  int cores = 0;  // cores the blocks could use
   int coresUsed = 0;
   int waves = 0;
 

@@ -17,7 +17,7 @@ enum class ApiKind : std::uint8_t { Other, GetValue, SetValue, MaskSet, Copy };
 struct LaunchTables {
   std::vector<std::int16_t> vectorClass;  // class index, -1 = not in the SoC's op table
   std::vector<ApiKind> kind;
-  std::vector<std::string> notes;         // APIs the tables had to guess for
+  std::vector<std::string> notes;  // APIs the tables had to guess for
 
   static LaunchTables build(const SocParams& soc, const kwb_sim::LaunchTrace& trace);
 };

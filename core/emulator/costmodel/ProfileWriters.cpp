@@ -12,8 +12,8 @@
 
 namespace kwb::sim {
 
-using nlohmann::json;
 using kwb_sim::Pipe;
+using nlohmann::json;
 
 namespace {
 
@@ -38,17 +38,21 @@ std::string csvField(const std::string& s) {
   return q + "\"";
 }
 
-size_t idx(Pipe p) { return static_cast<size_t>(p); }
+size_t idx(Pipe p) {
+  return static_cast<size_t>(p);
+}
 
 // S, V, MTE2 and MTE3 always appear (issue 4); the cube pipes only when the kernel used them.
 bool reported(const Profile& p, int pipe) {
   const Pipe x = static_cast<Pipe>(pipe);
-  return x == Pipe::S || x == Pipe::V || x == Pipe::MTE2 || x == Pipe::MTE3 || p.pipes[static_cast<size_t>(pipe)].used;
+  return x == Pipe::S || x == Pipe::V || x == Pipe::MTE2 || x == Pipe::MTE3 ||
+         p.pipes[static_cast<size_t>(pipe)].used;
 }
 
 std::string modelNote(const Profile& p) {
   return "Emulator estimate from the kwb cost model with the " + p.soc +
-         " parameter tables (official/derived/assumed numbers, see docs/emulator.md); not a device measurement.";
+         " parameter tables (official/derived/assumed numbers, see docs/emulator.md); not a device "
+         "measurement.";
 }
 
 }  // namespace
@@ -101,7 +105,8 @@ json profileToJson(const Profile& p) {
     if (!reported(p, i)) continue;
     const auto& ps = p.pipes[static_cast<size_t>(i)];
     pipes[kwb_sim::pipeName(static_cast<Pipe>(i))] = {
-        {"busy_cycles", static_cast<std::uint64_t>(std::llround(ps.busyCycles))}, {"ratio", rounded(ps.ratio, 6)}};
+        {"busy_cycles", static_cast<std::uint64_t>(std::llround(ps.busyCycles))},
+        {"ratio", rounded(ps.ratio, 6)}};
   }
   j["pipes"] = std::move(pipes);
 
@@ -135,7 +140,9 @@ json profileToJson(const Profile& p) {
   return j;
 }
 
-void writeProfileJson(const Profile& p, std::ostream& out) { out << profileToJson(p).dump(2) << '\n'; }
+void writeProfileJson(const Profile& p, std::ostream& out) {
+  out << profileToJson(p).dump(2) << '\n';
+}
 
 void writePipeUtilizationCsv(const Profile& p, std::ostream& out) {
   // Column prefixes as msprof: aiv_ for vector cores and aic_ for cube cores on the split 910B; the
@@ -175,7 +182,8 @@ void writePipeUtilizationCsv(const Profile& p, std::ostream& out) {
 }
 
 void writeOpBasicInfoCsv(const Profile& p, std::ostream& out) {
-  out << "Op Name,Op Type,Task Duration(us),Block Dim,Mix Block Dim,Device ID,PID,Current Freq,Rated Freq,Source\n";
+  out << "Op Name,Op Type,Task Duration(us),Block Dim,Mix Block Dim,Device ID,PID,Current Freq,Rated "
+         "Freq,Source\n";
   out << csvField(p.kernel) << ',' << p.kernelKind << ',' << fixed(p.totalUs, 3) << ',' << p.blockDim << ",0,"
       << "emulator,," << fixed(p.clockMhz, 0) << ',' << fixed(p.clockMhz, 0) << ','
       << csvField("kwb emulator estimate (" + p.soc + " tables), not a device measurement") << '\n';
@@ -184,8 +192,9 @@ void writeOpBasicInfoCsv(const Profile& p, std::ostream& out) {
 void writeHotspotCsv(const Profile& p, std::ostream& out) {
   out << "code,call_count,cycles,running_time(us),wait_cycles,api\n";
   for (const auto& l : p.lines)
-    out << csvField(l.file + ":" + std::to_string(l.line)) << ',' << l.calls << ',' << fixed(l.cycles, 0) << ','
-        << fixed(l.cycles / p.clockMhz, 3) << ',' << fixed(l.waitCycles, 0) << ',' << csvField(l.api) << '\n';
+    out << csvField(l.file + ":" + std::to_string(l.line)) << ',' << l.calls << ',' << fixed(l.cycles, 0)
+        << ',' << fixed(l.cycles / p.clockMhz, 3) << ',' << fixed(l.waitCycles, 0) << ',' << csvField(l.api)
+        << '\n';
 }
 
 }  // namespace kwb::sim

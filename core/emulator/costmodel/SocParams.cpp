@@ -14,28 +14,45 @@ using nlohmann::json;
 
 SizeClass sizeClassOf(unsigned bytes) {
   switch (bytes) {
-    case 1: return SizeClass::B8;
-    case 2: return SizeClass::B16;
-    case 8: return SizeClass::B64;
-    default: return SizeClass::B32;
+    case 1:
+      return SizeClass::B8;
+    case 2:
+      return SizeClass::B16;
+    case 8:
+      return SizeClass::B64;
+    default:
+      return SizeClass::B32;
   }
 }
 
 std::string_view pathKey(Path p) {
   switch (p) {
-    case Path::GmToUb: return "GM->UB";
-    case Path::UbToGm: return "UB->GM";
-    case Path::UbToUb: return "UB->UB";
-    case Path::GmToL1: return "GM->L1";
-    case Path::L1ToUb: return "L1->UB";
-    case Path::UbToL1: return "UB->L1";
-    case Path::L1ToGm: return "L1->GM";
-    case Path::L1ToL0A: return "L1->L0A";
-    case Path::L1ToL0B: return "L1->L0B";
-    case Path::L0CToGm: return "L0C->GM";
-    case Path::L0CToL1: return "L0C->L1";
-    case Path::L0CToUb: return "L0C->UB";
-    case Path::Count: break;
+    case Path::GmToUb:
+      return "GM->UB";
+    case Path::UbToGm:
+      return "UB->GM";
+    case Path::UbToUb:
+      return "UB->UB";
+    case Path::GmToL1:
+      return "GM->L1";
+    case Path::L1ToUb:
+      return "L1->UB";
+    case Path::UbToL1:
+      return "UB->L1";
+    case Path::L1ToGm:
+      return "L1->GM";
+    case Path::L1ToL0A:
+      return "L1->L0A";
+    case Path::L1ToL0B:
+      return "L1->L0B";
+    case Path::L0CToGm:
+      return "L0C->GM";
+    case Path::L0CToL1:
+      return "L0C->L1";
+    case Path::L0CToUb:
+      return "L0C->UB";
+    case Path::Count:
+      break;
   }
   return "";
 }
@@ -152,7 +169,8 @@ void readVector(Reader& r, const json& root, SocParams& s) {
     bool any = false;
     for (auto sit = it->begin(); sit != it->end(); ++sit) {
       auto k = std::find(std::begin(kSizeKeys), std::end(kSizeKeys), sit.key());
-      if (k == std::end(kSizeKeys)) r.fail(path + "." + sit.key(), "unknown element size (use b8, b16, b32, b64)");
+      if (k == std::end(kSizeKeys))
+        r.fail(path + "." + sit.key(), "unknown element size (use b8, b16, b32, b64)");
       c.elementsPerCycle[static_cast<size_t>(k - std::begin(kSizeKeys))] =
           r.leafValue(*sit, path + "." + sit.key(), 0, false);
       any = true;
@@ -204,7 +222,8 @@ void readGm(Reader& r, const json& root, SocParams& s) {
   s.gmAggregateBytesPerCycle = r.param(gm, "gm", "aggregate_bytes_per_cycle", 0, false);
   s.burstGranuleBytes = r.param(gm, "gm", "burst_granule_bytes", 1);
   const json& al = r.child(gm, "gm", "alignment");
-  if (!al.is_array() || al.empty()) r.fail("gm.alignment", "must be a non-empty array of {min_align, factor}");
+  if (!al.is_array() || al.empty())
+    r.fail("gm.alignment", "must be a non-empty array of {min_align, factor}");
   for (size_t i = 0; i < al.size(); ++i) {
     const std::string path = "gm.alignment[" + std::to_string(i) + "]";
     const json& m = r.child(al[i], path, "min_align");
@@ -218,7 +237,8 @@ void readGm(Reader& r, const json& root, SocParams& s) {
   }
   std::sort(s.alignTiers.begin(), s.alignTiers.end(),
             [](const AlignTier& a, const AlignTier& b) { return a.minAlign > b.minAlign; });
-  if (s.alignTiers.back().minAlign != 1) r.fail("gm.alignment", "needs a tier with min_align 1 (any address)");
+  if (s.alignTiers.back().minAlign != 1)
+    r.fail("gm.alignment", "needs a tier with min_align 1 (any address)");
 }
 
 void readScalar(Reader& r, const json& root, SocParams& s) {
@@ -237,7 +257,8 @@ void readScalar(Reader& r, const json& root, SocParams& s) {
   s.scalarDefaultCycles = r.param(sc, p, "default_cycles", 0);
   s.dcacheBytes = static_cast<std::uint64_t>(intParam(r, sc, p, "dcache_bytes", 64));
   s.dcacheLineBytes = static_cast<std::uint64_t>(intParam(r, sc, p, "dcache_line_bytes", 1));
-  if (s.dcacheBytes % s.dcacheLineBytes != 0) r.fail("scalar.dcache_bytes", "must be a multiple of dcache_line_bytes");
+  if (s.dcacheBytes % s.dcacheLineBytes != 0)
+    r.fail("scalar.dcache_bytes", "must be a multiple of dcache_line_bytes");
 }
 
 }  // namespace
@@ -293,9 +314,7 @@ SocParams parseSocParams(std::string_view jsonText, std::string_view origin) {
   s.cubeKernelCores = intParam(r, cores, "cores", "cube_kernel", 1);
 
   const json& mem = r.child(root, "", "memory");
-  auto bytes = [&](std::string_view k) {
-    return static_cast<std::uint64_t>(r.param(mem, "memory", k, 0));
-  };
+  auto bytes = [&](std::string_view k) { return static_cast<std::uint64_t>(r.param(mem, "memory", k, 0)); };
   s.ubBytes = bytes("ub_bytes");
   s.l1Bytes = bytes("l1_bytes");
   s.l0aBytes = bytes("l0a_bytes");
@@ -318,7 +337,8 @@ SocParams parseSocParams(std::string_view jsonText, std::string_view origin) {
   const json& macs = r.child(cube, "cube", "macs_per_cycle");
   for (int i = 0; i < kSizeClassCount; ++i)
     if (r.optionalChild(macs, kSizeKeys[i]))
-      s.cubeMacsPerCycle[static_cast<size_t>(i)] = r.param(macs, "cube.macs_per_cycle", kSizeKeys[i], 0, false);
+      s.cubeMacsPerCycle[static_cast<size_t>(i)] =
+          r.param(macs, "cube.macs_per_cycle", kSizeKeys[i], 0, false);
   if (s.cubeMacsPerCycle[static_cast<size_t>(SizeClass::B16)] <= 0)
     r.fail("cube.macs_per_cycle.b16", "missing (the fallback for unlisted sizes)");
 
@@ -361,7 +381,9 @@ std::vector<std::string> availableSocs(const std::filesystem::path& dir) {
 }
 
 SocParams loadSocByName(std::string_view soc, const std::filesystem::path& dir) {
-  if (dir.empty()) throw SocParamsError("SoC \"" + std::string(soc) + "\": no SoC parameter directory (set KWB_SIM_SOC_DIR)");
+  if (dir.empty())
+    throw SocParamsError("SoC \"" + std::string(soc) +
+                         "\": no SoC parameter directory (set KWB_SIM_SOC_DIR)");
   const auto file = dir / (std::string(soc) + ".json");
   std::error_code ec;
   if (!std::filesystem::is_regular_file(file, ec)) {

@@ -65,11 +65,11 @@ inline constexpr int kPathCount = static_cast<int>(Path::Count);
 std::string_view pathKey(Path p);  // "GM->UB", ...
 
 struct TransferPath {
-  bool present = false;       // the SoC has this path
-  double bytesPerCycle = 0;   // per-core bandwidth of the path
-  double startCycles = 0;     // fixed cost per instruction before data flows (pipe occupied)
-  double latencyCycles = 0;   // extra cycles until the data is visible to other pipes (pipe not occupied)
-  bool sharesGm = false;      // GM side: competes for the SoC's aggregate GM bandwidth
+  bool present = false;      // the SoC has this path
+  double bytesPerCycle = 0;  // per-core bandwidth of the path
+  double startCycles = 0;    // fixed cost per instruction before data flows (pipe occupied)
+  double latencyCycles = 0;  // extra cycles until the data is visible to other pipes (pipe not occupied)
+  bool sharesGm = false;     // GM side: competes for the SoC's aggregate GM bandwidth
 };
 
 // Alignment tiers for GM bursts: the first tier whose minAlign divides the access gets its factor.
@@ -79,23 +79,23 @@ struct AlignTier {
 };
 
 struct SocParams {
-  std::string name;        // "Ascend910B1"
-  std::string arch;        // "dav-2201"
-  bool coupled = false;    // 310P: cube and vector in one AI Core; 910B: split AIC / AIV
-  std::string origin;      // file name or label the parameters came from (for error messages/reports)
+  std::string name;      // "Ascend910B1"
+  std::string arch;      // "dav-2201"
+  bool coupled = false;  // 310P: cube and vector in one AI Core; 910B: split AIC / AIV
+  std::string origin;    // file name or label the parameters came from (for error messages/reports)
 
   double clockMhz = 0;
-  int aivCores = 0;          // vector cores (910B: 48)
-  int aicCores = 0;          // cube / AI cores (910B: 24)
-  int vectorKernelCores = 0; // cores a vector-only kernel's blocks spread over
-  int cubeKernelCores = 0;   // cores a kernel with cube work spreads over
+  int aivCores = 0;           // vector cores (910B: 48)
+  int aicCores = 0;           // cube / AI cores (910B: 24)
+  int vectorKernelCores = 0;  // cores a vector-only kernel's blocks spread over
+  int cubeKernelCores = 0;    // cores a kernel with cube work spreads over
 
   std::uint64_t ubBytes = 0, l1Bytes = 0, l0aBytes = 0, l0bBytes = 0, l0cBytes = 0, l2Bytes = 0;
 
   // GM (HBM/DDR) bandwidth of the whole chip in bytes per cycle, shared by all active cores.
   double gmAggregateBytesPerCycle = 0;
 
-  int pipeQueueDepth = 32;   // instructions a pipe's queue holds before the scalar unit stalls
+  int pipeQueueDepth = 32;  // instructions a pipe's queue holds before the scalar unit stalls
 
   // Vector pipe.
   double vectorHeadCycles = 0;  // fixed start cost per vector instruction
@@ -105,8 +105,8 @@ struct SocParams {
 
   // Data movement.
   std::array<TransferPath, kPathCount> paths{};
-  double burstGranuleBytes = 32;        // GM bursts are whole multiples of this
-  std::vector<AlignTier> alignTiers;    // sorted by minAlign, descending
+  double burstGranuleBytes = 32;      // GM bursts are whole multiples of this
+  std::vector<AlignTier> alignTiers;  // sorted by minAlign, descending
 
   // Scalar unit.
   double apiIssueCycles = 0;       // scalar work to set up and issue one API call (address math, regs)

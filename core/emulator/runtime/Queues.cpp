@@ -27,7 +27,9 @@ int g_queueCount = 0;
 std::uint32_t g_poolUsed[8] = {};  // bytes used per MemSpace
 int g_eventsReserved[64] = {};     // bit set of reserved ids per HardEvent
 
-std::string queueName(int q) { return "queue #" + std::to_string(q); }
+std::string queueName(int q) {
+  return "queue #" + std::to_string(q);
+}
 
 QueueState* queueOrFatal(int q, const char* api, SrcLoc loc) {
   if (q < 0 || q >= g_queueCount || !g_queues[q].initialised)
@@ -85,11 +87,11 @@ int allocBuffer(MemSpace space, std::uint32_t bytes, int queue, const char* api,
   const std::uint32_t cap = spaceSize(space);
   if (static_cast<std::uint64_t>(used) + len > cap) {
     fatal(Cat::UbOverflow, api, loc, Pipe::S, operand,
-          std::string(api) + " needs " + std::to_string(len) + " more bytes of " + spaceName(space) + " at offset " +
-              std::to_string(used) + ": " + std::to_string(static_cast<std::uint64_t>(used) + len) +
-              " bytes in total exceed the " + std::to_string(cap) + "-byte " + spaceName(space) + " of " +
-              rt::soc().name + " (" + std::to_string(cap / 1024) +
-              " KB); shrink the tiles or the number of buffers");
+          std::string(api) + " needs " + std::to_string(len) + " more bytes of " + spaceName(space) +
+              " at offset " + std::to_string(used) + ": " +
+              std::to_string(static_cast<std::uint64_t>(used) + len) + " bytes in total exceed the " +
+              std::to_string(cap) + "-byte " + spaceName(space) + " of " + rt::soc().name + " (" +
+              std::to_string(cap / 1024) + " KB); shrink the tiles or the number of buffers");
   }
   if (g_block.bufCount >= kMaxBuffers || g_block.bufCount >= 64) {
     fatal(Cat::UbOverflow, api, loc, Pipe::S, operand,
@@ -116,8 +118,7 @@ bool queueInit(int q, MemSpace space, int num, std::uint32_t len, int depth, Pip
            "InitBuffer buffer count " + std::to_string(num) + " is out of range (1..16 per queue)");
     num = num <= 0 ? 1 : 16;
   }
-  if (len == 0)
-    report(Cat::InvalidParam, api, loc, Pipe::S, 2, "InitBuffer with a buffer length of 0 bytes");
+  if (len == 0) report(Cat::InvalidParam, api, loc, Pipe::S, 2, "InitBuffer with a buffer length of 0 bytes");
   qs.initialised = true;
   qs.space = space;
   qs.depth = depth <= 0 ? 1 : depth;
@@ -144,16 +145,19 @@ int queueAlloc(int q, SrcLoc loc) {
     s.state = BufState::Allocated;
     s.lastLoc = loc;
     syncQueueAcquire(qs->consumer, qs->producer, qs->slots[i]);
-    syncRecord("AllocTensor", loc, qs->producer, SyncKind::AllocTensor, qs->consumer, qs->producer, qs->slots[i]);
+    syncRecord("AllocTensor", loc, qs->producer, SyncKind::AllocTensor, qs->consumer, qs->producer,
+               qs->slots[i]);
     return qs->slots[i];
   }
   std::string held;
   for (int i = 0; i < qs->nslots; ++i) {
     const BufferSlot& s = g_block.bufs[qs->slots[i]];
-    if (s.lastLoc.file) held += (held.empty() ? "" : ", ") + std::string("line ") + std::to_string(s.lastLoc.line);
+    if (s.lastLoc.file)
+      held += (held.empty() ? "" : ", ") + std::string("line ") + std::to_string(s.lastLoc.line);
   }
   fatal(Cat::QueueMisuse, "AllocTensor", loc, qs->producer, kOperandThis,
-        "AllocTensor on a queue whose " + std::to_string(qs->nslots) + " buffer(s) are all in use (allocated, " +
+        "AllocTensor on a queue whose " + std::to_string(qs->nslots) +
+            " buffer(s) are all in use (allocated, " +
             "enqueued or dequeued and not yet freed; last taken at " + held +
             "): on hardware this call waits forever for a FreeTensor (hang). Free each tensor after its last "
             "use, or give the queue more buffers in InitBuffer");
@@ -170,7 +174,8 @@ void queueEnQue(int q, const TensorRef& ref, std::uint32_t off, SrcLoc loc) {
   }
   if (slotOwnedBy(*qs, ref) < 0) {
     report(Cat::QueueMisuse, "EnQue", loc, qs->producer, 0,
-           "EnQue of a LocalTensor that belongs to another queue or TBuf; a tensor must be enqueued to the queue "
+           "EnQue of a LocalTensor that belongs to another queue or TBuf; a tensor must be enqueued to the "
+           "queue "
            "it was allocated from");
     return;
   }
@@ -201,7 +206,8 @@ int queueDeQue(int q, SrcLoc loc) {
   QueueState* qs = queueOrFatal(q, "DeQue", loc);
   if (qs->count == 0) {
     fatal(Cat::QueueMisuse, "DeQue", loc, qs->consumer, kOperandThis,
-          "DeQue on an empty queue (no EnQue since the last DeQue): on hardware the consumer pipe waits forever "
+          "DeQue on an empty queue (no EnQue since the last DeQue): on hardware the consumer pipe waits "
+          "forever "
           "(hang)");
   }
   const int slot = qs->fifo[qs->head];
@@ -228,8 +234,8 @@ void queueFree(int q, const TensorRef& ref, std::uint32_t off, SrcLoc loc) {
            g_block.bufs[ref.buf].queue < 0
                ? std::string("FreeTensor of a TBuf tensor: TBuf memory is not managed by a queue")
                : "FreeTensor to the wrong queue: the tensor was allocated from queue #" +
-                     std::to_string(g_block.bufs[ref.buf].queue) + " and is freed to queue #" + std::to_string(q) +
-                     "; both queues' buffer accounting is now wrong");
+                     std::to_string(g_block.bufs[ref.buf].queue) + " and is freed to queue #" +
+                     std::to_string(q) + "; both queues' buffer accounting is now wrong");
     return;
   }
   BufferSlot& s = g_block.bufs[ref.buf];
@@ -250,8 +256,12 @@ void queueFree(int q, const TensorRef& ref, std::uint32_t off, SrcLoc loc) {
   syncRecord("FreeTensor", loc, qs->consumer, SyncKind::FreeTensor, qs->consumer, qs->producer, ref.buf);
 }
 
-int queueCount(int q) { return q >= 0 && q < g_queueCount ? g_queues[q].count : 0; }
-int queueDepth(int q) { return q >= 0 && q < g_queueCount ? g_queues[q].depth : 0; }
+int queueCount(int q) {
+  return q >= 0 && q < g_queueCount ? g_queues[q].count : 0;
+}
+int queueDepth(int q) {
+  return q >= 0 && q < g_queueCount ? g_queues[q].depth : 0;
+}
 bool queueHasIdle(int q) {
   if (q < 0 || q >= g_queueCount) return false;
   for (int i = 0; i < g_queues[q].nslots; ++i)
@@ -267,7 +277,8 @@ int eventAlloc(int evt, bool reserve, SrcLoc loc) {
     return id;
   }
   report(Cat::UnpairedFlag, reserve ? "AllocEventID" : "FetchEventID", loc, Pipe::S, kOperandNone,
-         "no free event id left for this HardEvent (ids 0..7 all reserved); ReleaseEventID ids you no longer use");
+         "no free event id left for this HardEvent (ids 0..7 all reserved); ReleaseEventID ids you no longer "
+         "use");
   return 0;
 }
 

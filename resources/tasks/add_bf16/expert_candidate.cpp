@@ -21,7 +21,9 @@ class KernelAddBf16 {
   __aicore__ inline KernelAddBf16() {}
   __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, GM_ADDR z, const AddBf16TilingData& t) {
     const uint32_t start = t.blockLength * static_cast<uint32_t>(GetBlockIdx());
-    length_ = start >= t.totalLength ? 0 : (t.totalLength - start < t.blockLength ? t.totalLength - start : t.blockLength);
+    length_ = start >= t.totalLength
+                  ? 0
+                  : (t.totalLength - start < t.blockLength ? t.totalLength - start : t.blockLength);
     tile_ = t.tileLength;
     xGm.SetGlobalBuffer((__gm__ bfloat16_t*)x + start, length_);
     yGm.SetGlobalBuffer((__gm__ bfloat16_t*)y + start, length_);
@@ -90,7 +92,8 @@ class KernelAddBf16 {
   uint32_t tile_ = 0;
 };
 
-extern "C" __global__ __aicore__ void add_bf16(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace, GM_ADDR tiling) {
+extern "C" __global__ __aicore__ void add_bf16(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace,
+                                               GM_ADDR tiling) {
   AddBf16TilingData t = *reinterpret_cast<__gm__ AddBf16TilingData*>(tiling);
   KernelAddBf16 op;
   op.Init(x, y, z, t);

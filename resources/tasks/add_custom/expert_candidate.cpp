@@ -21,7 +21,9 @@ class KernelAddCustom {
   __aicore__ inline KernelAddCustom() {}
   __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, GM_ADDR z, const AddCustomTilingData& t) {
     const uint32_t start = t.blockLength * static_cast<uint32_t>(GetBlockIdx());
-    length_ = start >= t.totalLength ? 0 : (t.totalLength - start < t.blockLength ? t.totalLength - start : t.blockLength);
+    length_ = start >= t.totalLength
+                  ? 0
+                  : (t.totalLength - start < t.blockLength ? t.totalLength - start : t.blockLength);
     tile_ = t.tileLength;
     xGm.SetGlobalBuffer((__gm__ half*)x + start, length_);
     yGm.SetGlobalBuffer((__gm__ half*)y + start, length_);
@@ -81,7 +83,8 @@ class KernelAddCustom {
   uint32_t tile_ = 0;
 };
 
-extern "C" __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace, GM_ADDR tiling) {
+extern "C" __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace,
+                                                 GM_ADDR tiling) {
   AddCustomTilingData t = *reinterpret_cast<__gm__ AddCustomTilingData*>(tiling);
   KernelAddCustom op;
   op.Init(x, y, z, t);

@@ -8,7 +8,7 @@ struct AxpyCustomTilingData {
   uint32_t totalLength;  // elements in every tensor
   uint32_t blockLength;  // elements per block (multiple of 128; the last block takes the remainder)
   uint32_t tileLength;   // elements per UB tile (multiple of 128)
-  float alpha;  // attribute alpha
+  float alpha;           // attribute alpha
 };
 
 #if KWB_COMPILE_KERNEL
@@ -22,7 +22,9 @@ class KernelAxpyCustom {
   __aicore__ inline KernelAxpyCustom() {}
   __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, GM_ADDR z, const AxpyCustomTilingData& t) {
     const uint32_t start = t.blockLength * static_cast<uint32_t>(GetBlockIdx());
-    length_ = start >= t.totalLength ? 0 : (t.totalLength - start < t.blockLength ? t.totalLength - start : t.blockLength);
+    length_ = start >= t.totalLength
+                  ? 0
+                  : (t.totalLength - start < t.blockLength ? t.totalLength - start : t.blockLength);
     tile_ = t.tileLength;
     alpha_ = t.alpha;
     xGm.SetGlobalBuffer((__gm__ float*)x + start, length_);
@@ -85,7 +87,8 @@ class KernelAxpyCustom {
   float alpha_ = 0.0f;
 };
 
-extern "C" __global__ __aicore__ void axpy_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace, GM_ADDR tiling) {
+extern "C" __global__ __aicore__ void axpy_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace,
+                                                  GM_ADDR tiling) {
   AxpyCustomTilingData t = *reinterpret_cast<__gm__ AxpyCustomTilingData*>(tiling);
   KernelAxpyCustom op;
   op.Init(x, y, z, t);

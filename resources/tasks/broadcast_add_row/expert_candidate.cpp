@@ -24,9 +24,12 @@ class KernelBroadcastAddRow {
     cols_ = t.cols;
     colsAligned_ = t.colsAligned;
     rowStart_ = t.rowsPerBlock * static_cast<uint32_t>(GetBlockIdx());
-    rowCount_ = rowStart_ >= t.rows ? 0 : (t.rows - rowStart_ < t.rowsPerBlock ? t.rows - rowStart_ : t.rowsPerBlock);
-    xGm.SetGlobalBuffer((__gm__ float*)x + static_cast<uint64_t>(rowStart_) * cols_, static_cast<uint64_t>(rowCount_) * cols_);
-    zGm.SetGlobalBuffer((__gm__ float*)z + static_cast<uint64_t>(rowStart_) * cols_, static_cast<uint64_t>(rowCount_) * cols_);
+    rowCount_ =
+        rowStart_ >= t.rows ? 0 : (t.rows - rowStart_ < t.rowsPerBlock ? t.rows - rowStart_ : t.rowsPerBlock);
+    xGm.SetGlobalBuffer((__gm__ float*)x + static_cast<uint64_t>(rowStart_) * cols_,
+                        static_cast<uint64_t>(rowCount_) * cols_);
+    zGm.SetGlobalBuffer((__gm__ float*)z + static_cast<uint64_t>(rowStart_) * cols_,
+                        static_cast<uint64_t>(rowCount_) * cols_);
     bGm.SetGlobalBuffer((__gm__ float*)b, cols_);
     pipe.InitBuffer(inQueue, BUFFER_NUM, colsAligned_ * sizeof(float));
     pipe.InitBuffer(outQueue, BUFFER_NUM, colsAligned_ * sizeof(float));
@@ -65,13 +68,15 @@ class KernelBroadcastAddRow {
  private:
   __aicore__ inline void CopyIn(uint32_t row) {
     LocalTensor<float> l = inQueue.AllocTensor<float>();
-    DataCopyPad(l, xGm[static_cast<uint64_t>(row) * cols_], DataCopyExtParams{1, cols_ * static_cast<uint32_t>(sizeof(float)), 0, 0, 0},
+    DataCopyPad(l, xGm[static_cast<uint64_t>(row) * cols_],
+                DataCopyExtParams{1, cols_ * static_cast<uint32_t>(sizeof(float)), 0, 0, 0},
                 DataCopyPadExtParams<float>{false, 0, 0, 0});
     inQueue.EnQue(l);
   }
   __aicore__ inline void CopyOut(uint32_t row) {
     LocalTensor<float> l = outQueue.DeQue<float>();
-    DataCopyPad(zGm[static_cast<uint64_t>(row) * cols_], l, DataCopyExtParams{1, cols_ * static_cast<uint32_t>(sizeof(float)), 0, 0, 0});
+    DataCopyPad(zGm[static_cast<uint64_t>(row) * cols_], l,
+                DataCopyExtParams{1, cols_ * static_cast<uint32_t>(sizeof(float)), 0, 0, 0});
     outQueue.FreeTensor(l);
   }
 
@@ -86,7 +91,8 @@ class KernelBroadcastAddRow {
   uint32_t cols_ = 0, colsAligned_ = 0, rowStart_ = 0, rowCount_ = 0;
 };
 
-extern "C" __global__ __aicore__ void broadcast_add_row(GM_ADDR x, GM_ADDR b, GM_ADDR z, GM_ADDR workspace, GM_ADDR tiling) {
+extern "C" __global__ __aicore__ void broadcast_add_row(GM_ADDR x, GM_ADDR b, GM_ADDR z, GM_ADDR workspace,
+                                                        GM_ADDR tiling) {
   BroadcastAddRowTilingData t = *reinterpret_cast<__gm__ BroadcastAddRowTilingData*>(tiling);
   KernelBroadcastAddRow op;
   op.Init(x, b, z, t);

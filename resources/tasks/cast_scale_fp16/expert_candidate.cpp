@@ -8,7 +8,7 @@ struct CastScaleFp16TilingData {
   uint32_t totalLength;  // elements in every tensor
   uint32_t blockLength;  // elements per block (multiple of 128; the last block takes the remainder)
   uint32_t tileLength;   // elements per UB tile (multiple of 128)
-  float scale;  // attribute scale
+  float scale;           // attribute scale
 };
 
 #if KWB_COMPILE_KERNEL
@@ -22,7 +22,9 @@ class KernelCastScaleFp16 {
   __aicore__ inline KernelCastScaleFp16() {}
   __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, const CastScaleFp16TilingData& t) {
     const uint32_t start = t.blockLength * static_cast<uint32_t>(GetBlockIdx());
-    length_ = start >= t.totalLength ? 0 : (t.totalLength - start < t.blockLength ? t.totalLength - start : t.blockLength);
+    length_ = start >= t.totalLength
+                  ? 0
+                  : (t.totalLength - start < t.blockLength ? t.totalLength - start : t.blockLength);
     tile_ = t.tileLength;
     scale_ = t.scale;
     xGm.SetGlobalBuffer((__gm__ half*)x + start, length_);
@@ -77,7 +79,8 @@ class KernelCastScaleFp16 {
   float scale_ = 0.0f;
 };
 
-extern "C" __global__ __aicore__ void cast_scale_fp16(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {
+extern "C" __global__ __aicore__ void cast_scale_fp16(GM_ADDR x, GM_ADDR y, GM_ADDR workspace,
+                                                      GM_ADDR tiling) {
   CastScaleFp16TilingData t = *reinterpret_cast<__gm__ CastScaleFp16TilingData*>(tiling);
   KernelCastScaleFp16 op;
   op.Init(x, y, t);

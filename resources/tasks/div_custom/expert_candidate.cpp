@@ -21,7 +21,9 @@ class KernelDivCustom {
   __aicore__ inline KernelDivCustom() {}
   __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, GM_ADDR z, const DivCustomTilingData& t) {
     const uint32_t start = t.blockLength * static_cast<uint32_t>(GetBlockIdx());
-    length_ = start >= t.totalLength ? 0 : (t.totalLength - start < t.blockLength ? t.totalLength - start : t.blockLength);
+    length_ = start >= t.totalLength
+                  ? 0
+                  : (t.totalLength - start < t.blockLength ? t.totalLength - start : t.blockLength);
     tile_ = t.tileLength;
     xGm.SetGlobalBuffer((__gm__ float*)x + start, length_);
     yGm.SetGlobalBuffer((__gm__ float*)y + start, length_);
@@ -81,7 +83,8 @@ class KernelDivCustom {
   uint32_t tile_ = 0;
 };
 
-extern "C" __global__ __aicore__ void div_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace, GM_ADDR tiling) {
+extern "C" __global__ __aicore__ void div_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace,
+                                                 GM_ADDR tiling) {
   DivCustomTilingData t = *reinterpret_cast<__gm__ DivCustomTilingData*>(tiling);
   KernelDivCustom op;
   op.Init(x, y, z, t);

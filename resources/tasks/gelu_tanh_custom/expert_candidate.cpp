@@ -21,7 +21,9 @@ class KernelGeluTanhCustom {
   __aicore__ inline KernelGeluTanhCustom() {}
   __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, const GeluTanhCustomTilingData& t) {
     const uint32_t start = t.blockLength * static_cast<uint32_t>(GetBlockIdx());
-    length_ = start >= t.totalLength ? 0 : (t.totalLength - start < t.blockLength ? t.totalLength - start : t.blockLength);
+    length_ = start >= t.totalLength
+                  ? 0
+                  : (t.totalLength - start < t.blockLength ? t.totalLength - start : t.blockLength);
     tile_ = t.tileLength;
     xGm.SetGlobalBuffer((__gm__ float*)x + start, length_);
     yGm.SetGlobalBuffer((__gm__ float*)y + start, length_);
@@ -80,7 +82,8 @@ class KernelGeluTanhCustom {
   uint32_t tile_ = 0;
 };
 
-extern "C" __global__ __aicore__ void gelu_tanh_custom(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {
+extern "C" __global__ __aicore__ void gelu_tanh_custom(GM_ADDR x, GM_ADDR y, GM_ADDR workspace,
+                                                       GM_ADDR tiling) {
   GeluTanhCustomTilingData t = *reinterpret_cast<__gm__ GeluTanhCustomTilingData*>(tiling);
   KernelGeluTanhCustom op;
   op.Init(x, y, t);

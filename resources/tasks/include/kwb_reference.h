@@ -103,9 +103,12 @@ struct Case {
 inline double halfToDouble(uint16_t h) {
   const int sign = (h >> 15) & 1, exp = (h >> 10) & 0x1f, man = h & 0x3ff;
   double v;
-  if (exp == 0) v = std::ldexp(static_cast<double>(man), -24);
-  else if (exp == 31) v = man ? NAN : INFINITY;
-  else v = std::ldexp(static_cast<double>(man | 0x400), exp - 25);
+  if (exp == 0)
+    v = std::ldexp(static_cast<double>(man), -24);
+  else if (exp == 31)
+    v = man ? NAN : INFINITY;
+  else
+    v = std::ldexp(static_cast<double>(man | 0x400), exp - 25);
   return sign ? -v : v;
 }
 inline double bf16ToDouble(uint16_t b) {
@@ -119,9 +122,9 @@ inline double roundHalf(double v) {
   if (std::isnan(v) || std::isinf(v) || v == 0.0) return v;
   const double a = std::fabs(v);
   int e;
-  std::frexp(a, &e);               // a = m * 2^e, m in [0.5, 1)
-  int q = e - 11;                  // quantum exponent for 11 significant bits
-  if (q < -24) q = -24;            // subnormals
+  std::frexp(a, &e);                                   // a = m * 2^e, m in [0.5, 1)
+  int q = e - 11;                                      // quantum exponent for 11 significant bits
+  if (q < -24) q = -24;                                // subnormals
   const double r = std::nearbyint(std::ldexp(a, -q));  // default rounding mode: to nearest even
   double out = std::ldexp(r, q);
   if (out > 65504.0) out = INFINITY;
@@ -153,18 +156,62 @@ inline size_t dtypeBytes(const std::string& d) {
 }
 
 inline double decodeElement(const std::string& d, const unsigned char* p) {
-  if (d == "float16") { uint16_t v; std::memcpy(&v, p, 2); return halfToDouble(v); }
-  if (d == "bfloat16") { uint16_t v; std::memcpy(&v, p, 2); return bf16ToDouble(v); }
-  if (d == "float32") { float v; std::memcpy(&v, p, 4); return v; }
-  if (d == "float64") { double v; std::memcpy(&v, p, 8); return v; }
-  if (d == "int8") { int8_t v; std::memcpy(&v, p, 1); return v; }
+  if (d == "float16") {
+    uint16_t v;
+    std::memcpy(&v, p, 2);
+    return halfToDouble(v);
+  }
+  if (d == "bfloat16") {
+    uint16_t v;
+    std::memcpy(&v, p, 2);
+    return bf16ToDouble(v);
+  }
+  if (d == "float32") {
+    float v;
+    std::memcpy(&v, p, 4);
+    return v;
+  }
+  if (d == "float64") {
+    double v;
+    std::memcpy(&v, p, 8);
+    return v;
+  }
+  if (d == "int8") {
+    int8_t v;
+    std::memcpy(&v, p, 1);
+    return v;
+  }
   if (d == "uint8" || d == "bool") return *p;
-  if (d == "int16") { int16_t v; std::memcpy(&v, p, 2); return v; }
-  if (d == "uint16") { uint16_t v; std::memcpy(&v, p, 2); return v; }
-  if (d == "int32") { int32_t v; std::memcpy(&v, p, 4); return v; }
-  if (d == "uint32") { uint32_t v; std::memcpy(&v, p, 4); return v; }
-  if (d == "int64") { int64_t v; std::memcpy(&v, p, 8); return static_cast<double>(v); }
-  if (d == "uint64") { uint64_t v; std::memcpy(&v, p, 8); return static_cast<double>(v); }
+  if (d == "int16") {
+    int16_t v;
+    std::memcpy(&v, p, 2);
+    return v;
+  }
+  if (d == "uint16") {
+    uint16_t v;
+    std::memcpy(&v, p, 2);
+    return v;
+  }
+  if (d == "int32") {
+    int32_t v;
+    std::memcpy(&v, p, 4);
+    return v;
+  }
+  if (d == "uint32") {
+    uint32_t v;
+    std::memcpy(&v, p, 4);
+    return v;
+  }
+  if (d == "int64") {
+    int64_t v;
+    std::memcpy(&v, p, 8);
+    return static_cast<double>(v);
+  }
+  if (d == "uint64") {
+    uint64_t v;
+    std::memcpy(&v, p, 8);
+    return static_cast<double>(v);
+  }
   throw std::runtime_error("reference: unsupported dtype " + d);
 }
 
@@ -231,9 +278,10 @@ int main(int argc, char** argv) {
           std::vector<unsigned char> raw(static_cast<size_t>(n) * eb);
           std::ifstream f(path, std::ios::binary);
           if (!f.read(reinterpret_cast<char*>(raw.data()), static_cast<std::streamsize>(raw.size())))
-            throw std::runtime_error("cannot read " + std::to_string(raw.size()) + " bytes of input " + t.name +
-                                     " from " + path);
-          for (int64_t i = 0; i < n; ++i) t.data[static_cast<size_t>(i)] = decodeElement(t.dtype, raw.data() + i * eb);
+            throw std::runtime_error("cannot read " + std::to_string(raw.size()) + " bytes of input " +
+                                     t.name + " from " + path);
+          for (int64_t i = 0; i < n; ++i)
+            t.data[static_cast<size_t>(i)] = decodeElement(t.dtype, raw.data() + i * eb);
           c.inputs.push_back(std::move(t));
         } else {
           c.outputs.push_back(std::move(t));

@@ -58,21 +58,27 @@ enum KwbDType {
   KWB_DT_BF16 = 27
 };
 
-enum KwbAttrType { KWB_ATTR_INT = 0, KWB_ATTR_FLOAT = 1, KWB_ATTR_BOOL = 2, KWB_ATTR_INT_LIST = 3, KWB_ATTR_FLOAT_LIST = 4 };
+enum KwbAttrType {
+  KWB_ATTR_INT = 0,
+  KWB_ATTR_FLOAT = 1,
+  KWB_ATTR_BOOL = 2,
+  KWB_ATTR_INT_LIST = 3,
+  KWB_ATTR_FLOAT_LIST = 4
+};
 
 typedef struct KwbTensorDesc {
-  int32_t dtype;                 /* enum KwbDType */
-  int32_t dimNum;                /* 1..KWB_MAX_DIMS */
-  int64_t dims[KWB_MAX_DIMS];    /* row-major (ND), dims[dimNum-1] is contiguous */
-  int64_t elements;              /* product of dims */
+  int32_t dtype;              /* enum KwbDType */
+  int32_t dimNum;             /* 1..KWB_MAX_DIMS */
+  int64_t dims[KWB_MAX_DIMS]; /* row-major (ND), dims[dimNum-1] is contiguous */
+  int64_t elements;           /* product of dims */
 } KwbTensorDesc;
 
 typedef struct KwbAttr {
   char name[32];
-  int32_t type;                  /* enum KwbAttrType */
-  int64_t i;                     /* KWB_ATTR_INT, KWB_ATTR_BOOL (0/1) */
-  double f;                      /* KWB_ATTR_FLOAT (also set for INT) */
-  int32_t listLen;               /* *_LIST */
+  int32_t type;    /* enum KwbAttrType */
+  int64_t i;       /* KWB_ATTR_INT, KWB_ATTR_BOOL (0/1) */
+  double f;        /* KWB_ATTR_FLOAT (also set for INT) */
+  int32_t listLen; /* *_LIST */
   int64_t ilist[KWB_MAX_ATTR_LIST];
   double flist[KWB_MAX_ATTR_LIST];
 } KwbAttr;
@@ -80,20 +86,20 @@ typedef struct KwbAttr {
 typedef struct KwbTilingInput {
   uint32_t inputNum;
   uint32_t outputNum;
-  KwbTensorDesc inputs[KWB_MAX_TENSORS];   /* in task.json order */
+  KwbTensorDesc inputs[KWB_MAX_TENSORS]; /* in task.json order */
   KwbTensorDesc outputs[KWB_MAX_TENSORS];
   uint32_t attrNum;
   KwbAttr attrs[KWB_MAX_ATTRS];
-  uint32_t coreNumAiv;           /* vector cores of the SoC (PlatformAscendC::GetCoreNumAiv) */
-  uint32_t coreNumAic;           /* cube cores */
-  uint64_t ubSize;               /* usable Unified Buffer bytes per core (GetCoreMemSize(UB)) */
-  char socVersion[32];           /* "Ascend910B1" */
+  uint32_t coreNumAiv; /* vector cores of the SoC (PlatformAscendC::GetCoreNumAiv) */
+  uint32_t coreNumAic; /* cube cores */
+  uint64_t ubSize;     /* usable Unified Buffer bytes per core (GetCoreMemSize(UB)) */
+  char socVersion[32]; /* "Ascend910B1" */
 } KwbTilingInput;
 
 typedef struct KwbTilingOutput {
-  uint32_t blockDim;             /* 1..65535; 0 = not set (an error) */
-  uint32_t tilingDataSize;       /* bytes used in tilingData */
-  uint64_t workspaceSize;        /* user workspace bytes for the kernel's `workspace` argument */
+  uint32_t blockDim;       /* 1..65535; 0 = not set (an error) */
+  uint32_t tilingDataSize; /* bytes used in tilingData */
+  uint64_t workspaceSize;  /* user workspace bytes for the kernel's `workspace` argument */
   uint8_t tilingData[KWB_TILING_CAPACITY];
 } KwbTilingOutput;
 
@@ -101,8 +107,12 @@ typedef struct KwbTilingOutput {
 #define KWB_TILING_OK 0
 #define KWB_TILING_FAILED 1
 
-static inline void kwb_set_block_dim(KwbTilingOutput* out, uint32_t n) { out->blockDim = n; }
-static inline void kwb_set_workspace(KwbTilingOutput* out, uint64_t bytes) { out->workspaceSize = bytes; }
+static inline void kwb_set_block_dim(KwbTilingOutput* out, uint32_t n) {
+  out->blockDim = n;
+}
+static inline void kwb_set_workspace(KwbTilingOutput* out, uint64_t bytes) {
+  out->workspaceSize = bytes;
+}
 /* Copies a POD tiling struct; returns KWB_TILING_FAILED when it does not fit. */
 static inline int kwb_set_tiling(KwbTilingOutput* out, const void* data, uint32_t size) {
   if (size > KWB_TILING_CAPACITY) return KWB_TILING_FAILED;
@@ -129,11 +139,25 @@ static inline int64_t kwb_attr_int(const KwbTilingInput* in, const char* name, i
 /* Size in bytes of one element of a KwbDType (0 for unknown codes). */
 static inline uint32_t kwb_dtype_size(int32_t dtype) {
   switch (dtype) {
-    case KWB_DT_INT8: case KWB_DT_UINT8: case KWB_DT_BOOL: return 1;
-    case KWB_DT_FLOAT16: case KWB_DT_BF16: case KWB_DT_INT16: case KWB_DT_UINT16: return 2;
-    case KWB_DT_FLOAT: case KWB_DT_INT32: case KWB_DT_UINT32: return 4;
-    case KWB_DT_INT64: case KWB_DT_UINT64: case KWB_DT_DOUBLE: return 8;
-    default: return 0;
+    case KWB_DT_INT8:
+    case KWB_DT_UINT8:
+    case KWB_DT_BOOL:
+      return 1;
+    case KWB_DT_FLOAT16:
+    case KWB_DT_BF16:
+    case KWB_DT_INT16:
+    case KWB_DT_UINT16:
+      return 2;
+    case KWB_DT_FLOAT:
+    case KWB_DT_INT32:
+    case KWB_DT_UINT32:
+      return 4;
+    case KWB_DT_INT64:
+    case KWB_DT_UINT64:
+    case KWB_DT_DOUBLE:
+      return 8;
+    default:
+      return 0;
   }
 }
 

@@ -9,7 +9,7 @@ struct LayernormRowsTilingData {
   uint32_t cols;          // last dim
   uint32_t colsAligned;   // cols rounded up to 64 floats: ReduceSum/ReduceMax read whole 256-byte repeats
   uint32_t rowsPerBlock;  // rows per block; the last block takes the remainder
-  float eps;  // attribute eps
+  float eps;              // attribute eps
 };
 
 #if KWB_COMPILE_KERNEL
@@ -21,14 +21,18 @@ constexpr int32_t BUFFER_NUM = 2;
 class KernelLayernormRows {
  public:
   __aicore__ inline KernelLayernormRows() {}
-  __aicore__ inline void Init(GM_ADDR x, GM_ADDR gamma, GM_ADDR beta, GM_ADDR z, const LayernormRowsTilingData& t) {
+  __aicore__ inline void Init(GM_ADDR x, GM_ADDR gamma, GM_ADDR beta, GM_ADDR z,
+                              const LayernormRowsTilingData& t) {
     cols_ = t.cols;
     colsAligned_ = t.colsAligned;
     rowStart_ = t.rowsPerBlock * static_cast<uint32_t>(GetBlockIdx());
-    rowCount_ = rowStart_ >= t.rows ? 0 : (t.rows - rowStart_ < t.rowsPerBlock ? t.rows - rowStart_ : t.rowsPerBlock);
+    rowCount_ =
+        rowStart_ >= t.rows ? 0 : (t.rows - rowStart_ < t.rowsPerBlock ? t.rows - rowStart_ : t.rowsPerBlock);
     eps_ = t.eps;
-    xGm.SetGlobalBuffer((__gm__ float*)x + static_cast<uint64_t>(rowStart_) * cols_, static_cast<uint64_t>(rowCount_) * cols_);
-    zGm.SetGlobalBuffer((__gm__ float*)z + static_cast<uint64_t>(rowStart_) * cols_, static_cast<uint64_t>(rowCount_) * cols_);
+    xGm.SetGlobalBuffer((__gm__ float*)x + static_cast<uint64_t>(rowStart_) * cols_,
+                        static_cast<uint64_t>(rowCount_) * cols_);
+    zGm.SetGlobalBuffer((__gm__ float*)z + static_cast<uint64_t>(rowStart_) * cols_,
+                        static_cast<uint64_t>(rowCount_) * cols_);
     gammaGm.SetGlobalBuffer((__gm__ float*)gamma, cols_);
     betaGm.SetGlobalBuffer((__gm__ float*)beta, cols_);
     pipe.InitBuffer(inQueue, BUFFER_NUM, colsAligned_ * sizeof(float));
@@ -87,13 +91,15 @@ class KernelLayernormRows {
  private:
   __aicore__ inline void CopyIn(uint32_t row) {
     LocalTensor<float> l = inQueue.AllocTensor<float>();
-    DataCopyPad(l, xGm[static_cast<uint64_t>(row) * cols_], DataCopyExtParams{1, cols_ * static_cast<uint32_t>(sizeof(float)), 0, 0, 0},
+    DataCopyPad(l, xGm[static_cast<uint64_t>(row) * cols_],
+                DataCopyExtParams{1, cols_ * static_cast<uint32_t>(sizeof(float)), 0, 0, 0},
                 DataCopyPadExtParams<float>{false, 0, 0, 0});
     inQueue.EnQue(l);
   }
   __aicore__ inline void CopyOut(uint32_t row) {
     LocalTensor<float> l = outQueue.DeQue<float>();
-    DataCopyPad(zGm[static_cast<uint64_t>(row) * cols_], l, DataCopyExtParams{1, cols_ * static_cast<uint32_t>(sizeof(float)), 0, 0, 0});
+    DataCopyPad(zGm[static_cast<uint64_t>(row) * cols_], l,
+                DataCopyExtParams{1, cols_ * static_cast<uint32_t>(sizeof(float)), 0, 0, 0});
     outQueue.FreeTensor(l);
   }
 
@@ -111,7 +117,8 @@ class KernelLayernormRows {
   float eps_ = 0.0f;
 };
 
-extern "C" __global__ __aicore__ void layernorm_rows(GM_ADDR x, GM_ADDR gamma, GM_ADDR beta, GM_ADDR z, GM_ADDR workspace, GM_ADDR tiling) {
+extern "C" __global__ __aicore__ void layernorm_rows(GM_ADDR x, GM_ADDR gamma, GM_ADDR beta, GM_ADDR z,
+                                                     GM_ADDR workspace, GM_ADDR tiling) {
   LayernormRowsTilingData t = *reinterpret_cast<__gm__ LayernormRowsTilingData*>(tiling);
   KernelLayernormRows op;
   op.Init(x, gamma, beta, z, t);

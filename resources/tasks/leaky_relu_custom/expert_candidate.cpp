@@ -22,7 +22,9 @@ class KernelLeakyReluCustom {
   __aicore__ inline KernelLeakyReluCustom() {}
   __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, const LeakyReluCustomTilingData& t) {
     const uint32_t start = t.blockLength * static_cast<uint32_t>(GetBlockIdx());
-    length_ = start >= t.totalLength ? 0 : (t.totalLength - start < t.blockLength ? t.totalLength - start : t.blockLength);
+    length_ = start >= t.totalLength
+                  ? 0
+                  : (t.totalLength - start < t.blockLength ? t.totalLength - start : t.blockLength);
     tile_ = t.tileLength;
     negative_slope_ = t.negative_slope;
     xGm.SetGlobalBuffer((__gm__ half*)x + start, length_);
@@ -72,7 +74,8 @@ class KernelLeakyReluCustom {
   float negative_slope_ = 0.0f;
 };
 
-extern "C" __global__ __aicore__ void leaky_relu_custom(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {
+extern "C" __global__ __aicore__ void leaky_relu_custom(GM_ADDR x, GM_ADDR y, GM_ADDR workspace,
+                                                        GM_ADDR tiling) {
   LeakyReluCustomTilingData t = *reinterpret_cast<__gm__ LeakyReluCustomTilingData*>(tiling);
   KernelLeakyReluCustom op;
   op.Init(x, y, t);

@@ -24,8 +24,10 @@ class KernelReduceMaxRows {
     cols_ = t.cols;
     colsAligned_ = t.colsAligned;
     rowStart_ = t.rowsPerBlock * static_cast<uint32_t>(GetBlockIdx());
-    rowCount_ = rowStart_ >= t.rows ? 0 : (t.rows - rowStart_ < t.rowsPerBlock ? t.rows - rowStart_ : t.rowsPerBlock);
-    xGm.SetGlobalBuffer((__gm__ float*)x + static_cast<uint64_t>(rowStart_) * cols_, static_cast<uint64_t>(rowCount_) * cols_);
+    rowCount_ =
+        rowStart_ >= t.rows ? 0 : (t.rows - rowStart_ < t.rowsPerBlock ? t.rows - rowStart_ : t.rowsPerBlock);
+    xGm.SetGlobalBuffer((__gm__ float*)x + static_cast<uint64_t>(rowStart_) * cols_,
+                        static_cast<uint64_t>(rowCount_) * cols_);
     yGm.SetGlobalBuffer((__gm__ float*)y + rowStart_, rowCount_);
     pipe.InitBuffer(inQueue, BUFFER_NUM, colsAligned_ * sizeof(float));
     pipe.InitBuffer(outQueue, 1, (rowCount_ + 7) / 8 * 8 * sizeof(float));
@@ -55,7 +57,8 @@ class KernelReduceMaxRows {
  private:
   __aicore__ inline void CopyIn(uint32_t row) {
     LocalTensor<float> l = inQueue.AllocTensor<float>();
-    DataCopyPad(l, xGm[static_cast<uint64_t>(row) * cols_], DataCopyExtParams{1, cols_ * static_cast<uint32_t>(sizeof(float)), 0, 0, 0},
+    DataCopyPad(l, xGm[static_cast<uint64_t>(row) * cols_],
+                DataCopyExtParams{1, cols_ * static_cast<uint32_t>(sizeof(float)), 0, 0, 0},
                 DataCopyPadExtParams<float>{false, 0, 0, 0});
     inQueue.EnQue(l);
   }
@@ -69,7 +72,8 @@ class KernelReduceMaxRows {
   uint32_t cols_ = 0, colsAligned_ = 0, rowStart_ = 0, rowCount_ = 0;
 };
 
-extern "C" __global__ __aicore__ void reduce_max_rows(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {
+extern "C" __global__ __aicore__ void reduce_max_rows(GM_ADDR x, GM_ADDR y, GM_ADDR workspace,
+                                                      GM_ADDR tiling) {
   ReduceMaxRowsTilingData t = *reinterpret_cast<__gm__ ReduceMaxRowsTilingData*>(tiling);
   KernelReduceMaxRows op;
   op.Init(x, y, t);

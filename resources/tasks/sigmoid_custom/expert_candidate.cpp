@@ -21,7 +21,9 @@ class KernelSigmoidCustom {
   __aicore__ inline KernelSigmoidCustom() {}
   __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, const SigmoidCustomTilingData& t) {
     const uint32_t start = t.blockLength * static_cast<uint32_t>(GetBlockIdx());
-    length_ = start >= t.totalLength ? 0 : (t.totalLength - start < t.blockLength ? t.totalLength - start : t.blockLength);
+    length_ = start >= t.totalLength
+                  ? 0
+                  : (t.totalLength - start < t.blockLength ? t.totalLength - start : t.blockLength);
     tile_ = t.tileLength;
     xGm.SetGlobalBuffer((__gm__ float*)x + start, length_);
     yGm.SetGlobalBuffer((__gm__ float*)y + start, length_);
@@ -72,7 +74,8 @@ class KernelSigmoidCustom {
   uint32_t tile_ = 0;
 };
 
-extern "C" __global__ __aicore__ void sigmoid_custom(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {
+extern "C" __global__ __aicore__ void sigmoid_custom(GM_ADDR x, GM_ADDR y, GM_ADDR workspace,
+                                                     GM_ADDR tiling) {
   SigmoidCustomTilingData t = *reinterpret_cast<__gm__ SigmoidCustomTilingData*>(tiling);
   KernelSigmoidCustom op;
   op.Init(x, y, t);

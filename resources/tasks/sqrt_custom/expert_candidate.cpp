@@ -21,7 +21,9 @@ class KernelSqrtCustom {
   __aicore__ inline KernelSqrtCustom() {}
   __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, const SqrtCustomTilingData& t) {
     const uint32_t start = t.blockLength * static_cast<uint32_t>(GetBlockIdx());
-    length_ = start >= t.totalLength ? 0 : (t.totalLength - start < t.blockLength ? t.totalLength - start : t.blockLength);
+    length_ = start >= t.totalLength
+                  ? 0
+                  : (t.totalLength - start < t.blockLength ? t.totalLength - start : t.blockLength);
     tile_ = t.tileLength;
     xGm.SetGlobalBuffer((__gm__ float*)x + start, length_);
     yGm.SetGlobalBuffer((__gm__ float*)y + start, length_);

@@ -19,9 +19,12 @@ constexpr int32_t BUFFER_NUM = 2;
 class KernelWhereLt {
  public:
   __aicore__ inline KernelWhereLt() {}
-  __aicore__ inline void Init(GM_ADDR a, GM_ADDR b, GM_ADDR x, GM_ADDR y, GM_ADDR z, const WhereLtTilingData& t) {
+  __aicore__ inline void Init(GM_ADDR a, GM_ADDR b, GM_ADDR x, GM_ADDR y, GM_ADDR z,
+                              const WhereLtTilingData& t) {
     const uint32_t start = t.blockLength * static_cast<uint32_t>(GetBlockIdx());
-    length_ = start >= t.totalLength ? 0 : (t.totalLength - start < t.blockLength ? t.totalLength - start : t.blockLength);
+    length_ = start >= t.totalLength
+                  ? 0
+                  : (t.totalLength - start < t.blockLength ? t.totalLength - start : t.blockLength);
     tile_ = t.tileLength;
     aGm.SetGlobalBuffer((__gm__ float*)a + start, length_);
     bGm.SetGlobalBuffer((__gm__ float*)b + start, length_);
@@ -112,7 +115,8 @@ class KernelWhereLt {
   uint32_t tile_ = 0;
 };
 
-extern "C" __global__ __aicore__ void where_lt(GM_ADDR a, GM_ADDR b, GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace, GM_ADDR tiling) {
+extern "C" __global__ __aicore__ void where_lt(GM_ADDR a, GM_ADDR b, GM_ADDR x, GM_ADDR y, GM_ADDR z,
+                                               GM_ADDR workspace, GM_ADDR tiling) {
   WhereLtTilingData t = *reinterpret_cast<__gm__ WhereLtTilingData*>(tiling);
   KernelWhereLt op;
   op.Init(a, b, x, y, z, t);

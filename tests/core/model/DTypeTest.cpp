@@ -54,9 +54,10 @@ TEST(DType, AmbiguousOrMisspeltNamesAreRejected) {
     parseDTypeOrThrow("flaot16");
     FAIL() << "no exception";
   } catch (const std::invalid_argument& e) {
-    EXPECT_STREQ(e.what(),
-                 "unknown dtype \"flaot16\"; expected one of float16, bfloat16, float32, float64, int8, int16, int32, "
-                 "int64, uint8, uint16, uint32, uint64, bool");
+    EXPECT_STREQ(
+        e.what(),
+        "unknown dtype \"flaot16\"; expected one of float16, bfloat16, float32, float64, int8, int16, int32, "
+        "int64, uint8, uint16, uint32, uint64, bool");
   }
 }
 

@@ -98,7 +98,8 @@ TEST(ModelJsonReader, UnknownFieldsAreNamedWithTheValidOnes) {
     JsonReader(doc, "f.json").allowOnly({"name", "tolerances"});
     FAIL() << "no exception";
   } catch (const LoadError& e) {
-    EXPECT_STREQ(e.what(), "f.json: /tolerance: unknown field \"tolerance\"; valid fields here are: name, tolerances");
+    EXPECT_STREQ(e.what(),
+                 "f.json: /tolerance: unknown field \"tolerance\"; valid fields here are: name, tolerances");
   }
 }
 
@@ -117,6 +118,8 @@ TEST(ModelJsonReader, NonFiniteNumbersSurviveAsStrings) {
 
 TEST(ModelJsonReader, SchemaVersionErrorSaysUpgrade) {
   SchemaVersionError e("/s/session.json", 7, 1);
-  EXPECT_STREQ(e.what(), "/s/session.json has schema version 7; this kwb understands up to 1; upgrade Kernel Workbench");
+  EXPECT_STREQ(
+      e.what(),
+      "/s/session.json has schema version 7; this kwb understands up to 1; upgrade Kernel Workbench");
   EXPECT_EQ(e.found(), 7);
 }

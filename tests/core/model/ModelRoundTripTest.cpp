@@ -62,10 +62,12 @@ TEST(ModelRoundTrip, ConstraintsOfEveryKind) {
 
   nlohmann::json tampered = lock;
   tampered["text"] = "line 2 changed\nline 3\n";
-  EXPECT_NE(readError<Constraint>(tampered).find("/hash: expected the hash of the locked text"), std::string::npos);
+  EXPECT_NE(readError<Constraint>(tampered).find("/hash: expected the hash of the locked text"),
+            std::string::npos);
   EXPECT_EQ(readError<Constraint>({{"kind", "pin"}}),
             "/kind: expected one of rule, locked-region, fixed-parameter but found \"pin\"");
-  EXPECT_EQ(readError<Constraint>({{"kind", 2}}), "/kind: expected one of rule, locked-region, fixed-parameter but found 2");
+  EXPECT_EQ(readError<Constraint>({{"kind", 2}}),
+            "/kind: expected one of rule, locked-region, fixed-parameter but found 2");
 }
 
 TEST(ModelRoundTrip, LockedRegionIsFoundAfterItMoves) {
@@ -90,9 +92,10 @@ TEST(ModelRoundTrip, CandidateAndItsHash) {
   Candidate replay = c;
   replay.origin = Origin::Replay;
   EXPECT_EQ(replay.contentHash(), c.contentHash());
-  EXPECT_EQ(readError<Candidate>({{"origin", "agent"}, {"files", {{"../evil.cpp", ""}}}}),
-            "/files/..~1evil.cpp: invalid candidate file name \"../evil.cpp\"; use letters, digits, '_', '-', '.' "
-            "(no directories, not starting with '.')");
+  EXPECT_EQ(
+      readError<Candidate>({{"origin", "agent"}, {"files", {{"../evil.cpp", ""}}}}),
+      "/files/..~1evil.cpp: invalid candidate file name \"../evil.cpp\"; use letters, digits, '_', '-', '.' "
+      "(no directories, not starting with '.')");
 }
 
 TEST(ModelRoundTrip, ResultsAndReports) {
@@ -101,9 +104,13 @@ TEST(ModelRoundTrip, ResultsAndReports) {
   RunResult run = *it.run;
   run.status = RunStatus::Crash;
   run.signal = 11;
-  run.diagnostics.push_back(Diagnostic{.source = "emulator", .severity = Severity::Error,
-                                       .category = "gm-out-of-bounds", .file = "kernel.cpp", .line = 40,
-                                       .column = 3, .message = "read past x"});
+  run.diagnostics.push_back(Diagnostic{.source = "emulator",
+                                       .severity = Severity::Error,
+                                       .category = "gm-out-of-bounds",
+                                       .file = "kernel.cpp",
+                                       .line = 40,
+                                       .column = 3,
+                                       .message = "read past x"});
   run.diagnostics.back().block = 7;
   EXPECT_EQ(viaJson(run), run);
   // NaN and infinity survive: the verifier reports them and JSON has no spelling for them.
@@ -137,15 +144,21 @@ TEST(ModelRoundTrip, RunResultMustSayWhereItRan) {
   j.erase("ran_on");
   EXPECT_EQ(readError<RunResult>(j), "/ran_on: missing required field \"ran_on\"");
   j["ran_on"] = "device";
-  EXPECT_EQ(readError<RunResult>(j), "/ran_on: expected one of emulator, npu, cann-sim, cann-cpu but found \"device\"");
+  EXPECT_EQ(readError<RunResult>(j),
+            "/ran_on: expected one of emulator, npu, cann-sim, cann-cpu but found \"device\"");
 }
 
 TEST(ModelRoundTrip, IterationWithEverything) {
   Iteration it = kwb::test::exampleIteration(4, 2);
   it.profile = ProfileReport{};
   it.profile->soc = "Ascend910B1";
-  it.diagnostics.push_back(Diagnostic{.source = "policy", .severity = Severity::Error, .category = "policy-violation",
-                                      .file = "kernel.cpp", .line = 3, .column = 1, .message = "system() call"});
+  it.diagnostics.push_back(Diagnostic{.source = "policy",
+                                      .severity = Severity::Error,
+                                      .category = "policy-violation",
+                                      .file = "kernel.cpp",
+                                      .line = 3,
+                                      .column = 1,
+                                      .message = "system() call"});
   it.notes = "tail handled with DataCopyPad";
   EXPECT_EQ(viaJson(it), it);
 
@@ -155,7 +168,8 @@ TEST(ModelRoundTrip, IterationWithEverything) {
   j = it;
   j["created_at"] = "2025-03-01 12:00";
   EXPECT_EQ(readError<Iteration>(j),
-            "/created_at: expected an ISO-8601 UTC timestamp like \"2025-03-01T12:34:56.789Z\" but found \"2025-03-01 "
+            "/created_at: expected an ISO-8601 UTC timestamp like \"2025-03-01T12:34:56.789Z\" but found "
+            "\"2025-03-01 "
             "12:00\"");
   j = it;
   j["schema_version"] = 2;
@@ -164,8 +178,8 @@ TEST(ModelRoundTrip, IterationWithEverything) {
 
 TEST(ModelRoundTrip, SessionWithATree) {
   Session s = kwb::test::exampleSession();
-  s.iterations = {kwb::test::exampleIteration(1), kwb::test::exampleIteration(2, 1), kwb::test::exampleIteration(3, 1),
-                  kwb::test::exampleIteration(4, 3)};
+  s.iterations = {kwb::test::exampleIteration(1), kwb::test::exampleIteration(2, 1),
+                  kwb::test::exampleIteration(3, 1), kwb::test::exampleIteration(4, 3)};
   s.acceptedIteration = 4;
   Constraint rule = Constraint::rule("no scalar loops");
   rule.id = 1;
@@ -190,7 +204,8 @@ TEST(ModelRoundTrip, SessionTreeErrorsAreLocated) {
   s.acceptedIteration.reset();
   nlohmann::json j = s;
   j["task"]["cases"][0]["shapes"].erase("z");
-  EXPECT_EQ(readError<Session>(j), "/task/cases/0/shapes: missing shape for output \"z\" in case \"aligned\"");
+  EXPECT_EQ(readError<Session>(j),
+            "/task/cases/0/shapes: missing shape for output \"z\" in case \"aligned\"");
   j = s;
   j["schema_version"] = 7;
   try {
@@ -199,7 +214,9 @@ TEST(ModelRoundTrip, SessionTreeErrorsAreLocated) {
     read(r, out);
     FAIL() << "no exception";
   } catch (const SchemaVersionError& e) {
-    EXPECT_STREQ(e.what(), "/tmp/s/session.json has schema version 7; this kwb understands up to 1; upgrade Kernel Workbench");
+    EXPECT_STREQ(
+        e.what(),
+        "/tmp/s/session.json has schema version 7; this kwb understands up to 1; upgrade Kernel Workbench");
   }
 }
 

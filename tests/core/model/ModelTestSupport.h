@@ -21,8 +21,11 @@ inline Task exampleTask() {
   t.outputs = {TensorDecl{"z", DType::Float16, "ND"}};
   t.attrs = {AttrDecl{"alpha", AttrType::Float, nlohmann::json(0.01)}};
   VerificationCase aligned{"aligned", {{"x", {8, 2048}}, {"z", {8, 2048}}}, {}, std::nullopt, {}};
-  VerificationCase tail{"tail", {{"x", {16397}}, {"z", {16397}}}, {{"alpha", 0.2}},
-                        ValueHint{Distribution::WithNegatives, -5.0, 5.0}, {}};
+  VerificationCase tail{"tail",
+                        {{"x", {16397}}, {"z", {16397}}},
+                        {{"alpha", 0.2}},
+                        ValueHint{Distribution::WithNegatives, -5.0, 5.0},
+                        {}};
   t.cases = {aligned, tail};
   t.tolerances[DType::Float16] = Tolerance{1e-4, 2e-3, 1e-3};
   t.blockDim = 8;
@@ -32,7 +35,8 @@ inline Task exampleTask() {
 
 inline std::string kernelSource(int id) {
   return "// candidate " + std::to_string(id) +
-         "\n#include \"kernel_operator.h\"\nextern \"C\" __global__ __aicore__ void leaky_relu(GM_ADDR x, GM_ADDR z,"
+         "\n#include \"kernel_operator.h\"\nextern \"C\" __global__ __aicore__ void leaky_relu(GM_ADDR x, "
+         "GM_ADDR z,"
          " GM_ADDR workspace, GM_ADDR tiling) {}\n";
 }
 

@@ -109,18 +109,22 @@ TEST(Task, MisspeltDtypeNamesFilePointerAndValidNames) {
   auto j = minimalTaskJson();
   j["inputs"][0]["dtype"] = "flaot16";
   EXPECT_EQ(loadMessage(j),
-            "tasks/add/task.json: /inputs/0/dtype: expected one of float16, bfloat16, float32, float64, int8, int16, "
+            "tasks/add/task.json: /inputs/0/dtype: expected one of float16, bfloat16, float32, float64, "
+            "int8, int16, "
             "int32, int64, uint8, uint16, uint32, uint64, bool but found \"flaot16\"");
 }
 
 TEST(Task, StructuralErrorsAreLocated) {
   auto j = minimalTaskJson();
   j["cases"][2]["shapes"]["x"] = {4, "4"};
-  EXPECT_EQ(loadMessage(j), "tasks/add/task.json: /cases/2/shapes/x/1: expected a positive integer dimension but found \"4\"");
+  EXPECT_EQ(
+      loadMessage(j),
+      "tasks/add/task.json: /cases/2/shapes/x/1: expected a positive integer dimension but found \"4\"");
 
   j = minimalTaskJson();
   j["cases"][1]["shapes"]["y"] = {16, 0};
-  EXPECT_EQ(loadMessage(j), "tasks/add/task.json: /cases/1/shapes/y/1: expected a positive integer dimension but found 0");
+  EXPECT_EQ(loadMessage(j),
+            "tasks/add/task.json: /cases/1/shapes/y/1: expected a positive integer dimension but found 0");
 
   j = minimalTaskJson();
   j.erase("outputs");
@@ -128,28 +132,33 @@ TEST(Task, StructuralErrorsAreLocated) {
 
   j = minimalTaskJson();
   j["ouputs"] = j["outputs"];
-  EXPECT_NE(loadMessage(j).find("/ouputs: unknown field \"ouputs\"; valid fields here are: schema_version, name,"),
-            std::string::npos);
+  EXPECT_NE(
+      loadMessage(j).find("/ouputs: unknown field \"ouputs\"; valid fields here are: schema_version, name,"),
+      std::string::npos);
 
   j = minimalTaskJson();
   j["name"] = "add-custom";
-  EXPECT_EQ(loadMessage(j),
-            "tasks/add/task.json: /name: expected a C identifier (letters, digits, _; not starting with a digit) "
-            "but found \"add-custom\"");
+  EXPECT_EQ(
+      loadMessage(j),
+      "tasks/add/task.json: /name: expected a C identifier (letters, digits, _; not starting with a digit) "
+      "but found \"add-custom\"");
 
   j = minimalTaskJson();
   j["tolerances"] = {{"float16", {{"rtol", -1}}}};
-  EXPECT_EQ(loadMessage(j), "tasks/add/task.json: /tolerances/float16/rtol: expected a number >= 0 but found -1");
+  EXPECT_EQ(loadMessage(j),
+            "tasks/add/task.json: /tolerances/float16/rtol: expected a number >= 0 but found -1");
 
   j = minimalTaskJson();
   j["tolerances"] = {{"half-ish", {{"rtol", 1}}}};
-  EXPECT_NE(loadMessage(j).find("/tolerances/half-ish: unknown dtype \"half-ish\" as tolerance key"), std::string::npos);
+  EXPECT_NE(loadMessage(j).find("/tolerances/half-ish: unknown dtype \"half-ish\" as tolerance key"),
+            std::string::npos);
 }
 
 TEST(Task, SemanticRulesAreLocated) {
   auto j = minimalTaskJson();
   j["cases"][2]["shapes"].erase("z");
-  EXPECT_EQ(loadMessage(j), "tasks/add/task.json: /cases/2/shapes: missing shape for output \"z\" in case \"c\"");
+  EXPECT_EQ(loadMessage(j),
+            "tasks/add/task.json: /cases/2/shapes: missing shape for output \"z\" in case \"c\"");
 
   j = minimalTaskJson();
   j["cases"][0]["shapes"]["w"] = {8};
@@ -157,9 +166,10 @@ TEST(Task, SemanticRulesAreLocated) {
 
   j = minimalTaskJson();
   j["outputs"][0]["name"] = "x";
-  EXPECT_EQ(loadMessage(j),
-            "tasks/add/task.json: /outputs/0/name: duplicate tensor name \"x\" (already used at /inputs/0/name) "
-            "(and 3 more problems)");  // the cases' shapes for "z" now name no tensor
+  EXPECT_EQ(
+      loadMessage(j),
+      "tasks/add/task.json: /outputs/0/name: duplicate tensor name \"x\" (already used at /inputs/0/name) "
+      "(and 3 more problems)");  // the cases' shapes for "z" now name no tensor
 
   j = minimalTaskJson();
   j["inputs"] = nlohmann::json::array();
@@ -177,9 +187,10 @@ TEST(Task, SemanticRulesAreLocated) {
   j = minimalTaskJson();
   j["inputs"][1]["name"] = "tiling";
   for (auto& c : j["cases"]) c["shapes"]["tiling"] = c["shapes"]["y"], c["shapes"].erase("y");
-  EXPECT_EQ(loadMessage(j),
-            "tasks/add/task.json: /inputs/1/name: tensor name \"tiling\" is reserved (a C++ keyword or a fixed "
-            "kernel parameter)");
+  EXPECT_EQ(
+      loadMessage(j),
+      "tasks/add/task.json: /inputs/1/name: tensor name \"tiling\" is reserved (a C++ keyword or a fixed "
+      "kernel parameter)");
 }
 
 TEST(Task, AttributesAreTypeCheckedPerCase) {
@@ -193,21 +204,25 @@ TEST(Task, AttributesAreTypeCheckedPerCase) {
   j["cases"][1]["attrs"] = {{"alpha", "big"}};
   EXPECT_EQ(loadMessage(j), "tasks/add/task.json: /cases/1/attrs/alpha: expected a number but found \"big\"");
   j["cases"][1]["attrs"] = {{"beta", 1}};
-  EXPECT_EQ(loadMessage(j), "tasks/add/task.json: /cases/1/attrs/beta: unknown attribute \"beta\" (declare it in /attrs)");
+  EXPECT_EQ(loadMessage(j),
+            "tasks/add/task.json: /cases/1/attrs/beta: unknown attribute \"beta\" (declare it in /attrs)");
   j["cases"][1].erase("attrs");
   j["attrs"][0]["type"] = "real";
   EXPECT_EQ(loadMessage(j),
-            "tasks/add/task.json: /attrs/0/type: expected one of int, float, bool, string, int_list, float_list but "
+            "tasks/add/task.json: /attrs/0/type: expected one of int, float, bool, string, int_list, "
+            "float_list but "
             "found \"real\"");
 }
 
 TEST(Task, ValueHintsAreChecked) {
   auto j = minimalTaskJson();
   j["cases"][0]["values"] = {{"distribution", "gaussian"}};
-  EXPECT_NE(loadMessage(j).find("/cases/0/values/distribution: expected one of uniform, normal, small, large, near-zero"),
+  EXPECT_NE(loadMessage(j).find(
+                "/cases/0/values/distribution: expected one of uniform, normal, small, large, near-zero"),
             std::string::npos);
   j["cases"][0]["values"] = {{"distribution", "uniform"}, {"low", 5}, {"high", 1}};
-  EXPECT_EQ(loadMessage(j), "tasks/add/task.json: /cases/0/values/high: expected a number >= low (5.0) but found 1");
+  EXPECT_EQ(loadMessage(j),
+            "tasks/add/task.json: /cases/0/values/high: expected a number >= low (5.0) but found 1");
   j["cases"][0].erase("values");
   j["cases"][0]["tensor_values"] = {{"z", {{"distribution", "positive"}}}};
   EXPECT_EQ(loadMessage(j), "tasks/add/task.json: /cases/0/tensor_values/z: \"z\" is not an input tensor");
@@ -239,7 +254,8 @@ TEST(Task, LoadTaskDirReportsMissingPiecesAndSyntaxErrors) {
     loadTaskDir(tmp.path());
     FAIL() << "no exception";
   } catch (const LoadError& e) {
-    EXPECT_EQ(std::string(e.what()).rfind((tmp / "task.json").string() + ":4:1: invalid JSON: ", 0), 0u) << e.what();
+    EXPECT_EQ(std::string(e.what()).rfind((tmp / "task.json").string() + ":4:1: invalid JSON: ", 0), 0u)
+        << e.what();
   }
   writeText(tmp / "task.json", minimalTaskJson().dump(2));
   writeText(tmp / "reference.cpp", "// golden\n");

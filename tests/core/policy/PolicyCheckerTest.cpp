@@ -29,9 +29,13 @@ extern "C" int kwb_tiling(const KwbTilingInput* in, KwbTilingOutput* out) {
 #endif
 )";
 
-PolicyOptions opts() { return PolicyOptions{"add_custom", 5, true}; }
+PolicyOptions opts() {
+  return PolicyOptions{"add_custom", 5, true};
+}
 
-std::vector<Diagnostic> check(const std::string& src) { return checkCandidatePolicy(src, "kernel.cpp", opts()); }
+std::vector<Diagnostic> check(const std::string& src) {
+  return checkCandidatePolicy(src, "kernel.cpp", opts());
+}
 
 std::string withLine(const std::string& extra) {
   std::string s = kGood;
@@ -63,8 +67,9 @@ TEST(PolicyChecker, ForbiddenIncludeWithLine) {
 }
 
 TEST(PolicyChecker, SystemCallsAndFiles) {
-  auto d = check(withLine("void f() { system(\"rm -rf ~\"); }\nvoid g() { FILE* p = fopen(\"/etc/passwd\", \"r\"); }\n"
-                          "void h() { int s = socket(2, 1, 0); }\nvoid k() { std::ofstream o; }\n"));
+  auto d = check(
+      withLine("void f() { system(\"rm -rf ~\"); }\nvoid g() { FILE* p = fopen(\"/etc/passwd\", \"r\"); }\n"
+               "void h() { int s = socket(2, 1, 0); }\nvoid k() { std::ofstream o; }\n"));
   std::vector<std::string> apis;
   for (auto& x : d) apis.push_back(x.api.value_or(""));
   EXPECT_NE(std::find(apis.begin(), apis.end(), "system"), apis.end());
@@ -79,7 +84,8 @@ TEST(PolicyChecker, SystemCallsAndFiles) {
 }
 
 TEST(PolicyChecker, HarnessCodeRejected) {
-  auto d = check(withLine("int main() { uint8_t* p = (uint8_t*)AscendC::GmAlloc(64); ICPU_RUN_KF(add_custom, 1, p); }\n"));
+  auto d = check(withLine(
+      "int main() { uint8_t* p = (uint8_t*)AscendC::GmAlloc(64); ICPU_RUN_KF(add_custom, 1, p); }\n"));
   std::vector<std::string> apis;
   for (auto& x : d) apis.push_back(x.api.value_or(""));
   EXPECT_NE(std::find(apis.begin(), apis.end(), "main"), apis.end());
@@ -88,8 +94,9 @@ TEST(PolicyChecker, HarnessCodeRejected) {
 }
 
 TEST(PolicyChecker, AsmPastingAndConstructors) {
-  auto d = check(withLine("#define CAT(a,b) a##b\nvoid q() { asm(\"nop\"); }\n"
-                          "__attribute__((constructor)) static void early() {}\n#define KWB_COMPILE_TILING 1\n"));
+  auto d =
+      check(withLine("#define CAT(a,b) a##b\nvoid q() { asm(\"nop\"); }\n"
+                     "__attribute__((constructor)) static void early() {}\n#define KWB_COMPILE_TILING 1\n"));
   std::vector<std::string> apis;
   for (auto& x : d) apis.push_back(x.api.value_or(""));
   EXPECT_NE(std::find(apis.begin(), apis.end(), "##"), apis.end());
@@ -99,8 +106,9 @@ TEST(PolicyChecker, AsmPastingAndConstructors) {
 }
 
 TEST(PolicyChecker, CommentsStringsAndMembersAreNotFlagged) {
-  auto d = check(withLine("// system(\"x\"); fopen\n/* socket( */\nstruct Q; void u(Q& q) { q.open(); q->send(); }\n"
-                          "const char* s = \"exec fork\";\n"));
+  auto d = check(
+      withLine("// system(\"x\"); fopen\n/* socket( */\nstruct Q; void u(Q& q) { q.open(); q->send(); }\n"
+               "const char* s = \"exec fork\";\n"));
   EXPECT_TRUE(d.empty()) << (d.empty() ? "" : d.front().format());
 }
 

@@ -18,7 +18,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void writeText(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary | std::ios::trunc) << text; }
+void writeText(const fs::path& p, const std::string& text) {
+  std::ofstream(p, std::ios::binary | std::ios::trunc) << text;
+}
 
 std::string readText(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -38,7 +40,8 @@ fs::path makeThreeIterationSession(const TempDir& tmp) {
   return dir;
 }
 
-bool hasProblem(const std::vector<StoreProblem>& problems, StoreProblem::Severity s, const std::string& text) {
+bool hasProblem(const std::vector<StoreProblem>& problems, StoreProblem::Severity s,
+                const std::string& text) {
   for (const auto& p : problems)
     if (p.severity == s && p.describe().find(text) != std::string::npos) return true;
   return false;
@@ -144,7 +147,8 @@ TEST(SessionStore, ArtifactsAreWrittenListedAndRead) {
   EXPECT_TRUE(store.listArtifacts(99).empty());
   EXPECT_THROW(store.readArtifact(id, "missing.log"), StoreError);
 
-  for (const char* bad : {"../escape", "/abs", "src/kernel.cpp", "iteration.json", ".hidden", "a//b", "", "a b"})
+  for (const char* bad :
+       {"../escape", "/abs", "src/kernel.cpp", "iteration.json", ".hidden", "a//b", "", "a b"})
     EXPECT_THROW(store.writeArtifact(id, bad, "x"), std::invalid_argument) << bad;
   EXPECT_EQ(checkArtifactName("src"), "");  // a file named src beside iteration.json is fine
   EXPECT_NE(checkArtifactName("src/x").find("src/ holds the candidate's sources"), std::string::npos);
@@ -177,7 +181,8 @@ TEST(SessionStore, CreateRefusesANonEmptyFolder) {
     SessionStore::create(tmp.path(), exampleSession());
     FAIL() << "no exception";
   } catch (const StoreError& e) {
-    EXPECT_EQ(std::string(e.what()), tmp.path().string() + ": already exists and is not empty; choose a new session folder");
+    EXPECT_EQ(std::string(e.what()),
+              tmp.path().string() + ": already exists and is not empty; choose a new session folder");
   }
 }
 
@@ -191,7 +196,8 @@ TEST(SessionStore, SecondWriterIsRefusedNamingTheHolder) {
     FAIL() << "no exception";
   } catch (const SessionLockedError& e) {
     EXPECT_EQ(e.holderPid(), ::getpid());
-    EXPECT_NE(std::string(e.what()).find("is already open for writing by this process (pid " + std::to_string(::getpid())),
+    EXPECT_NE(std::string(e.what()).find("is already open for writing by this process (pid " +
+                                         std::to_string(::getpid())),
               std::string::npos)
         << e.what();
   }
@@ -275,8 +281,9 @@ TEST(SessionStore, NewerSchemaIsRefusedEvenReadOnly) {
       SessionStore::open(dir, {mode});
       FAIL() << "no exception";
     } catch (const SchemaVersionError& e) {
-      EXPECT_EQ(std::string(e.what()), (dir / "session.json").string() +
-                                           " has schema version 7; this kwb understands up to 1; upgrade Kernel Workbench");
+      EXPECT_EQ(std::string(e.what()),
+                (dir / "session.json").string() +
+                    " has schema version 7; this kwb understands up to 1; upgrade Kernel Workbench");
     }
   }
   EXPECT_EQ(SessionLock::holder(dir), std::nullopt);  // the refused writer let go of the lock
@@ -300,7 +307,8 @@ TEST(SessionStore, TruncatedSessionJsonKeepsIterationsReadable) {
     SessionStore::open(dir);
     FAIL() << "no exception";
   } catch (const StoreError& e) {
-    EXPECT_NE(std::string(e.what()).find("open it read-only to recover its iterations"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("open it read-only to recover its iterations"), std::string::npos)
+        << e.what();
   }
   EXPECT_THROW(SessionStore::load(dir, nullptr, true), StoreError);
 }
@@ -314,8 +322,8 @@ TEST(SessionStore, MissingIterationFolderIsReportedAndTheRestLoads) {
   EXPECT_EQ(s.iterations.size(), 2u);
   EXPECT_EQ(s.acceptedIteration, 2);
   ASSERT_EQ(problems.size(), 1u) << allProblems(problems);
-  EXPECT_EQ(problems[0].describe(),
-            "error: " + (dir / "iterations/0003").string() + ": missing, though session.json lists iteration 3");
+  EXPECT_EQ(problems[0].describe(), "error: " + (dir / "iterations/0003").string() +
+                                        ": missing, though session.json lists iteration 3");
   try {
     SessionStore::load(dir, nullptr, true);
     FAIL() << "no exception";
@@ -340,7 +348,8 @@ TEST(SessionStore, TruncatedIterationJsonSkipsOnlyThatIteration) {
   EXPECT_TRUE(hasProblem(problems, StoreProblem::Severity::Error, "error: " + file.string() + ":"))
       << allProblems(problems);
   EXPECT_TRUE(hasProblem(problems, StoreProblem::Severity::Error, "invalid JSON")) << allProblems(problems);
-  EXPECT_TRUE(hasProblem(problems, StoreProblem::Severity::Error, "(iteration 1 is not loaded)")) << allProblems(problems);
+  EXPECT_TRUE(hasProblem(problems, StoreProblem::Severity::Error, "(iteration 1 is not loaded)"))
+      << allProblems(problems);
   EXPECT_TRUE(hasProblem(problems, StoreProblem::Severity::Warning, "parent iteration 1 is not readable"))
       << allProblems(problems);
   EXPECT_EQ(SessionStore::open(dir).nextIterationId(), 4);
@@ -423,7 +432,8 @@ TEST(SessionStore, NotASessionDirectory) {
     SessionStore::open(tmp.path(), {OpenMode::ReadOnly});
     FAIL() << "no exception";
   } catch (const StoreError& e) {
-    EXPECT_EQ(std::string(e.what()), tmp.path().string() + ": not a session directory: it has no session.json");
+    EXPECT_EQ(std::string(e.what()),
+              tmp.path().string() + ": not a session directory: it has no session.json");
   }
   EXPECT_FALSE(fs::exists(tmp / "session.lock"));
 }

@@ -25,8 +25,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string promptFor(int id) { return "prompt of iteration " + std::to_string(id) + "\n" + std::string(id % 7 * 100, 'p'); }
-std::string logFor(int id) { return "compile log of iteration " + std::to_string(id) + "\n" + std::string(id % 5 * 300, 'l'); }
+std::string promptFor(int id) {
+  return "prompt of iteration " + std::to_string(id) + "\n" + std::string(id % 7 * 100, 'p');
+}
+std::string logFor(int id) {
+  return "compile log of iteration " + std::to_string(id) + "\n" + std::string(id % 5 * 300, 'l');
+}
 
 Iteration iterationFor(int id, std::optional<int> parent, IterationState state) {
   Iteration it = kwb::test::exampleIteration(id, parent);
@@ -81,7 +85,7 @@ struct TrialOutcome {
 struct KillPlan {
   bool waitForReady = true;  // false: some kills land in open() itself (reconcile, temp sweep)
   int commitsFirst = 0;
-  double fraction = 0.0;     // of one iteration's duration, in [0, 1.5)
+  double fraction = 0.0;  // of one iteration's duration, in [0, 1.5)
 };
 
 struct Clock {
@@ -89,7 +93,8 @@ struct Clock {
   double iterationUs = 2000.0;  // running estimate, refined from every trial's reports
 };
 
-TrialOutcome runTrial(const fs::path& dir, Durability durability, unsigned seed, const KillPlan& plan, Clock& clock) {
+TrialOutcome runTrial(const fs::path& dir, Durability durability, unsigned seed, const KillPlan& plan,
+                      Clock& clock) {
   int fds[2];
   EXPECT_EQ(::pipe2(fds, O_CLOEXEC), 0);
   const pid_t child = ::fork();
@@ -101,8 +106,10 @@ TrialOutcome runTrial(const fs::path& dir, Durability durability, unsigned seed,
   TrialOutcome out;
   std::int32_t v = 0;
   auto take = [&] {
-    if (v < 0) out.childFailed = true;
-    else if (v > 0) out.reported.insert(v);
+    if (v < 0)
+      out.childFailed = true;
+    else if (v > 0)
+      out.reported.insert(v);
   };
   auto readOne = [&] {
     if (::read(fds[0], &v, sizeof v) != sizeof v) return false;
@@ -117,7 +124,8 @@ TrialOutcome runTrial(const fs::path& dir, Durability durability, unsigned seed,
       clock.iterationUs = 0.8 * clock.iterationUs + 0.2 * us;
       last = now;
     }
-    std::this_thread::sleep_for(std::chrono::microseconds(static_cast<long>(plan.fraction * clock.iterationUs)));
+    std::this_thread::sleep_for(
+        std::chrono::microseconds(static_cast<long>(plan.fraction * clock.iterationUs)));
   }
   ::kill(child, SIGKILL);
   int status = 0;
@@ -191,15 +199,21 @@ void crashTrials(int trials, Durability durability, int trialsPerSession) {
   // Kills must have landed after commits too, or the test would only cover empty sessions (the kill
   // plan waits for a commit in about half the trials, so this holds on any machine).
   EXPECT_GT(committedTotal, 0);
-  std::printf("%d trials: %d iterations reported committed, %d trials killed before any commit, ~%.0f us per iteration\n",
-              trials, committedTotal, trialsWithoutCommit, clock.iterationUs);
+  std::printf(
+      "%d trials: %d iterations reported committed, %d trials killed before any commit, ~%.0f us per "
+      "iteration\n",
+      trials, committedTotal, trialsWithoutCommit, clock.iterationUs);
 }
 
 }  // namespace
 
 // No fsync: exercises the commit ordering and atomic renames at a high rate (a killed process loses
 // nothing its kernel already has, so the result must be the same as with sync).
-TEST(StoreCrash, KilledWriterNeverLeavesAPartialIteration) { crashTrials(200, Durability::NoSync, 5); }
+TEST(StoreCrash, KilledWriterNeverLeavesAPartialIteration) {
+  crashTrials(200, Durability::NoSync, 5);
+}
 
 // With fsync on: fewer trials, as each commit waits for the disk.
-TEST(StoreCrash, KilledWriterWithSyncNeverLeavesAPartialIteration) { crashTrials(12, Durability::Sync, 4); }
+TEST(StoreCrash, KilledWriterWithSyncNeverLeavesAPartialIteration) {
+  crashTrials(12, Durability::Sync, 4);
+}

@@ -31,7 +31,8 @@ Task smallAdd() {
   t.cases.resize(1);
   return t;
 }
-EvalReport evalWith(const EnvLookup& env, const std::string& source, const std::string& label, CannBackend** out = nullptr) {
+EvalReport evalWith(const EnvLookup& env, const std::string& source, const std::string& label,
+                    CannBackend** out = nullptr) {
   BackendOptions o;
   o.soc = "Ascend910B1";
   static std::unique_ptr<CannBackend> keep;
@@ -44,7 +45,8 @@ EvalReport evalWith(const EnvLookup& env, const std::string& source, const std::
   r.cacheDir = fs::path(KWB_TEST_BIN_DIR) / "eval-cache";
   return evaluate(smallAdd(), *keep, r);
 }
-const std::string kExpert = readText(fs::path(KWB_SOURCE_DIR) / "resources/tasks/add_custom/expert_candidate.cpp");
+const std::string kExpert =
+    readText(fs::path(KWB_SOURCE_DIR) / "resources/tasks/add_custom/expert_candidate.cpp");
 const std::string kStandin = std::string(KWB_FIXTURES_DIR) + "/cann_standin";
 }  // namespace
 
@@ -64,8 +66,10 @@ TEST(BackendCann, StandinSimulatorModeAndGeneratedProject) {
   EXPECT_EQ(b->mode(), "sim");  // a simulator folder, no /dev/davinci: never "npu"
   EXPECT_EQ(r.ranOn, RanOn::CannSim);
   const fs::path work = fs::path(KWB_TEST_BIN_DIR) / "cann-work" / "runtime";
-  EXPECT_NE(readText(work / "harness_acl.cpp").find("add_custom<<<out.blockDim, nullptr, stream>>>"), std::string::npos);
-  EXPECT_NE(readText(work / "CMakeLists.txt").find("ascendc_library(kernels SHARED kernel.cpp)"), std::string::npos);
+  EXPECT_NE(readText(work / "harness_acl.cpp").find("add_custom<<<out.blockDim, nullptr, stream>>>"),
+            std::string::npos);
+  EXPECT_NE(readText(work / "CMakeLists.txt").find("ascendc_library(kernels SHARED kernel.cpp)"),
+            std::string::npos);
   ASSERT_TRUE(r.compile.has_value());
   EXPECT_NE(r.compile->commandLine.find("--npu-arch=dav-2201"), std::string::npos);
   // The stand-in program reproduces a captured vector-core exception.

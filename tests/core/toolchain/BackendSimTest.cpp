@@ -23,7 +23,9 @@ std::string readText(const fs::path& p) {
   return ss.str();
 }
 
-fs::path tasksDir() { return fs::path(KWB_SOURCE_DIR) / "resources" / "tasks"; }
+fs::path tasksDir() {
+  return fs::path(KWB_SOURCE_DIR) / "resources" / "tasks";
+}
 
 // add_custom with only the cases the fixtures need (keeps the test fast).
 Task addTask(std::initializer_list<const char*> cases) {
@@ -65,7 +67,9 @@ const verify::TensorCheck* firstFailing(const EvalReport& r) {
   return nullptr;
 }
 
-std::string dump(const EvalReport& r) { return nlohmann::json(r).dump(2).substr(0, 6000); }
+std::string dump(const EvalReport& r) {
+  return nlohmann::json(r).dump(2).substr(0, 6000);
+}
 
 }  // namespace
 
@@ -84,7 +88,8 @@ TEST(BackendSim, ExpertAddPassesAndBuildIsCached) {
   // Another compiler is another build: the cache must not hand back g++'s program.
   const fs::path fresh = fs::path(KWB_TEST_BIN_DIR) / ("eval-cache-cxx-" + std::to_string(::getpid()));
   fs::remove_all(fresh);
-  ASSERT_EQ(evalSource(t, src, "expert_add_gxx", std::chrono::milliseconds(60000), fresh).verdict, Verdict::Pass);
+  ASSERT_EQ(evalSource(t, src, "expert_add_gxx", std::chrono::milliseconds(60000), fresh).verdict,
+            Verdict::Pass);
   ::setenv("KWB_SIM_CXX", "c++", 1);
   const EvalReport c = evalSource(t, src, "expert_add_cxx", std::chrono::milliseconds(60000), fresh);
   ::unsetenv("KWB_SIM_CXX");

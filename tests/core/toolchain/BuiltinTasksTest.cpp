@@ -33,10 +33,12 @@ TEST(BuiltinTasks, AtLeastTwentyAcrossTheCategories) {
     EXPECT_TRUE(fs::exists(t.files.dir / "expert_candidate.cpp")) << n;
     EXPECT_TRUE(t.files.readme.has_value()) << n;
     bool multiElementCase = false;
-    for (const auto& c : t.cases) multiElementCase = multiElementCase || t.caseTensors(c).front().elements() > 4096;
+    for (const auto& c : t.cases)
+      multiElementCase = multiElementCase || t.caseTensors(c).front().elements() > 4096;
     EXPECT_TRUE(multiElementCase) << n << " needs a case large enough for several blocks";
   }
-  for (const char* c : {"elementwise", "activation", "broadcast", "reduction", "normalization", "cast", "select"})
+  for (const char* c :
+       {"elementwise", "activation", "broadcast", "reduction", "normalization", "cast", "select"})
     EXPECT_TRUE(categories.count(c)) << "no task in category " << c;
 }
 

@@ -9,7 +9,8 @@ using namespace kwb;
 namespace fs = std::filesystem;
 
 TEST(InstallLayout, AnExecutableUnderAPrefixWithDataIsInstalled) {
-  const fs::path prefix = fs::temp_directory_path() / ("kwb-layout-" + std::to_string(::getpid())) / "opt" / "kwb";
+  const fs::path prefix =
+      fs::temp_directory_path() / ("kwb-layout-" + std::to_string(::getpid())) / "opt" / "kwb";
   fs::create_directories(prefix / "share" / "kernel-workbench" / "resources" / "tasks");
   fs::create_directories(prefix / "bin");
   const InstallLayout l = detectInstallLayout(prefix / "bin" / "kwb");

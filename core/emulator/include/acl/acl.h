@@ -56,13 +56,25 @@ typedef enum aclDataType {
   ACL_BF16 = 27,
 } aclDataType;
 
-inline float aclFloat16ToFloat(aclFloat16 value) { return kwb_sim::half::toFloat(value); }
-inline aclFloat16 aclFloatToFloat16(float value) { return kwb_sim::half::fromFloat(value); }
+inline float aclFloat16ToFloat(aclFloat16 value) {
+  return kwb_sim::half::toFloat(value);
+}
+inline aclFloat16 aclFloatToFloat16(float value) {
+  return kwb_sim::half::fromFloat(value);
+}
 
-inline aclError aclInit(const char* = nullptr) { return ACL_SUCCESS; }
-inline aclError aclFinalize() { return ACL_SUCCESS; }
-inline aclError aclrtSetDevice(int32_t) { return ACL_SUCCESS; }
-inline aclError aclrtResetDevice(int32_t) { return ACL_SUCCESS; }
+inline aclError aclInit(const char* = nullptr) {
+  return ACL_SUCCESS;
+}
+inline aclError aclFinalize() {
+  return ACL_SUCCESS;
+}
+inline aclError aclrtSetDevice(int32_t) {
+  return ACL_SUCCESS;
+}
+inline aclError aclrtResetDevice(int32_t) {
+  return ACL_SUCCESS;
+}
 inline aclError aclrtGetDeviceCount(uint32_t* count) {
   if (count) *count = 1;
   return ACL_SUCCESS;
@@ -75,16 +87,28 @@ inline aclError aclrtCreateContext(aclrtContext* ctx, int32_t) {
   if (ctx) *ctx = nullptr;
   return ACL_SUCCESS;
 }
-inline aclError aclrtDestroyContext(aclrtContext) { return ACL_SUCCESS; }
-inline aclError aclrtSetCurrentContext(aclrtContext) { return ACL_SUCCESS; }
+inline aclError aclrtDestroyContext(aclrtContext) {
+  return ACL_SUCCESS;
+}
+inline aclError aclrtSetCurrentContext(aclrtContext) {
+  return ACL_SUCCESS;
+}
 inline aclError aclrtCreateStream(aclrtStream* stream) {
   if (stream) *stream = nullptr;
   return ACL_SUCCESS;
 }
-inline aclError aclrtDestroyStream(aclrtStream) { return ACL_SUCCESS; }
-inline aclError aclrtSynchronizeStream(aclrtStream) { return ACL_SUCCESS; }
-inline aclError aclrtSynchronizeDevice() { return ACL_SUCCESS; }
-inline const char* aclGetRecentErrMsg() { return ""; }
+inline aclError aclrtDestroyStream(aclrtStream) {
+  return ACL_SUCCESS;
+}
+inline aclError aclrtSynchronizeStream(aclrtStream) {
+  return ACL_SUCCESS;
+}
+inline aclError aclrtSynchronizeDevice() {
+  return ACL_SUCCESS;
+}
+inline const char* aclGetRecentErrMsg() {
+  return "";
+}
 
 inline aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy = ACL_MEM_MALLOC_HUGE_FIRST) {
   if (!devPtr) return ACL_ERROR_INVALID_PARAM;
@@ -109,8 +133,8 @@ inline aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t c
   if (count) std::memmove(dst, src, count);
   return ACL_SUCCESS;
 }
-inline aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
-                                 aclrtStream) {
+inline aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count,
+                                 aclrtMemcpyKind kind, aclrtStream) {
   return aclrtMemcpy(dst, destMax, src, count, kind);
 }
 inline aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {

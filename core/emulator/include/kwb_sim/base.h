@@ -101,45 +101,59 @@ inline constexpr bool kIsOneOf = (std::is_same_v<T, A> || ...);
 
 template <typename T>
 constexpr DType dtypeOf() {
-  if constexpr (std::is_same_v<T, half>) return DType::F16;
-  else if constexpr (std::is_same_v<T, bfloat16>) return DType::BF16;
-  else if constexpr (std::is_same_v<T, float>) return DType::F32;
-  else if constexpr (std::is_same_v<T, double>) return DType::F64;
-  else if constexpr (std::is_same_v<T, std::int8_t>) return DType::I8;
-  else if constexpr (std::is_same_v<T, std::uint8_t>) return DType::U8;
-  else if constexpr (std::is_same_v<T, std::int16_t>) return DType::I16;
-  else if constexpr (std::is_same_v<T, std::uint16_t>) return DType::U16;
-  else if constexpr (std::is_same_v<T, std::int32_t>) return DType::I32;
-  else if constexpr (std::is_same_v<T, std::uint32_t>) return DType::U32;
-  else if constexpr (std::is_same_v<T, std::int64_t>) return DType::I64;
-  else if constexpr (std::is_same_v<T, std::uint64_t>) return DType::U64;
-  else return DType::None;
+  if constexpr (std::is_same_v<T, half>)
+    return DType::F16;
+  else if constexpr (std::is_same_v<T, bfloat16>)
+    return DType::BF16;
+  else if constexpr (std::is_same_v<T, float>)
+    return DType::F32;
+  else if constexpr (std::is_same_v<T, double>)
+    return DType::F64;
+  else if constexpr (std::is_same_v<T, std::int8_t>)
+    return DType::I8;
+  else if constexpr (std::is_same_v<T, std::uint8_t>)
+    return DType::U8;
+  else if constexpr (std::is_same_v<T, std::int16_t>)
+    return DType::I16;
+  else if constexpr (std::is_same_v<T, std::uint16_t>)
+    return DType::U16;
+  else if constexpr (std::is_same_v<T, std::int32_t>)
+    return DType::I32;
+  else if constexpr (std::is_same_v<T, std::uint32_t>)
+    return DType::U32;
+  else if constexpr (std::is_same_v<T, std::int64_t>)
+    return DType::I64;
+  else if constexpr (std::is_same_v<T, std::uint64_t>)
+    return DType::U64;
+  else
+    return DType::None;
 }
 
 }  // namespace kwb_sim
 
 // Compile-time rejection of dtypes an API does not take on the selected SoC, worded like the real
 // compiler's refusal: "kwb-sim: unsupported-dtype: <API> does not support <dtype> on <soc>".
-#define KWB_SIM_DT1_(API, T, OK, X)                                                                   \
-  static_assert(!std::is_same_v<T, X> || (OK),                                                         \
+#define KWB_SIM_DT1_(API, T, OK, X)            \
+  static_assert(!std::is_same_v<T, X> || (OK), \
                 "kwb-sim: unsupported-dtype: " API " does not support " #X " on " KWB_SIM_SOC_NAME);
-#define KWB_SIM_REQUIRE_DTYPE(API, T, ...)                                                             \
-  do {                                                                                                 \
-    constexpr bool kwbOk_ = ::kwb_sim::kIsOneOf<T, __VA_ARGS__>;                                        \
-    KWB_SIM_DT1_(API, T, kwbOk_, half)                                                                 \
-    KWB_SIM_DT1_(API, T, kwbOk_, bfloat16_t)                                                           \
-    KWB_SIM_DT1_(API, T, kwbOk_, float)                                                                \
-    KWB_SIM_DT1_(API, T, kwbOk_, double)                                                               \
-    KWB_SIM_DT1_(API, T, kwbOk_, int8_t)                                                               \
-    KWB_SIM_DT1_(API, T, kwbOk_, uint8_t)                                                              \
-    KWB_SIM_DT1_(API, T, kwbOk_, int16_t)                                                              \
-    KWB_SIM_DT1_(API, T, kwbOk_, uint16_t)                                                             \
-    KWB_SIM_DT1_(API, T, kwbOk_, int32_t)                                                              \
-    KWB_SIM_DT1_(API, T, kwbOk_, uint32_t)                                                             \
-    KWB_SIM_DT1_(API, T, kwbOk_, int64_t)                                                              \
-    KWB_SIM_DT1_(API, T, kwbOk_, uint64_t)                                                             \
-    static_assert(kwbOk_ || ::kwb_sim::dtypeOf<T>() != ::kwb_sim::DType::None,                         \
-                  "kwb-sim: unsupported-dtype: " API " does not support this element type on " KWB_SIM_SOC_NAME); \
+#define KWB_SIM_REQUIRE_DTYPE(API, T, ...)                                     \
+  do {                                                                         \
+    constexpr bool kwbOk_ = ::kwb_sim::kIsOneOf<T, __VA_ARGS__>;               \
+    KWB_SIM_DT1_(API, T, kwbOk_, half)                                         \
+    KWB_SIM_DT1_(API, T, kwbOk_, bfloat16_t)                                   \
+    KWB_SIM_DT1_(API, T, kwbOk_, float)                                        \
+    KWB_SIM_DT1_(API, T, kwbOk_, double)                                       \
+    KWB_SIM_DT1_(API, T, kwbOk_, int8_t)                                       \
+    KWB_SIM_DT1_(API, T, kwbOk_, uint8_t)                                      \
+    KWB_SIM_DT1_(API, T, kwbOk_, int16_t)                                      \
+    KWB_SIM_DT1_(API, T, kwbOk_, uint16_t)                                     \
+    KWB_SIM_DT1_(API, T, kwbOk_, int32_t)                                      \
+    KWB_SIM_DT1_(API, T, kwbOk_, uint32_t)                                     \
+    KWB_SIM_DT1_(API, T, kwbOk_, int64_t)                                      \
+    KWB_SIM_DT1_(API, T, kwbOk_, uint64_t)                                     \
+    static_assert(kwbOk_ || ::kwb_sim::dtypeOf<T>() != ::kwb_sim::DType::None, \
+                  "kwb-sim: unsupported-dtype: " API                           \
+                  " does not support this element type on " KWB_SIM_SOC_NAME); \
   } while (0)
 
 // bfloat16 arithmetic exists on 2201 (910B) only for some APIs; 310P (2002) has none.
@@ -151,4 +165,5 @@ constexpr DType dtypeOf() {
 
 // An API known to Ascend C but not emulated: referencing it fails at compile time with a message
 // naming it. `Name` must be a template so that the assertion fires only where it is used.
-#define KWB_SIM_UNSUPPORTED_API_MSG(NAME) "kwb-sim: unsupported-api: " NAME " is not implemented by the kwb emulator"
+#define KWB_SIM_UNSUPPORTED_API_MSG(NAME) \
+  "kwb-sim: unsupported-api: " NAME " is not implemented by the kwb emulator"

@@ -118,7 +118,7 @@ constexpr std::uint16_t narrowRne(UIn x) noexcept {
   const int e = static_cast<int>(a >> SrcMant);
   const UIn m = (a & kSrcMantMask) | (e != 0 ? (kOne << SrcMant) : UIn{0});
   int s = kSubBase - (e != 0 ? e : 1);
-  if (s > kSrcBits - 1) s = kSrcBits - 1;  // everything that far down rounds to zero
+  if (s > kSrcBits - 1) s = kSrcBits - 1;                           // everything that far down rounds to zero
   const UIn r = (m + (kOne << (s - 1)) - 1 + ((m >> s) & 1)) >> s;  // may carry into the min normal
   return static_cast<std::uint16_t>(sign | static_cast<unsigned>(r));
 }
@@ -208,38 +208,72 @@ class Float16 {
   constexpr bool isFinite() const noexcept { return (bits_ & kExpMask) != kExpMask; }
   constexpr bool signBit() const noexcept { return (bits_ & 0x8000u) != 0; }
 
-  constexpr Derived operator-() const noexcept { return fromBits(static_cast<std::uint16_t>(bits_ ^ 0x8000u)); }
+  constexpr Derived operator-() const noexcept {
+    return fromBits(static_cast<std::uint16_t>(bits_ ^ 0x8000u));
+  }
   constexpr Derived operator+() const noexcept { return fromBits(bits_); }
 
-  friend KWB_SIM_FP16_CONSTEXPR Derived operator+(Derived a, Derived b) noexcept { return Derived(float(a) + float(b)); }
-  friend KWB_SIM_FP16_CONSTEXPR Derived operator-(Derived a, Derived b) noexcept { return Derived(float(a) - float(b)); }
-  friend KWB_SIM_FP16_CONSTEXPR Derived operator*(Derived a, Derived b) noexcept { return Derived(float(a) * float(b)); }
-  friend KWB_SIM_FP16_CONSTEXPR Derived operator/(Derived a, Derived b) noexcept { return Derived(float(a) / float(b)); }
+  friend KWB_SIM_FP16_CONSTEXPR Derived operator+(Derived a, Derived b) noexcept {
+    return Derived(float(a) + float(b));
+  }
+  friend KWB_SIM_FP16_CONSTEXPR Derived operator-(Derived a, Derived b) noexcept {
+    return Derived(float(a) - float(b));
+  }
+  friend KWB_SIM_FP16_CONSTEXPR Derived operator*(Derived a, Derived b) noexcept {
+    return Derived(float(a) * float(b));
+  }
+  friend KWB_SIM_FP16_CONSTEXPR Derived operator/(Derived a, Derived b) noexcept {
+    return Derived(float(a) / float(b));
+  }
 
   KWB_SIM_FP16_CONSTEXPR Derived& operator+=(Derived o) noexcept { return self() = self() + o; }
   KWB_SIM_FP16_CONSTEXPR Derived& operator-=(Derived o) noexcept { return self() = self() - o; }
   KWB_SIM_FP16_CONSTEXPR Derived& operator*=(Derived o) noexcept { return self() = self() * o; }
   KWB_SIM_FP16_CONSTEXPR Derived& operator/=(Derived o) noexcept { return self() = self() / o; }
   template <typename T, typename std::enable_if<IsArithmeticOperand<T>::value, int>::type = 0>
-  KWB_SIM_FP16_CONSTEXPR Derived& operator+=(T o) noexcept { return self() = Derived(self() + o); }
+  KWB_SIM_FP16_CONSTEXPR Derived& operator+=(T o) noexcept {
+    return self() = Derived(self() + o);
+  }
   template <typename T, typename std::enable_if<IsArithmeticOperand<T>::value, int>::type = 0>
-  KWB_SIM_FP16_CONSTEXPR Derived& operator-=(T o) noexcept { return self() = Derived(self() - o); }
+  KWB_SIM_FP16_CONSTEXPR Derived& operator-=(T o) noexcept {
+    return self() = Derived(self() - o);
+  }
   template <typename T, typename std::enable_if<IsArithmeticOperand<T>::value, int>::type = 0>
-  KWB_SIM_FP16_CONSTEXPR Derived& operator*=(T o) noexcept { return self() = Derived(self() * o); }
+  KWB_SIM_FP16_CONSTEXPR Derived& operator*=(T o) noexcept {
+    return self() = Derived(self() * o);
+  }
   template <typename T, typename std::enable_if<IsArithmeticOperand<T>::value, int>::type = 0>
-  KWB_SIM_FP16_CONSTEXPR Derived& operator/=(T o) noexcept { return self() = Derived(self() / o); }
+  KWB_SIM_FP16_CONSTEXPR Derived& operator/=(T o) noexcept {
+    return self() = Derived(self() / o);
+  }
 
   KWB_SIM_FP16_CONSTEXPR Derived& operator++() noexcept { return self() += fromBits(kOneBits); }
   KWB_SIM_FP16_CONSTEXPR Derived& operator--() noexcept { return self() -= fromBits(kOneBits); }
-  KWB_SIM_FP16_CONSTEXPR Derived operator++(int) noexcept { Derived old = self(); ++self(); return old; }
-  KWB_SIM_FP16_CONSTEXPR Derived operator--(int) noexcept { Derived old = self(); --self(); return old; }
+  KWB_SIM_FP16_CONSTEXPR Derived operator++(int) noexcept {
+    Derived old = self();
+    ++self();
+    return old;
+  }
+  KWB_SIM_FP16_CONSTEXPR Derived operator--(int) noexcept {
+    Derived old = self();
+    --self();
+    return old;
+  }
 
-  friend KWB_SIM_FP16_CONSTEXPR bool operator==(Derived a, Derived b) noexcept { return float(a) == float(b); }
-  friend KWB_SIM_FP16_CONSTEXPR bool operator!=(Derived a, Derived b) noexcept { return float(a) != float(b); }
+  friend KWB_SIM_FP16_CONSTEXPR bool operator==(Derived a, Derived b) noexcept {
+    return float(a) == float(b);
+  }
+  friend KWB_SIM_FP16_CONSTEXPR bool operator!=(Derived a, Derived b) noexcept {
+    return float(a) != float(b);
+  }
   friend KWB_SIM_FP16_CONSTEXPR bool operator<(Derived a, Derived b) noexcept { return float(a) < float(b); }
-  friend KWB_SIM_FP16_CONSTEXPR bool operator<=(Derived a, Derived b) noexcept { return float(a) <= float(b); }
+  friend KWB_SIM_FP16_CONSTEXPR bool operator<=(Derived a, Derived b) noexcept {
+    return float(a) <= float(b);
+  }
   friend KWB_SIM_FP16_CONSTEXPR bool operator>(Derived a, Derived b) noexcept { return float(a) > float(b); }
-  friend KWB_SIM_FP16_CONSTEXPR bool operator>=(Derived a, Derived b) noexcept { return float(a) >= float(b); }
+  friend KWB_SIM_FP16_CONSTEXPR bool operator>=(Derived a, Derived b) noexcept {
+    return float(a) >= float(b);
+  }
 
   // Correctly rounded (one step) from the bits of a float or a double.
   static constexpr std::uint16_t bitsFromFloatBits(std::uint32_t x) noexcept {
@@ -256,7 +290,8 @@ class Float16 {
 
  private:
   static constexpr unsigned kExpMask = ((1u << ExpBits) - 1u) << MantBits;  // also the infinity
-  static constexpr std::uint16_t kOneBits = static_cast<std::uint16_t>(((1u << (ExpBits - 1)) - 1u) << MantBits);
+  static constexpr std::uint16_t kOneBits =
+      static_cast<std::uint16_t>(((1u << (ExpBits - 1)) - 1u) << MantBits);
 
   constexpr Derived& self() noexcept { return static_cast<Derived&>(*this); }
   std::uint16_t bits_;
@@ -332,62 +367,120 @@ KWB_SIM_FP16_CONSTEXPR MixedType<T> widen(V v) noexcept {
 // Mixed arithmetic and comparisons: the 16-bit operand widens, the result has the other operand's type
 // (float, or double; integers meet a float). Without these, half + 1.0f would be ambiguous between the
 // built-in float + float and half + half.
-#define KWB_SIM_FP16_MIXED_OPS(T16)                                                                      \
+#define KWB_SIM_FP16_MIXED_OPS(T16)                                                                         \
   template <typename T, typename std::enable_if<fp16_detail::IsArithmeticOperand<T>::value, int>::type = 0> \
-  KWB_SIM_FP16_CONSTEXPR auto operator+(T16 a, T b) noexcept { return fp16_detail::widen<T>(a) + fp16_detail::widen<T>(b); }                    \
+  KWB_SIM_FP16_CONSTEXPR auto operator+(T16 a, T b) noexcept {                                              \
+    return fp16_detail::widen<T>(a) + fp16_detail::widen<T>(b);                                             \
+  }                                                                                                         \
   template <typename T, typename std::enable_if<fp16_detail::IsArithmeticOperand<T>::value, int>::type = 0> \
-  KWB_SIM_FP16_CONSTEXPR auto operator+(T a, T16 b) noexcept { return fp16_detail::widen<T>(a) + fp16_detail::widen<T>(b); }                    \
+  KWB_SIM_FP16_CONSTEXPR auto operator+(T a, T16 b) noexcept {                                              \
+    return fp16_detail::widen<T>(a) + fp16_detail::widen<T>(b);                                             \
+  }                                                                                                         \
   template <typename T, typename std::enable_if<fp16_detail::IsArithmeticOperand<T>::value, int>::type = 0> \
-  KWB_SIM_FP16_CONSTEXPR auto operator-(T16 a, T b) noexcept { return fp16_detail::widen<T>(a) - fp16_detail::widen<T>(b); }                    \
+  KWB_SIM_FP16_CONSTEXPR auto operator-(T16 a, T b) noexcept {                                              \
+    return fp16_detail::widen<T>(a) - fp16_detail::widen<T>(b);                                             \
+  }                                                                                                         \
   template <typename T, typename std::enable_if<fp16_detail::IsArithmeticOperand<T>::value, int>::type = 0> \
-  KWB_SIM_FP16_CONSTEXPR auto operator-(T a, T16 b) noexcept { return fp16_detail::widen<T>(a) - fp16_detail::widen<T>(b); }                    \
+  KWB_SIM_FP16_CONSTEXPR auto operator-(T a, T16 b) noexcept {                                              \
+    return fp16_detail::widen<T>(a) - fp16_detail::widen<T>(b);                                             \
+  }                                                                                                         \
   template <typename T, typename std::enable_if<fp16_detail::IsArithmeticOperand<T>::value, int>::type = 0> \
-  KWB_SIM_FP16_CONSTEXPR auto operator*(T16 a, T b) noexcept { return fp16_detail::widen<T>(a) * fp16_detail::widen<T>(b); }                    \
+  KWB_SIM_FP16_CONSTEXPR auto operator*(T16 a, T b) noexcept {                                              \
+    return fp16_detail::widen<T>(a) * fp16_detail::widen<T>(b);                                             \
+  }                                                                                                         \
   template <typename T, typename std::enable_if<fp16_detail::IsArithmeticOperand<T>::value, int>::type = 0> \
-  KWB_SIM_FP16_CONSTEXPR auto operator*(T a, T16 b) noexcept { return fp16_detail::widen<T>(a) * fp16_detail::widen<T>(b); }                    \
+  KWB_SIM_FP16_CONSTEXPR auto operator*(T a, T16 b) noexcept {                                              \
+    return fp16_detail::widen<T>(a) * fp16_detail::widen<T>(b);                                             \
+  }                                                                                                         \
   template <typename T, typename std::enable_if<fp16_detail::IsArithmeticOperand<T>::value, int>::type = 0> \
-  KWB_SIM_FP16_CONSTEXPR auto operator/(T16 a, T b) noexcept { return fp16_detail::widen<T>(a) / fp16_detail::widen<T>(b); }                    \
+  KWB_SIM_FP16_CONSTEXPR auto operator/(T16 a, T b) noexcept {                                              \
+    return fp16_detail::widen<T>(a) / fp16_detail::widen<T>(b);                                             \
+  }                                                                                                         \
   template <typename T, typename std::enable_if<fp16_detail::IsArithmeticOperand<T>::value, int>::type = 0> \
-  KWB_SIM_FP16_CONSTEXPR auto operator/(T a, T16 b) noexcept { return fp16_detail::widen<T>(a) / fp16_detail::widen<T>(b); }                    \
+  KWB_SIM_FP16_CONSTEXPR auto operator/(T a, T16 b) noexcept {                                              \
+    return fp16_detail::widen<T>(a) / fp16_detail::widen<T>(b);                                             \
+  }                                                                                                         \
   template <typename T, typename std::enable_if<fp16_detail::IsArithmeticOperand<T>::value, int>::type = 0> \
-  KWB_SIM_FP16_CONSTEXPR bool operator==(T16 a, T b) noexcept { return fp16_detail::widen<T>(a) == fp16_detail::widen<T>(b); }                  \
+  KWB_SIM_FP16_CONSTEXPR bool operator==(T16 a, T b) noexcept {                                             \
+    return fp16_detail::widen<T>(a) == fp16_detail::widen<T>(b);                                            \
+  }                                                                                                         \
   template <typename T, typename std::enable_if<fp16_detail::IsArithmeticOperand<T>::value, int>::type = 0> \
-  KWB_SIM_FP16_CONSTEXPR bool operator==(T a, T16 b) noexcept { return fp16_detail::widen<T>(a) == fp16_detail::widen<T>(b); }                  \
+  KWB_SIM_FP16_CONSTEXPR bool operator==(T a, T16 b) noexcept {                                             \
+    return fp16_detail::widen<T>(a) == fp16_detail::widen<T>(b);                                            \
+  }                                                                                                         \
   template <typename T, typename std::enable_if<fp16_detail::IsArithmeticOperand<T>::value, int>::type = 0> \
-  KWB_SIM_FP16_CONSTEXPR bool operator!=(T16 a, T b) noexcept { return fp16_detail::widen<T>(a) != fp16_detail::widen<T>(b); }                  \
+  KWB_SIM_FP16_CONSTEXPR bool operator!=(T16 a, T b) noexcept {                                             \
+    return fp16_detail::widen<T>(a) != fp16_detail::widen<T>(b);                                            \
+  }                                                                                                         \
   template <typename T, typename std::enable_if<fp16_detail::IsArithmeticOperand<T>::value, int>::type = 0> \
-  KWB_SIM_FP16_CONSTEXPR bool operator!=(T a, T16 b) noexcept { return fp16_detail::widen<T>(a) != fp16_detail::widen<T>(b); }                  \
+  KWB_SIM_FP16_CONSTEXPR bool operator!=(T a, T16 b) noexcept {                                             \
+    return fp16_detail::widen<T>(a) != fp16_detail::widen<T>(b);                                            \
+  }                                                                                                         \
   template <typename T, typename std::enable_if<fp16_detail::IsArithmeticOperand<T>::value, int>::type = 0> \
-  KWB_SIM_FP16_CONSTEXPR bool operator<(T16 a, T b) noexcept { return fp16_detail::widen<T>(a) < fp16_detail::widen<T>(b); }                    \
+  KWB_SIM_FP16_CONSTEXPR bool operator<(T16 a, T b) noexcept {                                              \
+    return fp16_detail::widen<T>(a) < fp16_detail::widen<T>(b);                                             \
+  }                                                                                                         \
   template <typename T, typename std::enable_if<fp16_detail::IsArithmeticOperand<T>::value, int>::type = 0> \
-  KWB_SIM_FP16_CONSTEXPR bool operator<(T a, T16 b) noexcept { return fp16_detail::widen<T>(a) < fp16_detail::widen<T>(b); }                    \
+  KWB_SIM_FP16_CONSTEXPR bool operator<(T a, T16 b) noexcept {                                              \
+    return fp16_detail::widen<T>(a) < fp16_detail::widen<T>(b);                                             \
+  }                                                                                                         \
   template <typename T, typename std::enable_if<fp16_detail::IsArithmeticOperand<T>::value, int>::type = 0> \
-  KWB_SIM_FP16_CONSTEXPR bool operator<=(T16 a, T b) noexcept { return fp16_detail::widen<T>(a) <= fp16_detail::widen<T>(b); }                  \
+  KWB_SIM_FP16_CONSTEXPR bool operator<=(T16 a, T b) noexcept {                                             \
+    return fp16_detail::widen<T>(a) <= fp16_detail::widen<T>(b);                                            \
+  }                                                                                                         \
   template <typename T, typename std::enable_if<fp16_detail::IsArithmeticOperand<T>::value, int>::type = 0> \
-  KWB_SIM_FP16_CONSTEXPR bool operator<=(T a, T16 b) noexcept { return fp16_detail::widen<T>(a) <= fp16_detail::widen<T>(b); }                  \
+  KWB_SIM_FP16_CONSTEXPR bool operator<=(T a, T16 b) noexcept {                                             \
+    return fp16_detail::widen<T>(a) <= fp16_detail::widen<T>(b);                                            \
+  }                                                                                                         \
   template <typename T, typename std::enable_if<fp16_detail::IsArithmeticOperand<T>::value, int>::type = 0> \
-  KWB_SIM_FP16_CONSTEXPR bool operator>(T16 a, T b) noexcept { return fp16_detail::widen<T>(a) > fp16_detail::widen<T>(b); }                    \
+  KWB_SIM_FP16_CONSTEXPR bool operator>(T16 a, T b) noexcept {                                              \
+    return fp16_detail::widen<T>(a) > fp16_detail::widen<T>(b);                                             \
+  }                                                                                                         \
   template <typename T, typename std::enable_if<fp16_detail::IsArithmeticOperand<T>::value, int>::type = 0> \
-  KWB_SIM_FP16_CONSTEXPR bool operator>(T a, T16 b) noexcept { return fp16_detail::widen<T>(a) > fp16_detail::widen<T>(b); }                    \
+  KWB_SIM_FP16_CONSTEXPR bool operator>(T a, T16 b) noexcept {                                              \
+    return fp16_detail::widen<T>(a) > fp16_detail::widen<T>(b);                                             \
+  }                                                                                                         \
   template <typename T, typename std::enable_if<fp16_detail::IsArithmeticOperand<T>::value, int>::type = 0> \
-  KWB_SIM_FP16_CONSTEXPR bool operator>=(T16 a, T b) noexcept { return fp16_detail::widen<T>(a) >= fp16_detail::widen<T>(b); }                  \
+  KWB_SIM_FP16_CONSTEXPR bool operator>=(T16 a, T b) noexcept {                                             \
+    return fp16_detail::widen<T>(a) >= fp16_detail::widen<T>(b);                                            \
+  }                                                                                                         \
   template <typename T, typename std::enable_if<fp16_detail::IsArithmeticOperand<T>::value, int>::type = 0> \
-  KWB_SIM_FP16_CONSTEXPR bool operator>=(T a, T16 b) noexcept { return fp16_detail::widen<T>(a) >= fp16_detail::widen<T>(b); }
+  KWB_SIM_FP16_CONSTEXPR bool operator>=(T a, T16 b) noexcept {                                             \
+    return fp16_detail::widen<T>(a) >= fp16_detail::widen<T>(b);                                            \
+  }
 
 KWB_SIM_FP16_MIXED_OPS(half)
 KWB_SIM_FP16_MIXED_OPS(bfloat16)
 #undef KWB_SIM_FP16_MIXED_OPS
 
 // Classification helpers, found by argument-dependent lookup: isnan(h), isinf(h), isfinite(h), abs(h).
-constexpr bool isnan(half h) noexcept { return h.isNan(); }
-constexpr bool isinf(half h) noexcept { return h.isInf(); }
-constexpr bool isfinite(half h) noexcept { return h.isFinite(); }
-constexpr bool signbit(half h) noexcept { return h.signBit(); }
-constexpr half abs(half h) noexcept { return half::fromBits(static_cast<std::uint16_t>(h.bits() & 0x7fffu)); }
-constexpr bool isnan(bfloat16 b) noexcept { return b.isNan(); }
-constexpr bool isinf(bfloat16 b) noexcept { return b.isInf(); }
-constexpr bool isfinite(bfloat16 b) noexcept { return b.isFinite(); }
-constexpr bool signbit(bfloat16 b) noexcept { return b.signBit(); }
+constexpr bool isnan(half h) noexcept {
+  return h.isNan();
+}
+constexpr bool isinf(half h) noexcept {
+  return h.isInf();
+}
+constexpr bool isfinite(half h) noexcept {
+  return h.isFinite();
+}
+constexpr bool signbit(half h) noexcept {
+  return h.signBit();
+}
+constexpr half abs(half h) noexcept {
+  return half::fromBits(static_cast<std::uint16_t>(h.bits() & 0x7fffu));
+}
+constexpr bool isnan(bfloat16 b) noexcept {
+  return b.isNan();
+}
+constexpr bool isinf(bfloat16 b) noexcept {
+  return b.isInf();
+}
+constexpr bool isfinite(bfloat16 b) noexcept {
+  return b.isFinite();
+}
+constexpr bool signbit(bfloat16 b) noexcept {
+  return b.signBit();
+}
 constexpr bfloat16 abs(bfloat16 b) noexcept {
   return bfloat16::fromBits(static_cast<std::uint16_t>(b.bits() & 0x7fffu));
 }

@@ -9,17 +9,30 @@
 #include "kwb_sim/tensor.h"
 
 namespace kwb_sim {
-void dumpLocal(const void* ptr, DType dt, std::uint32_t count, std::uint32_t desc, const char* what, SrcLoc loc);
+void dumpLocal(const void* ptr, DType dt, std::uint32_t count, std::uint32_t desc, const char* what,
+               SrcLoc loc);
 }  // namespace kwb_sim
 
 namespace AscendC {
 
-inline int64_t GetBlockIdx() { return kwb_sim::g_block.blockIdx; }
-inline int64_t GetBlockNum() { return kwb_sim::g_block.blockNum; }
-inline int64_t GetSubBlockIdx() { return 0; }
-inline int64_t GetSubBlockNum() { return 1; }
-inline int64_t GetTaskRation() { return 1; }
-inline uint64_t GetSystemCycle() { return 0; }
+inline int64_t GetBlockIdx() {
+  return kwb_sim::g_block.blockIdx;
+}
+inline int64_t GetBlockNum() {
+  return kwb_sim::g_block.blockNum;
+}
+inline int64_t GetSubBlockIdx() {
+  return 0;
+}
+inline int64_t GetSubBlockNum() {
+  return 1;
+}
+inline int64_t GetTaskRation() {
+  return 1;
+}
+inline uint64_t GetSystemCycle() {
+  return 0;
+}
 
 // Kernel printf: stdout of the block's process, prefixed like CANN's CPU mode.
 inline void PRINTF(const char* fmt, ...) {

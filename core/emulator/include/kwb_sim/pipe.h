@@ -13,11 +13,11 @@ namespace kwb_sim {
 // Runtime queue interface (runtime/Queues.cpp). Queue ids are per block.
 bool queueInit(int q, MemSpace space, int num, std::uint32_t len, int depth, Pipe producer, Pipe consumer,
                const char* api, SrcLoc loc);
-int queueAlloc(int q, SrcLoc loc);                            // returns a slot (fatal when none is free)
+int queueAlloc(int q, SrcLoc loc);  // returns a slot (fatal when none is free)
 void queueEnQue(int q, const TensorRef& ref, std::uint32_t off, SrcLoc loc);
-int queueDeQue(int q, SrcLoc loc);                            // returns a slot (fatal when empty)
+int queueDeQue(int q, SrcLoc loc);  // returns a slot (fatal when empty)
 void queueFree(int q, const TensorRef& ref, std::uint32_t off, SrcLoc loc);
-int queueCount(int q);                                        // tensors waiting in the queue
+int queueCount(int q);  // tensors waiting in the queue
 bool queueHasIdle(int q);
 int queueDepth(int q);
 int tbufInit(MemSpace space, std::uint32_t len, SrcLoc loc);  // returns the TBuf's slot
@@ -88,8 +88,9 @@ class TBuf {
 
   template <typename T>
   LocalTensor<T> Get(KWB_SIM_LOC) {
-    if (slot_ < 0) kwb_sim::fatal(kwb_sim::Cat::QueueMisuse, "Get", loc_, kwb_sim::Pipe::S, kwb_sim::kOperandThis,
-                                  "TBuf::Get before pipe.InitBuffer gave this TBuf any memory");
+    if (slot_ < 0)
+      kwb_sim::fatal(kwb_sim::Cat::QueueMisuse, "Get", loc_, kwb_sim::Pipe::S, kwb_sim::kOperandThis,
+                     "TBuf::Get before pipe.InitBuffer gave this TBuf any memory");
     return kwb_sim::tensorForSlot<T>(slot_, pos);
   }
   template <typename T>
@@ -97,8 +98,9 @@ class TBuf {
     LocalTensor<T> t = Get<T>(loc_);
     if (len > t.size_)
       kwb_sim::report(kwb_sim::Cat::UbOutOfBounds, "Get", loc_, kwb_sim::Pipe::S, 0,
-                      "TBuf::Get<T>(" + std::to_string(len) + ") asks for " + std::to_string(len * sizeof(T)) +
-                          " bytes but the TBuf holds only " + std::to_string(t.size_ * sizeof(T)) + " bytes");
+                      "TBuf::Get<T>(" + std::to_string(len) + ") asks for " +
+                          std::to_string(len * sizeof(T)) + " bytes but the TBuf holds only " +
+                          std::to_string(t.size_ * sizeof(T)) + " bytes");
     t.size_ = len;
     return t;
   }
@@ -108,8 +110,9 @@ class TBuf {
     const uint64_t end = static_cast<uint64_t>(bufOffset) + static_cast<uint64_t>(size) * sizeof(T);
     if (end > static_cast<uint64_t>(t.size_) * sizeof(T))
       kwb_sim::report(kwb_sim::Cat::UbOutOfBounds, "GetWithOffset", loc_, kwb_sim::Pipe::S, 1,
-                      "GetWithOffset(" + std::to_string(size) + ", " + std::to_string(bufOffset) + ") ends at byte " +
-                          std::to_string(end) + " of a TBuf of " + std::to_string(t.size_ * sizeof(T)) + " bytes");
+                      "GetWithOffset(" + std::to_string(size) + ", " + std::to_string(bufOffset) +
+                          ") ends at byte " + std::to_string(end) + " of a TBuf of " +
+                          std::to_string(t.size_ * sizeof(T)) + " bytes");
     if (bufOffset % 32 != 0)
       kwb_sim::report(kwb_sim::Cat::MisalignedCopy, "GetWithOffset", loc_, kwb_sim::Pipe::S, 1,
                       "GetWithOffset offset " + std::to_string(bufOffset) +
@@ -139,8 +142,8 @@ class TPipe {
   bool InitBuffer(TQueBind<src, dst, depth, mask>& que, uint8_t num, uint32_t len, KWB_SIM_LOC) {
     if (que.id_ < 0) que.id_ = kwb_sim::newQueue("TQue");
     const kwb_sim::EventPipes pp = kwb_sim::positionPipes(src, dst);
-    return kwb_sim::queueInit(que.id_, kwb_sim::positionSpace(src), num, len, depth, pp.src, pp.dst, "InitBuffer",
-                              loc_);
+    return kwb_sim::queueInit(que.id_, kwb_sim::positionSpace(src), num, len, depth, pp.src, pp.dst,
+                              "InitBuffer", loc_);
   }
   template <TPosition pos>
   bool InitBuffer(TBuf<pos>& buf, uint32_t len, KWB_SIM_LOC) {
@@ -172,6 +175,8 @@ class TPipe {
   }
 };
 
-inline TPipe* GetTPipePtr() { return TPipe::current(); }
+inline TPipe* GetTPipePtr() {
+  return TPipe::current();
+}
 
 }  // namespace AscendC

@@ -36,8 +36,12 @@ void WaitFlag(int32_t eventID, KWB_SIM_LOC) {
   kwb_sim::flagWait(event, eventID, loc_);
 }
 
-inline void SetMaskCount(KWB_SIM_LOC) { kwb_sim::maskSetCounter(true, loc_); }
-inline void SetMaskNorm(KWB_SIM_LOC) { kwb_sim::maskSetCounter(false, loc_); }
+inline void SetMaskCount(KWB_SIM_LOC) {
+  kwb_sim::maskSetCounter(true, loc_);
+}
+inline void SetMaskNorm(KWB_SIM_LOC) {
+  kwb_sim::maskSetCounter(false, loc_);
+}
 template <typename T, MaskMode mode = MaskMode::NORMAL>
 void SetVectorMask(uint64_t maskHigh, uint64_t maskLow, KWB_SIM_LOC) {
   kwb_sim::maskSet(maskHigh, maskLow, false, sizeof(T), loc_);
@@ -46,9 +50,13 @@ template <typename T, MaskMode mode = MaskMode::NORMAL>
 void SetVectorMask(int32_t len, KWB_SIM_LOC) {
   kwb_sim::maskSet(0, static_cast<uint64_t>(len), true, sizeof(T), loc_);
 }
-inline void ResetMask(KWB_SIM_LOC) { kwb_sim::maskReset(loc_); }
+inline void ResetMask(KWB_SIM_LOC) {
+  kwb_sim::maskReset(loc_);
+}
 
 }  // namespace AscendC
 
 // The raw CCE spelling some samples use.
-inline void pipe_barrier(pipe_t pipe, KWB_SIM_LOC) { kwb_sim::barrier(pipe, loc_); }
+inline void pipe_barrier(pipe_t pipe, KWB_SIM_LOC) {
+  kwb_sim::barrier(pipe, loc_);
+}

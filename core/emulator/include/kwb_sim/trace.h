@@ -50,15 +50,24 @@ inline constexpr int kPipeCount = 7;  // S..FIX (All/None are markers, not pipes
 
 inline const char* pipeName(Pipe p) {
   switch (p) {
-    case Pipe::S: return "S";
-    case Pipe::V: return "V";
-    case Pipe::MTE1: return "MTE1";
-    case Pipe::MTE2: return "MTE2";
-    case Pipe::MTE3: return "MTE3";
-    case Pipe::M: return "M";
-    case Pipe::FIX: return "FIX";
-    case Pipe::All: return "ALL";
-    case Pipe::None: break;
+    case Pipe::S:
+      return "S";
+    case Pipe::V:
+      return "V";
+    case Pipe::MTE1:
+      return "MTE1";
+    case Pipe::MTE2:
+      return "MTE2";
+    case Pipe::MTE3:
+      return "MTE3";
+    case Pipe::M:
+      return "M";
+    case Pipe::FIX:
+      return "FIX";
+    case Pipe::All:
+      return "ALL";
+    case Pipe::None:
+      break;
   }
   return "";
 }
@@ -67,35 +76,70 @@ enum class DType : std::uint8_t { None = 0, U8, I8, U16, I16, F16, BF16, U32, I3
 
 inline const char* dtypeName(DType d) {
   switch (d) {
-    case DType::U8: return "uint8_t";
-    case DType::I8: return "int8_t";
-    case DType::U16: return "uint16_t";
-    case DType::I16: return "int16_t";
-    case DType::F16: return "half";
-    case DType::BF16: return "bfloat16_t";
-    case DType::U32: return "uint32_t";
-    case DType::I32: return "int32_t";
-    case DType::F32: return "float";
-    case DType::U64: return "uint64_t";
-    case DType::I64: return "int64_t";
-    case DType::F64: return "double";
-    case DType::None: break;
+    case DType::U8:
+      return "uint8_t";
+    case DType::I8:
+      return "int8_t";
+    case DType::U16:
+      return "uint16_t";
+    case DType::I16:
+      return "int16_t";
+    case DType::F16:
+      return "half";
+    case DType::BF16:
+      return "bfloat16_t";
+    case DType::U32:
+      return "uint32_t";
+    case DType::I32:
+      return "int32_t";
+    case DType::F32:
+      return "float";
+    case DType::U64:
+      return "uint64_t";
+    case DType::I64:
+      return "int64_t";
+    case DType::F64:
+      return "double";
+    case DType::None:
+      break;
   }
   return "";
 }
 
 inline unsigned dtypeSize(DType d) {
   switch (d) {
-    case DType::U8: case DType::I8: return 1;
-    case DType::U16: case DType::I16: case DType::F16: case DType::BF16: return 2;
-    case DType::U32: case DType::I32: case DType::F32: return 4;
-    case DType::U64: case DType::I64: case DType::F64: return 8;
-    case DType::None: break;
+    case DType::U8:
+    case DType::I8:
+      return 1;
+    case DType::U16:
+    case DType::I16:
+    case DType::F16:
+    case DType::BF16:
+      return 2;
+    case DType::U32:
+    case DType::I32:
+    case DType::F32:
+      return 4;
+    case DType::U64:
+    case DType::I64:
+    case DType::F64:
+      return 8;
+    case DType::None:
+      break;
   }
   return 0;
 }
 
-enum class SyncKind : std::uint8_t { None = 0, EnQue, DeQue, AllocTensor, FreeTensor, SetFlag, WaitFlag, Barrier };
+enum class SyncKind : std::uint8_t {
+  None = 0,
+  EnQue,
+  DeQue,
+  AllocTensor,
+  FreeTensor,
+  SetFlag,
+  WaitFlag,
+  Barrier
+};
 
 enum class MemSpace : std::uint8_t { None = 0, GM, UB, L1, L0A, L0B, L0C };
 
@@ -103,45 +147,46 @@ enum class MemSpace : std::uint8_t { None = 0, GM, UB, L1, L0A, L0B, L0C };
 enum class AtomicOp : std::uint8_t { None = 0, Add, Max, Min };
 
 struct Instr {
-  std::uint32_t api = 0;    // LaunchTrace::strings index of the API name ("Add", "DataCopy", "EnQue", ...)
-  std::uint32_t file = 0;   // LaunchTrace::strings index of the user's source file of the call
-  std::uint32_t line = 0;   // 1-based line of the user's call (0 = unknown)
-  Pipe pipe = Pipe::S;      // pipe the instruction occupies (see the header comment for sync records)
-  DType dtype = DType::None;     // element type of the destination (copies: of the data moved)
+  std::uint32_t api = 0;      // LaunchTrace::strings index of the API name ("Add", "DataCopy", "EnQue", ...)
+  std::uint32_t file = 0;     // LaunchTrace::strings index of the user's source file of the call
+  std::uint32_t line = 0;     // 1-based line of the user's call (0 = unknown)
+  Pipe pipe = Pipe::S;        // pipe the instruction occupies (see the header comment for sync records)
+  DType dtype = DType::None;  // element type of the destination (copies: of the data moved)
   DType srcDtype = DType::None;  // element type of the source (differs from dtype for Cast)
   SyncKind sync = SyncKind::None;
   MemSpace dstSpace = MemSpace::None;  // where the destination lives (copies: GM/UB/L1; vector: UB)
   MemSpace srcSpace = MemSpace::None;
-  Pipe syncSrc = Pipe::None;  // sync records: producing / setting pipe
-  Pipe syncDst = Pipe::None;  // sync records: consuming / waiting pipe
-  std::int32_t syncId = -1;   // SetFlag/WaitFlag: event id; queue records: buffer id; else -1
-  std::uint32_t times = 1;    // identical consecutive instructions folded into this record (>= 1)
-  std::uint32_t count = 0;    // elements processed
-  std::uint32_t repeat = 0;   // repeat times (vector), 0 for others
-  std::uint64_t bytes = 0;    // bytes moved (copies) or written (vector)
-  std::uint64_t gmAddr = 0;   // GM host address of the first byte accessed (copies to/from GM), else 0
+  Pipe syncSrc = Pipe::None;     // sync records: producing / setting pipe
+  Pipe syncDst = Pipe::None;     // sync records: consuming / waiting pipe
+  std::int32_t syncId = -1;      // SetFlag/WaitFlag: event id; queue records: buffer id; else -1
+  std::uint32_t times = 1;       // identical consecutive instructions folded into this record (>= 1)
+  std::uint32_t count = 0;       // elements processed
+  std::uint32_t repeat = 0;      // repeat times (vector), 0 for others
+  std::uint64_t bytes = 0;       // bytes moved (copies) or written (vector)
+  std::uint64_t gmAddr = 0;      // GM host address of the first byte accessed (copies to/from GM), else 0
   std::uint32_t burstCount = 0;  // GM bursts (DataCopyParams::blockCount; 1 for contiguous)
   std::uint32_t burstLen = 0;    // bytes per GM burst
   std::uint64_t gmStride = 0;    // bytes from the start of one GM burst to the next
   std::uint32_t dstOff = 0, dstLen = 0;    // destination byte range in UB/L1 (len 0: none / GM)
   std::uint32_t src0Off = 0, src0Len = 0;  // first source byte range in UB/L1 (len 0: none / GM)
   std::uint32_t src1Off = 0, src1Len = 0;  // second source byte range in UB (len 0: none)
-  AtomicOp atomic = AtomicOp::None;  // UB->GM copies: the SetAtomic* mode the copy ran under (None: overwrite)
+  AtomicOp atomic =
+      AtomicOp::None;  // UB->GM copies: the SetAtomic* mode the copy ran under (None: overwrite)
 };
 
 struct BlockTrace {
-  std::int32_t block = 0;           // GetBlockIdx() of this block
-  std::vector<Instr> instrs;        // in issue order
-  std::uint64_t dropped = 0;        // records not kept because the per-block cap was reached
-  bool complete = true;             // false: the block crashed / timed out / aborted; trace is partial
+  std::int32_t block = 0;     // GetBlockIdx() of this block
+  std::vector<Instr> instrs;  // in issue order
+  std::uint64_t dropped = 0;  // records not kept because the per-block cap was reached
+  bool complete = true;       // false: the block crashed / timed out / aborted; trace is partial
 };
 
 struct LaunchTrace {
-  std::string soc;                  // e.g. "Ascend910B1"
-  std::string kernel;               // kernel function name as given to ICPU_RUN_KF
+  std::string soc;     // e.g. "Ascend910B1"
+  std::string kernel;  // kernel function name as given to ICPU_RUN_KF
   std::uint32_t blockDim = 0;
-  std::vector<std::string> strings; // interned API names and file paths (Instr::api / Instr::file)
-  std::vector<BlockTrace> blocks;   // one per block, index == block
+  std::vector<std::string> strings;  // interned API names and file paths (Instr::api / Instr::file)
+  std::vector<BlockTrace> blocks;    // one per block, index == block
 
   const std::string& str(std::uint32_t i) const {
     static const std::string empty;

@@ -10,9 +10,9 @@ template <typename... A>
 inline constexpr bool kAlwaysFalsePack = false;
 }  // namespace kwb_sim
 
-#define KWB_SIM_UNSUPPORTED_FN(NAME)                                                        \
-  template <typename... KwbT, typename... KwbA>                                             \
-  void NAME(KwbA&&...) {                                                                    \
+#define KWB_SIM_UNSUPPORTED_FN(NAME)                                                                  \
+  template <typename... KwbT, typename... KwbA>                                                       \
+  void NAME(KwbA&&...) {                                                                              \
     static_assert(::kwb_sim::kAlwaysFalsePack<KwbT..., KwbA...>, KWB_SIM_UNSUPPORTED_API_MSG(#NAME)); \
   }
 

@@ -1,8 +1,9 @@
 #pragma once
 // Element-wise vector ops (PIPE_V) in count form and in mask/repeat form: binary (Add Sub Mul Div Max
 // Min And Or), tensor-scalar (Adds Muls Maxs Mins LeakyRelu ShiftLeft ShiftRight Axpy), unary (Exp Ln
-// Abs Sqrt Rsqrt Reciprocal Relu Not) and Duplicate. Every call goes through one runtime entry (kwb_sim::vecRun) that checks parameters,
-// bounds and ordering, records the instruction and runs a tight contiguous kernel.
+// Abs Sqrt Rsqrt Reciprocal Relu Not) and Duplicate. Every call goes through one runtime entry
+// (kwb_sim::vecRun) that checks parameters, bounds and ordering, records the instruction and runs a tight
+// contiguous kernel.
 
 #include <cstdint>
 
@@ -20,12 +21,12 @@ struct VecArgs {
   LocalDesc dst{nullptr, {}};
   LocalDesc src0{nullptr, {}};
   LocalDesc src1{nullptr, {}};
-  int nsrc = 0;             // 0 (Duplicate), 1 (unary / scalar), 2 (binary)
+  int nsrc = 0;  // 0 (Duplicate), 1 (unary / scalar), 2 (binary)
   double scalar = 0;
   bool countForm = true;
-  std::int64_t count = 0;   // count form
-  bool isSetMask = true;    // repeat form: use the mask argument (false: the mask register)
-  bool maskBits = false;    // repeat form: mask[2] bit mask instead of a continuous count
+  std::int64_t count = 0;  // count form
+  bool isSetMask = true;   // repeat form: use the mask argument (false: the mask register)
+  bool maskBits = false;   // repeat form: mask[2] bit mask instead of a continuous count
   std::uint64_t mask[2] = {0, 0};
   std::uint32_t repeat = 0;
   std::uint32_t dstBlk = 1, src0Blk = 1, src1Blk = 1;
@@ -51,22 +52,38 @@ VecArgs vecArgs(const char* api, VOp op, const AscendC::LocalTensor<T>& dst) {
 }
 template <typename T, typename U>
 double scalarBits(const U& v) {
-  if constexpr (std::is_integral_v<T>) return static_cast<double>(static_cast<T>(v));
-  else return static_cast<double>(static_cast<float>(static_cast<T>(v)));
+  if constexpr (std::is_integral_v<T>)
+    return static_cast<double>(static_cast<T>(v));
+  else
+    return static_cast<double>(static_cast<float>(static_cast<T>(v)));
 }
 inline void setBinaryRepeat(VecArgs& a, const AscendC::BinaryRepeatParams& p) {
-  a.dstBlk = p.dstBlkStride; a.src0Blk = p.src0BlkStride; a.src1Blk = p.src1BlkStride;
-  a.dstRep = p.dstRepStride; a.src0Rep = p.src0RepStride; a.src1Rep = p.src1RepStride;
+  a.dstBlk = p.dstBlkStride;
+  a.src0Blk = p.src0BlkStride;
+  a.src1Blk = p.src1BlkStride;
+  a.dstRep = p.dstRepStride;
+  a.src0Rep = p.src0RepStride;
+  a.src1Rep = p.src1RepStride;
 }
 inline void setUnaryRepeat(VecArgs& a, const AscendC::UnaryRepeatParams& p) {
-  a.dstBlk = p.dstBlkStride; a.src0Blk = p.srcBlkStride;
-  a.dstRep = p.dstRepStride; a.src0Rep = p.srcRepStride;
+  a.dstBlk = p.dstBlkStride;
+  a.src0Blk = p.srcBlkStride;
+  a.dstRep = p.dstRepStride;
+  a.src0Rep = p.srcRepStride;
 }
 inline void setMaskArg(VecArgs& a, bool isSetMask, std::uint64_t mask, std::uint32_t repeat) {
-  a.countForm = false; a.isSetMask = isSetMask; a.maskBits = false; a.mask[0] = mask; a.repeat = repeat;
+  a.countForm = false;
+  a.isSetMask = isSetMask;
+  a.maskBits = false;
+  a.mask[0] = mask;
+  a.repeat = repeat;
 }
 inline void setMaskArg(VecArgs& a, bool isSetMask, const std::uint64_t mask[], std::uint32_t repeat) {
-  a.countForm = false; a.isSetMask = isSetMask; a.maskBits = true; a.mask[0] = mask[0]; a.mask[1] = mask[1];
+  a.countForm = false;
+  a.isSetMask = isSetMask;
+  a.maskBits = true;
+  a.mask[0] = mask[0];
+  a.mask[1] = mask[1];
   a.repeat = repeat;
 }
 
@@ -79,70 +96,88 @@ inline void setMaskArg(VecArgs& a, bool isSetMask, const std::uint64_t mask[], s
 #define KWB_SIM_TYPES_SHIFT int16_t, uint16_t, int32_t, uint32_t
 
 // Binary ops: count form and both mask/repeat forms.
-#define KWB_SIM_BINARY_OP(NAME, TYPES)                                                                       \
-  template <typename T>                                                                                      \
-  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,               \
-            const int32_t& count, KWB_SIM_LOC) {                                                             \
-    KWB_SIM_REQUIRE_DTYPE(#NAME, T, TYPES);                                                                  \
-    kwb_sim::VecArgs a = kwb_sim::vecArgs(#NAME, kwb_sim::VOp::NAME, dst);                                   \
-    a.src0 = kwb_sim::localDesc(src0); a.src1 = kwb_sim::localDesc(src1); a.nsrc = 2; a.count = count;       \
-    kwb_sim::vecRun(a, loc_);                                                                                \
-  }                                                                                                          \
-  template <typename T, bool isSetMask = true>                                                               \
-  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,               \
-            uint64_t mask, const int32_t repeatTime, const BinaryRepeatParams& params, KWB_SIM_LOC) {        \
-    KWB_SIM_REQUIRE_DTYPE(#NAME, T, TYPES);                                                                  \
-    kwb_sim::VecArgs a = kwb_sim::vecArgs(#NAME, kwb_sim::VOp::NAME, dst);                                   \
-    a.src0 = kwb_sim::localDesc(src0); a.src1 = kwb_sim::localDesc(src1); a.nsrc = 2;                        \
-    kwb_sim::setMaskArg(a, isSetMask, mask, repeatTime); kwb_sim::setBinaryRepeat(a, params);                \
-    kwb_sim::vecRun(a, loc_);                                                                                \
-  }                                                                                                          \
-  template <typename T, bool isSetMask = true>                                                               \
-  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,               \
-            const uint64_t mask[], const int32_t repeatTime, const BinaryRepeatParams& params, KWB_SIM_LOC) {  \
-    KWB_SIM_REQUIRE_DTYPE(#NAME, T, TYPES);                                                                  \
-    kwb_sim::VecArgs a = kwb_sim::vecArgs(#NAME, kwb_sim::VOp::NAME, dst);                                   \
-    a.src0 = kwb_sim::localDesc(src0); a.src1 = kwb_sim::localDesc(src1); a.nsrc = 2;                        \
-    kwb_sim::setMaskArg(a, isSetMask, mask, repeatTime); kwb_sim::setBinaryRepeat(a, params);                \
-    kwb_sim::vecRun(a, loc_);                                                                                \
+#define KWB_SIM_BINARY_OP(NAME, TYPES)                                                                \
+  template <typename T>                                                                               \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,        \
+            const int32_t& count, KWB_SIM_LOC) {                                                      \
+    KWB_SIM_REQUIRE_DTYPE(#NAME, T, TYPES);                                                           \
+    kwb_sim::VecArgs a = kwb_sim::vecArgs(#NAME, kwb_sim::VOp::NAME, dst);                            \
+    a.src0 = kwb_sim::localDesc(src0);                                                                \
+    a.src1 = kwb_sim::localDesc(src1);                                                                \
+    a.nsrc = 2;                                                                                       \
+    a.count = count;                                                                                  \
+    kwb_sim::vecRun(a, loc_);                                                                         \
+  }                                                                                                   \
+  template <typename T, bool isSetMask = true>                                                        \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,        \
+            uint64_t mask, const int32_t repeatTime, const BinaryRepeatParams& params, KWB_SIM_LOC) { \
+    KWB_SIM_REQUIRE_DTYPE(#NAME, T, TYPES);                                                           \
+    kwb_sim::VecArgs a = kwb_sim::vecArgs(#NAME, kwb_sim::VOp::NAME, dst);                            \
+    a.src0 = kwb_sim::localDesc(src0);                                                                \
+    a.src1 = kwb_sim::localDesc(src1);                                                                \
+    a.nsrc = 2;                                                                                       \
+    kwb_sim::setMaskArg(a, isSetMask, mask, repeatTime);                                              \
+    kwb_sim::setBinaryRepeat(a, params);                                                              \
+    kwb_sim::vecRun(a, loc_);                                                                         \
+  }                                                                                                   \
+  template <typename T, bool isSetMask = true>                                                        \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,        \
+            const uint64_t mask[], const int32_t repeatTime, const BinaryRepeatParams& params,        \
+            KWB_SIM_LOC) {                                                                            \
+    KWB_SIM_REQUIRE_DTYPE(#NAME, T, TYPES);                                                           \
+    kwb_sim::VecArgs a = kwb_sim::vecArgs(#NAME, kwb_sim::VOp::NAME, dst);                            \
+    a.src0 = kwb_sim::localDesc(src0);                                                                \
+    a.src1 = kwb_sim::localDesc(src1);                                                                \
+    a.nsrc = 2;                                                                                       \
+    kwb_sim::setMaskArg(a, isSetMask, mask, repeatTime);                                              \
+    kwb_sim::setBinaryRepeat(a, params);                                                              \
+    kwb_sim::vecRun(a, loc_);                                                                         \
   }
 
 // Unary ops.
-#define KWB_SIM_UNARY_OP(NAME, TYPES)                                                                        \
-  template <typename T>                                                                                      \
-  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count, KWB_SIM_LOC) {       \
-    KWB_SIM_REQUIRE_DTYPE(#NAME, T, TYPES);                                                                  \
-    kwb_sim::VecArgs a = kwb_sim::vecArgs(#NAME, kwb_sim::VOp::NAME, dst);                                   \
-    a.src0 = kwb_sim::localDesc(src); a.nsrc = 1; a.count = count;                                           \
-    kwb_sim::vecRun(a, loc_);                                                                                \
-  }                                                                                                          \
-  template <typename T, bool isSetMask = true>                                                               \
-  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask, const int32_t repeatTime,   \
-            const UnaryRepeatParams& params, KWB_SIM_LOC) {                                                  \
-    KWB_SIM_REQUIRE_DTYPE(#NAME, T, TYPES);                                                                  \
-    kwb_sim::VecArgs a = kwb_sim::vecArgs(#NAME, kwb_sim::VOp::NAME, dst);                                   \
-    a.src0 = kwb_sim::localDesc(src); a.nsrc = 1;                                                            \
-    kwb_sim::setMaskArg(a, isSetMask, mask, repeatTime); kwb_sim::setUnaryRepeat(a, params);                 \
-    kwb_sim::vecRun(a, loc_);                                                                                \
-  }                                                                                                          \
-  template <typename T, bool isSetMask = true>                                                               \
-  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],                     \
-            const int32_t repeatTime, const UnaryRepeatParams& params, KWB_SIM_LOC) {                        \
-    KWB_SIM_REQUIRE_DTYPE(#NAME, T, TYPES);                                                                  \
-    kwb_sim::VecArgs a = kwb_sim::vecArgs(#NAME, kwb_sim::VOp::NAME, dst);                                   \
-    a.src0 = kwb_sim::localDesc(src); a.nsrc = 1;                                                            \
-    kwb_sim::setMaskArg(a, isSetMask, mask, repeatTime); kwb_sim::setUnaryRepeat(a, params);                 \
-    kwb_sim::vecRun(a, loc_);                                                                                \
+#define KWB_SIM_UNARY_OP(NAME, TYPES)                                                                      \
+  template <typename T>                                                                                    \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count, KWB_SIM_LOC) {     \
+    KWB_SIM_REQUIRE_DTYPE(#NAME, T, TYPES);                                                                \
+    kwb_sim::VecArgs a = kwb_sim::vecArgs(#NAME, kwb_sim::VOp::NAME, dst);                                 \
+    a.src0 = kwb_sim::localDesc(src);                                                                      \
+    a.nsrc = 1;                                                                                            \
+    a.count = count;                                                                                       \
+    kwb_sim::vecRun(a, loc_);                                                                              \
+  }                                                                                                        \
+  template <typename T, bool isSetMask = true>                                                             \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask, const int32_t repeatTime, \
+            const UnaryRepeatParams& params, KWB_SIM_LOC) {                                                \
+    KWB_SIM_REQUIRE_DTYPE(#NAME, T, TYPES);                                                                \
+    kwb_sim::VecArgs a = kwb_sim::vecArgs(#NAME, kwb_sim::VOp::NAME, dst);                                 \
+    a.src0 = kwb_sim::localDesc(src);                                                                      \
+    a.nsrc = 1;                                                                                            \
+    kwb_sim::setMaskArg(a, isSetMask, mask, repeatTime);                                                   \
+    kwb_sim::setUnaryRepeat(a, params);                                                                    \
+    kwb_sim::vecRun(a, loc_);                                                                              \
+  }                                                                                                        \
+  template <typename T, bool isSetMask = true>                                                             \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],                   \
+            const int32_t repeatTime, const UnaryRepeatParams& params, KWB_SIM_LOC) {                      \
+    KWB_SIM_REQUIRE_DTYPE(#NAME, T, TYPES);                                                                \
+    kwb_sim::VecArgs a = kwb_sim::vecArgs(#NAME, kwb_sim::VOp::NAME, dst);                                 \
+    a.src0 = kwb_sim::localDesc(src);                                                                      \
+    a.nsrc = 1;                                                                                            \
+    kwb_sim::setMaskArg(a, isSetMask, mask, repeatTime);                                                   \
+    kwb_sim::setUnaryRepeat(a, params);                                                                    \
+    kwb_sim::vecRun(a, loc_);                                                                              \
   }
 
 // Tensor-scalar ops (the scalar may be given in another arithmetic type, as user code often does).
 #define KWB_SIM_SCALAR_OP(NAME, TYPES)                                                                       \
   template <typename T, bool isSetMask = true, typename U>                                                   \
-  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue, const int32_t& count, \
-            KWB_SIM_LOC) {                                                                                   \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue,                      \
+            const int32_t& count, KWB_SIM_LOC) {                                                             \
     KWB_SIM_REQUIRE_DTYPE(#NAME, T, TYPES);                                                                  \
     kwb_sim::VecArgs a = kwb_sim::vecArgs(#NAME, kwb_sim::VOp::NAME, dst);                                   \
-    a.src0 = kwb_sim::localDesc(src); a.nsrc = 1; a.count = count;                                           \
+    a.src0 = kwb_sim::localDesc(src);                                                                        \
+    a.nsrc = 1;                                                                                              \
+    a.count = count;                                                                                         \
     a.scalar = kwb_sim::scalarBits<T>(scalarValue);                                                          \
     kwb_sim::vecRun(a, loc_);                                                                                \
   }                                                                                                          \
@@ -151,19 +186,23 @@ inline void setMaskArg(VecArgs& a, bool isSetMask, const std::uint64_t mask[], s
             const int32_t repeatTime, const UnaryRepeatParams& params, KWB_SIM_LOC) {                        \
     KWB_SIM_REQUIRE_DTYPE(#NAME, T, TYPES);                                                                  \
     kwb_sim::VecArgs a = kwb_sim::vecArgs(#NAME, kwb_sim::VOp::NAME, dst);                                   \
-    a.src0 = kwb_sim::localDesc(src); a.nsrc = 1;                                                            \
+    a.src0 = kwb_sim::localDesc(src);                                                                        \
+    a.nsrc = 1;                                                                                              \
     a.scalar = kwb_sim::scalarBits<T>(scalarValue);                                                          \
-    kwb_sim::setMaskArg(a, isSetMask, mask, repeatTime); kwb_sim::setUnaryRepeat(a, params);                 \
+    kwb_sim::setMaskArg(a, isSetMask, mask, repeatTime);                                                     \
+    kwb_sim::setUnaryRepeat(a, params);                                                                      \
     kwb_sim::vecRun(a, loc_);                                                                                \
   }                                                                                                          \
   template <typename T, bool isSetMask = true, typename U>                                                   \
-  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue, const uint64_t mask[], \
-            const int32_t repeatTime, const UnaryRepeatParams& params, KWB_SIM_LOC) {                        \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue,                      \
+            const uint64_t mask[], const int32_t repeatTime, const UnaryRepeatParams& params, KWB_SIM_LOC) { \
     KWB_SIM_REQUIRE_DTYPE(#NAME, T, TYPES);                                                                  \
     kwb_sim::VecArgs a = kwb_sim::vecArgs(#NAME, kwb_sim::VOp::NAME, dst);                                   \
-    a.src0 = kwb_sim::localDesc(src); a.nsrc = 1;                                                            \
+    a.src0 = kwb_sim::localDesc(src);                                                                        \
+    a.nsrc = 1;                                                                                              \
     a.scalar = kwb_sim::scalarBits<T>(scalarValue);                                                          \
-    kwb_sim::setMaskArg(a, isSetMask, mask, repeatTime); kwb_sim::setUnaryRepeat(a, params);                 \
+    kwb_sim::setMaskArg(a, isSetMask, mask, repeatTime);                                                     \
+    kwb_sim::setUnaryRepeat(a, params);                                                                      \
     kwb_sim::vecRun(a, loc_);                                                                                \
   }
 
@@ -197,49 +236,63 @@ KWB_SIM_UNARY_OP(Not, KWB_SIM_TYPES_BITWISE)
 // ShiftRight: logical for unsigned, arithmetic for signed types; the mask/repeat forms take roundEn
 // (add the last bit shifted out; int16_t/int32_t only, ignored for unsigned types).
 template <typename T, bool isSetMask = true, typename U>
-void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue, const int32_t& count,
-                KWB_SIM_LOC) {
+void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue,
+                const int32_t& count, KWB_SIM_LOC) {
   KWB_SIM_REQUIRE_DTYPE("ShiftRight", T, KWB_SIM_TYPES_SHIFT);
   kwb_sim::VecArgs a = kwb_sim::vecArgs("ShiftRight", kwb_sim::VOp::ShiftRight, dst);
-  a.src0 = kwb_sim::localDesc(src); a.nsrc = 1; a.count = count;
+  a.src0 = kwb_sim::localDesc(src);
+  a.nsrc = 1;
+  a.count = count;
   a.scalar = kwb_sim::scalarBits<T>(scalarValue);
   kwb_sim::vecRun(a, loc_);
 }
 template <typename T, bool isSetMask = true, typename U>
 void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue, uint64_t mask,
-                const int32_t repeatTime, const UnaryRepeatParams& params, bool roundEn = false, KWB_SIM_LOC) {
+                const int32_t repeatTime, const UnaryRepeatParams& params, bool roundEn = false,
+                KWB_SIM_LOC) {
   KWB_SIM_REQUIRE_DTYPE("ShiftRight", T, KWB_SIM_TYPES_SHIFT);
   kwb_sim::VecArgs a = kwb_sim::vecArgs(
-      "ShiftRight", roundEn && std::is_signed_v<T> ? kwb_sim::VOp::ShiftRightRound : kwb_sim::VOp::ShiftRight, dst);
-  a.src0 = kwb_sim::localDesc(src); a.nsrc = 1;
+      "ShiftRight", roundEn && std::is_signed_v<T> ? kwb_sim::VOp::ShiftRightRound : kwb_sim::VOp::ShiftRight,
+      dst);
+  a.src0 = kwb_sim::localDesc(src);
+  a.nsrc = 1;
   a.scalar = kwb_sim::scalarBits<T>(scalarValue);
-  kwb_sim::setMaskArg(a, isSetMask, mask, repeatTime); kwb_sim::setUnaryRepeat(a, params);
+  kwb_sim::setMaskArg(a, isSetMask, mask, repeatTime);
+  kwb_sim::setUnaryRepeat(a, params);
   kwb_sim::vecRun(a, loc_);
 }
 template <typename T, bool isSetMask = true, typename U>
-void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue, const uint64_t mask[],
-                const int32_t repeatTime, const UnaryRepeatParams& params, bool roundEn = false, KWB_SIM_LOC) {
+void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue,
+                const uint64_t mask[], const int32_t repeatTime, const UnaryRepeatParams& params,
+                bool roundEn = false, KWB_SIM_LOC) {
   KWB_SIM_REQUIRE_DTYPE("ShiftRight", T, KWB_SIM_TYPES_SHIFT);
   kwb_sim::VecArgs a = kwb_sim::vecArgs(
-      "ShiftRight", roundEn && std::is_signed_v<T> ? kwb_sim::VOp::ShiftRightRound : kwb_sim::VOp::ShiftRight, dst);
-  a.src0 = kwb_sim::localDesc(src); a.nsrc = 1;
+      "ShiftRight", roundEn && std::is_signed_v<T> ? kwb_sim::VOp::ShiftRightRound : kwb_sim::VOp::ShiftRight,
+      dst);
+  a.src0 = kwb_sim::localDesc(src);
+  a.nsrc = 1;
   a.scalar = kwb_sim::scalarBits<T>(scalarValue);
-  kwb_sim::setMaskArg(a, isSetMask, mask, repeatTime); kwb_sim::setUnaryRepeat(a, params);
+  kwb_sim::setMaskArg(a, isSetMask, mask, repeatTime);
+  kwb_sim::setUnaryRepeat(a, params);
   kwb_sim::vecRun(a, loc_);
 }
 
 // Axpy: dst = src * scalar + dst on half or float (dst is read as well as written). The mixed-precision
 // form (half src, float dst) is not emulated and fails as unsupported-dtype.
-#define KWB_SIM_AXPY_DTYPES_(T, U)                                                                             \
-  KWB_SIM_REQUIRE_DTYPE("Axpy", T, KWB_SIM_TYPES_FLOAT);                                                       \
-  static_assert(std::is_same_v<T, U>, "kwb-sim: unsupported-dtype: Axpy with a source type different from the " \
-                                      "destination type (mixed precision) is not emulated on " KWB_SIM_SOC_NAME)
+#define KWB_SIM_AXPY_DTYPES_(T, U)                                                        \
+  KWB_SIM_REQUIRE_DTYPE("Axpy", T, KWB_SIM_TYPES_FLOAT);                                  \
+  static_assert(std::is_same_v<T, U>,                                                     \
+                "kwb-sim: unsupported-dtype: Axpy with a source type different from the " \
+                "destination type (mixed precision) is not emulated on " KWB_SIM_SOC_NAME)
 template <typename T, typename U, typename S>
 void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const S& scalarValue, const int32_t& count,
           KWB_SIM_LOC) {
   KWB_SIM_AXPY_DTYPES_(T, U);
   kwb_sim::VecArgs a = kwb_sim::vecArgs("Axpy", kwb_sim::VOp::Axpy, dst);
-  a.src0 = kwb_sim::localDesc(src); a.nsrc = 1; a.readsDst = true; a.count = count;
+  a.src0 = kwb_sim::localDesc(src);
+  a.nsrc = 1;
+  a.readsDst = true;
+  a.count = count;
   a.scalar = kwb_sim::scalarBits<U>(scalarValue);
   kwb_sim::vecRun(a, loc_);
 }
@@ -248,9 +301,12 @@ void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const S& scalarV
           const int32_t repeatTime, const UnaryRepeatParams& params, KWB_SIM_LOC) {
   KWB_SIM_AXPY_DTYPES_(T, U);
   kwb_sim::VecArgs a = kwb_sim::vecArgs("Axpy", kwb_sim::VOp::Axpy, dst);
-  a.src0 = kwb_sim::localDesc(src); a.nsrc = 1; a.readsDst = true;
+  a.src0 = kwb_sim::localDesc(src);
+  a.nsrc = 1;
+  a.readsDst = true;
   a.scalar = kwb_sim::scalarBits<U>(scalarValue);
-  kwb_sim::setMaskArg(a, isSetMask, mask, repeatTime); kwb_sim::setUnaryRepeat(a, params);
+  kwb_sim::setMaskArg(a, isSetMask, mask, repeatTime);
+  kwb_sim::setUnaryRepeat(a, params);
   kwb_sim::vecRun(a, loc_);
 }
 template <typename T, typename U, bool isSetMask = true, typename S>
@@ -258,9 +314,12 @@ void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const S& scalarV
           const int32_t repeatTime, const UnaryRepeatParams& params, KWB_SIM_LOC) {
   KWB_SIM_AXPY_DTYPES_(T, U);
   kwb_sim::VecArgs a = kwb_sim::vecArgs("Axpy", kwb_sim::VOp::Axpy, dst);
-  a.src0 = kwb_sim::localDesc(src); a.nsrc = 1; a.readsDst = true;
+  a.src0 = kwb_sim::localDesc(src);
+  a.nsrc = 1;
+  a.readsDst = true;
   a.scalar = kwb_sim::scalarBits<U>(scalarValue);
-  kwb_sim::setMaskArg(a, isSetMask, mask, repeatTime); kwb_sim::setUnaryRepeat(a, params);
+  kwb_sim::setMaskArg(a, isSetMask, mask, repeatTime);
+  kwb_sim::setUnaryRepeat(a, params);
   kwb_sim::vecRun(a, loc_);
 }
 #undef KWB_SIM_AXPY_DTYPES_
@@ -268,35 +327,45 @@ void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const S& scalarV
 // Duplicate: fill with a scalar. Not for int8/uint8 (the real compiler rejects them too).
 template <typename T, typename U>
 void Duplicate(const LocalTensor<T>& dst, const U& scalarValue, const int32_t& count, KWB_SIM_LOC) {
-  KWB_SIM_REQUIRE_DTYPE("Duplicate", T, half, float, int16_t, uint16_t, int32_t, uint32_t KWB_SIM_BF16_IF_2201);
+  KWB_SIM_REQUIRE_DTYPE("Duplicate", T, half, float, int16_t, uint16_t, int32_t,
+                        uint32_t KWB_SIM_BF16_IF_2201);
   kwb_sim::VecArgs a = kwb_sim::vecArgs("Duplicate", kwb_sim::VOp::Dup, dst);
   a.nsrc = 0;
   a.count = count;
-  if constexpr (std::is_integral_v<T>) a.scalar = static_cast<double>(static_cast<T>(scalarValue));
-  else a.scalar = static_cast<double>(static_cast<float>(static_cast<T>(scalarValue)));
+  if constexpr (std::is_integral_v<T>)
+    a.scalar = static_cast<double>(static_cast<T>(scalarValue));
+  else
+    a.scalar = static_cast<double>(static_cast<float>(static_cast<T>(scalarValue)));
   kwb_sim::vecRun(a, loc_);
 }
 template <typename T, bool isSetMask = true, typename U>
 void Duplicate(const LocalTensor<T>& dst, const U& scalarValue, uint64_t mask, const int32_t repeatTime,
                const uint16_t dstBlockStride, const uint8_t dstRepeatStride, KWB_SIM_LOC) {
-  KWB_SIM_REQUIRE_DTYPE("Duplicate", T, half, float, int16_t, uint16_t, int32_t, uint32_t KWB_SIM_BF16_IF_2201);
+  KWB_SIM_REQUIRE_DTYPE("Duplicate", T, half, float, int16_t, uint16_t, int32_t,
+                        uint32_t KWB_SIM_BF16_IF_2201);
   kwb_sim::VecArgs a = kwb_sim::vecArgs("Duplicate", kwb_sim::VOp::Dup, dst);
   a.nsrc = 0;
-  if constexpr (std::is_integral_v<T>) a.scalar = static_cast<double>(static_cast<T>(scalarValue));
-  else a.scalar = static_cast<double>(static_cast<float>(static_cast<T>(scalarValue)));
+  if constexpr (std::is_integral_v<T>)
+    a.scalar = static_cast<double>(static_cast<T>(scalarValue));
+  else
+    a.scalar = static_cast<double>(static_cast<float>(static_cast<T>(scalarValue)));
   kwb_sim::setMaskArg(a, isSetMask, mask, repeatTime);
   a.dstBlk = dstBlockStride;
   a.dstRep = dstRepeatStride;
   kwb_sim::vecRun(a, loc_);
 }
 template <typename T, bool isSetMask = true, typename U>
-void Duplicate(const LocalTensor<T>& dst, const U& scalarValue, const uint64_t mask[], const int32_t repeatTime,
-               const uint16_t dstBlockStride, const uint8_t dstRepeatStride, KWB_SIM_LOC) {
-  KWB_SIM_REQUIRE_DTYPE("Duplicate", T, half, float, int16_t, uint16_t, int32_t, uint32_t KWB_SIM_BF16_IF_2201);
+void Duplicate(const LocalTensor<T>& dst, const U& scalarValue, const uint64_t mask[],
+               const int32_t repeatTime, const uint16_t dstBlockStride, const uint8_t dstRepeatStride,
+               KWB_SIM_LOC) {
+  KWB_SIM_REQUIRE_DTYPE("Duplicate", T, half, float, int16_t, uint16_t, int32_t,
+                        uint32_t KWB_SIM_BF16_IF_2201);
   kwb_sim::VecArgs a = kwb_sim::vecArgs("Duplicate", kwb_sim::VOp::Dup, dst);
   a.nsrc = 0;
-  if constexpr (std::is_integral_v<T>) a.scalar = static_cast<double>(static_cast<T>(scalarValue));
-  else a.scalar = static_cast<double>(static_cast<float>(static_cast<T>(scalarValue)));
+  if constexpr (std::is_integral_v<T>)
+    a.scalar = static_cast<double>(static_cast<T>(scalarValue));
+  else
+    a.scalar = static_cast<double>(static_cast<float>(static_cast<T>(scalarValue)));
   kwb_sim::setMaskArg(a, isSetMask, mask, repeatTime);
   a.dstBlk = dstBlockStride;
   a.dstRep = dstRepeatStride;

@@ -22,4 +22,5 @@ using matmul::Matmul;
 using matmul::MatmulType;
 }  // namespace AscendC
 
-#define REGIST_MATMUL_OBJ(...) static_assert(::kwb_sim::kAlwaysFalsePack<>, KWB_SIM_UNSUPPORTED_API_MSG("REGIST_MATMUL_OBJ"))
+#define REGIST_MATMUL_OBJ(...) \
+  static_assert(::kwb_sim::kAlwaysFalsePack<>, KWB_SIM_UNSUPPORTED_API_MSG("REGIST_MATMUL_OBJ"))
