@@ -6,7 +6,7 @@ kwb_install_deps() {
     nlohmann-json3-dev libcli11-dev libcpp-httplib-dev libcurl4-openssl-dev
     libgtest-dev libgmock-dev libbenchmark-dev libdtl-dev python3-numpy
     qt6-base-dev libqt6charts6-dev libqt6opengl6-dev libqscintilla2-qt6-dev
-    bubblewrap xvfb xauth)
+    bubblewrap xvfb xauth clang-format clang-tidy)
   local missing=()
   for p in "${pkgs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

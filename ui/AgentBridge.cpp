@@ -5,6 +5,7 @@
 
 #include "ui/KernelEditor.h"
 #include "ui/MainWindow.h"
+#include "ui/UiLogging.h"
 
 namespace kwb::ui {
 
@@ -73,6 +74,7 @@ void AgentBridge::deliver(const AgentEvent& event) {
         using T = std::decay_t<decltype(e)>;
         if constexpr (std::is_same_v<T, agent_event::StateChanged>) {
           const QString s = QString::fromUtf8(agentStateName(e.state).data());
+          qCInfo(lcUiAgent) << "agent state" << s << e.detail.c_str();
           window_->setAgentStatus(s, QString::fromStdString(e.detail));
           emit agentStateChanged(s);
         } else if constexpr (std::is_same_v<T, agent_event::IterationStarted> ||
@@ -88,6 +90,7 @@ void AgentBridge::deliver(const AgentEvent& event) {
               tr("accepted"),
               tr("Iteration %1 exported to %2").arg(e.iterationId).arg(QString::fromStdString(e.exportDir)));
         } else if constexpr (std::is_same_v<T, agent_event::Error>) {
+          qCWarning(lcUiAgent) << "agent error:" << e.message.c_str();
           window_->setAgentStatus(tr("error"), QString::fromStdString(e.message));
         } else if constexpr (std::is_same_v<T, agent_event::StreamRestarted>) {
           window_->appendStreamedText(e.iterationId,

@@ -1,11 +1,14 @@
 #include "ui/DiagnosticsModel.h"
 
-#include <QApplication>
-#include <QStyle>
-
 namespace kwb::ui {
 
 DiagnosticsModel::DiagnosticsModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void DiagnosticsModel::setIcons(StatusIcons icons) {
+  icons_ = std::move(icons);
+  if (!diagnostics_.empty())
+    emit dataChanged(index(0, SeverityColumn), index(rowCount() - 1, SeverityColumn), {Qt::DecorationRole});
+}
 
 void DiagnosticsModel::setDiagnostics(std::vector<Diagnostic> diagnostics) {
   beginResetModel();
@@ -65,11 +68,11 @@ QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
       if (index.column() != SeverityColumn) return {};
       switch (d.severity) {
         case Severity::Note:
-          return qApp->style()->standardIcon(QStyle::SP_MessageBoxInformation);
+          return icons_.note;
         case Severity::Warning:
-          return qApp->style()->standardIcon(QStyle::SP_MessageBoxWarning);
+          return icons_.warning;
         default:
-          return qApp->style()->standardIcon(QStyle::SP_MessageBoxCritical);
+          return icons_.error;
       }
     case SourceRole:
       return QString::fromStdString(d.source);

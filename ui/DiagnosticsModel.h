@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/model/Diagnostic.h"
+#include "ui/StatusIcons.h"
 
 namespace kwb::ui {
 
@@ -17,6 +18,8 @@ class DiagnosticsModel : public QAbstractTableModel {
 
   explicit DiagnosticsModel(QObject* parent = nullptr);
 
+  // The severity icons (none until set: this model does not depend on a widget style).
+  void setIcons(StatusIcons icons);
   void setDiagnostics(std::vector<Diagnostic> diagnostics);
   const Diagnostic* diagnosticAt(int row) const;
 
@@ -27,6 +30,7 @@ class DiagnosticsModel : public QAbstractTableModel {
 
  private:
   std::vector<Diagnostic> diagnostics_;
+  StatusIcons icons_;
 };
 
 }  // namespace kwb::ui

@@ -1,4 +1,5 @@
 #include "ui/DiagnosticsPanel.h"
+#include "ui/StyleStatusIcons.h"
 
 #include <QCheckBox>
 #include <QHBoxLayout>
@@ -14,6 +15,7 @@ namespace kwb::ui {
 
 DiagnosticsPanel::DiagnosticsPanel(QWidget* parent) : QWidget(parent) {
   model_ = new DiagnosticsModel(this);
+  model_->setIcons(styleStatusIcons());
   filter_ = new DiagnosticsFilterModel(this);
   filter_->setSourceModel(model_);
   auto* layout = new QVBoxLayout(this);

@@ -35,7 +35,7 @@ LatencyChart::LatencyChart(QWidget* parent) : QChartView(parent) {
   chart->addSeries(floor_);
   axisX_ = new QValueAxis(chart);
   axisX_->setTitleText(tr("iteration"));
-  axisX_->setLabelFormat("%d");
+  axisX_->setLabelFormat(QStringLiteral("%d"));
   axisY_ = new QValueAxis(chart);
   axisY_->setTitleText(tr("µs"));
   chart->addAxis(axisX_, Qt::AlignBottom);

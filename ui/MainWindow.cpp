@@ -1,4 +1,6 @@
 #include "ui/MainWindow.h"
+#include "ui/StyleStatusIcons.h"
+#include "ui/UiLogging.h"
 
 #include <QAction>
 #include <QDateTime>
@@ -22,6 +24,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "core/base/TextFile.h"
 #include "core/profile/PipelineTrace.h"
 #include "core/store/SessionStore.h"
 #include "ui/ConstraintsPanel.h"
@@ -47,9 +50,7 @@ std::vector<Diagnostic> allDiagnostics(const Iteration& it) {
 }
 
 QString readText(const std::filesystem::path& p) {
-  QFile f(QString::fromStdString(p.string()));
-  if (!f.open(QIODevice::ReadOnly | QIODevice::Text)) return {};
-  return QString::fromUtf8(f.readAll());
+  return QString::fromStdString(readTextFileOrEmpty(p));
 }
 
 }  // namespace
@@ -68,6 +69,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   setCentralWidget(central);
 
   timeline_ = new TimelineModel(this);
+  timeline_->setIcons(styleStatusIcons());
   latency_ = new LatencyChart(this);
   pipes_ = new PipeUtilizationChart(this);
   trace_ = new PipelineTraceView(this);
@@ -225,11 +227,13 @@ bool MainWindow::openSessionDir(const QString& dir) {
     std::vector<StoreProblem> problems;
     Session s = SessionStore::load(dir.toStdString(), &problems);
     showSession(s, std::filesystem::path(dir.toStdString()));
+    for (const auto& p : problems) qCWarning(lcUiSession) << "session" << dir << ":" << p.describe().c_str();
     if (!problems.empty())
       statusBar()->showMessage(tr("Opened with %n problem(s): %1", nullptr, int(problems.size()))
                                    .arg(QString::fromStdString(problems.front().describe())));
     return true;
   } catch (const std::exception& e) {
+    qCWarning(lcUiSession) << "cannot open session" << dir << ":" << e.what();
     statusBar()->showMessage(tr("Cannot open session %1: %2").arg(dir, QString::fromUtf8(e.what())));
     return false;
   }

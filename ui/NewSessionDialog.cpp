@@ -12,9 +12,9 @@
 #include <QStandardItemModel>
 #include <QVBoxLayout>
 
+#include "core/base/InstallLayout.h"
 #include "core/model/Task.h"
 #include "core/toolchain/CannInstallation.h"
-#include "core/toolchain/InstallLayout.h"
 #include "ui/LimitsEditor.h"
 
 namespace kwb::ui {

@@ -1,10 +1,17 @@
 #include "ui/ProviderSettings.h"
 
+#include "ui/UiLogging.h"
+
 namespace kwb::ui {
 
 LlmEndpointConfig loadProviderSettings(QSettings& s, const EnvLookup& env) {
   LlmEndpointConfig fromEnv = llmEndpointFromEnvironment(env);
-  if (fromEnv.configured()) return fromEnv;
+  for (const auto& w : fromEnv.warnings)
+    qCWarning(lcUiSettings) << "LLM settings from the environment:" << w.c_str();
+  if (fromEnv.configured()) {
+    qCInfo(lcUiSettings) << "LLM provider from the environment:" << fromEnv.provider.c_str();
+    return fromEnv;
+  }
   LlmEndpointConfig c = fromEnv;
   c.provider = s.value(QStringLiteral("llm/provider")).toString().toStdString();
   c.baseUrl = s.value(QStringLiteral("llm/baseUrl")).toString().toStdString();
@@ -12,6 +19,10 @@ LlmEndpointConfig loadProviderSettings(QSettings& s, const EnvLookup& env) {
   const QString keyEnv = s.value(QStringLiteral("llm/apiKeyEnv")).toString();
   if (!keyEnv.isEmpty()) c.apiKeyEnv = keyEnv.toStdString();
   c.apiKeyPresent = env(c.apiKeyEnv).has_value();
+  // The variable's name only, never its value (docs/sandbox.md: keys are read at request time).
+  if (!c.provider.empty() && !c.apiKeyPresent)
+    qCWarning(lcUiSettings) << "LLM provider" << c.provider.c_str() << "is set but" << c.apiKeyEnv.c_str()
+                            << "holds no key";
   return c;
 }
 

@@ -1,8 +1,6 @@
 #include "ui/TimelineModel.h"
 
-#include <QApplication>
 #include <QFont>
-#include <QStyle>
 
 namespace kwb::ui {
 
@@ -38,6 +36,12 @@ void TimelineModel::place(Node* node, bool notify) {
   list.push_back(node);
   nodes_[node->iteration.id] = node;
   if (notify) endInsertRows();
+}
+
+void TimelineModel::setIcons(StatusIcons icons) {
+  icons_ = std::move(icons);
+  if (rowCount() > 0)
+    emit dataChanged(index(0, StatusColumn), index(rowCount() - 1, StatusColumn), {Qt::DecorationRole});
 }
 
 void TimelineModel::setSession(const Session& session) {
@@ -206,15 +210,12 @@ StageMarks stageMarks(const Iteration& it) {
   return m;
 }
 
-QIcon statusIcon(const Iteration& it) {
-  QStyle* s = qApp->style();
+QIcon statusIcon(const Iteration& it, const StatusIcons& icons) {
   if (!it.verdict) {
-    if (it.state == IterationState::Failed || it.state == IterationState::Stopped)
-      return s->standardIcon(QStyle::SP_MessageBoxWarning);
-    return isFinal(it.state) ? QIcon() : s->standardIcon(QStyle::SP_BrowserReload);
+    if (it.state == IterationState::Failed || it.state == IterationState::Stopped) return icons.warning;
+    return isFinal(it.state) ? QIcon() : icons.running;
   }
-  return *it.verdict == Verdict::Pass ? s->standardIcon(QStyle::SP_DialogApplyButton)
-                                      : s->standardIcon(QStyle::SP_DialogCancelButton);
+  return *it.verdict == Verdict::Pass ? icons.pass : icons.fail;
 }
 
 double durationMs(const Iteration& it) {
@@ -247,7 +248,7 @@ QVariant TimelineModel::data(const QModelIndex& index, int role) const {
       }
       return {};
     case Qt::DecorationRole:
-      if (index.column() == StatusColumn) return statusIcon(it);
+      if (index.column() == StatusColumn) return statusIcon(it, icons_);
       return {};
     case Qt::TextAlignmentRole:
       if (index.column() >= LatencyColumn) return int(Qt::AlignRight | Qt::AlignVCenter);

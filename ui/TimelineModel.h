@@ -4,10 +4,12 @@
 // under the iteration it was rolled back to. Thousands of iterations stay a flat, fast list.
 
 #include <QAbstractItemModel>
+
 #include <memory>
 #include <optional>
 #include <unordered_map>
 #include <vector>
+#include "ui/StatusIcons.h"
 
 #include "core/model/Session.h"
 
@@ -32,6 +34,8 @@ class TimelineModel : public QAbstractItemModel {
   explicit TimelineModel(QObject* parent = nullptr);
   ~TimelineModel() override;
 
+  // The status icons (none until set: this model does not depend on a widget style).
+  void setIcons(StatusIcons icons);
   void setSession(const Session& session);
   // Adds the iteration or refreshes its row (live progress while a step is in flight).
   void upsertIteration(const Iteration& iteration);
@@ -64,6 +68,7 @@ class TimelineModel : public QAbstractItemModel {
 
   std::vector<std::unique_ptr<Node>> storage_;
   std::unordered_map<int, Node*> nodes_;
+  StatusIcons icons_;
   std::vector<Node*> top_;
   std::optional<int> accepted_;
   std::optional<double> baselineUs_;

@@ -1,5 +1,5 @@
 #pragma once
-// Shared plumbing of the kwb command groups: exit codes from the brief and JSON/text output.
+// Shared plumbing of the kwb command groups: exit codes (README, "Exit codes") and JSON/text output.
 
 #include <CLI/CLI.hpp>
 #include <functional>
@@ -9,7 +9,7 @@
 
 namespace kwb::cli {
 
-// Exit codes of the brief's CLI contract.
+// Exit codes of the CLI contract (README, "Exit codes").
 enum ExitCode : int { Success = 0, Failed = 1, BadInput = 2, InternalError = 3 };
 
 // Every command sets its action through this; main() runs it after parsing, maps exceptions to exit

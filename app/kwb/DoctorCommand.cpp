@@ -1,7 +1,7 @@
 #include <iostream>
 
 #include "app/kwb/Cli.h"
-#include "core/toolchain/Doctor.h"
+#include "core/doctor/Doctor.h"
 
 namespace kwb::cli {
 

@@ -10,10 +10,10 @@
 #include <sstream>
 
 #include "app/kwb/Cli.h"
+#include "core/base/PrivateCacheDir.h"
+#include "core/base/TempWorkDir.h"
+#include "core/eval/Evaluator.h"
 #include "core/model/Task.h"
-#include "core/toolchain/Evaluator.h"
-#include "core/toolchain/PrivateCacheDir.h"
-#include "core/toolchain/TempWorkDir.h"
 
 namespace kwb::cli {
 namespace {

@@ -3,7 +3,7 @@
 #include <QSettings>
 #include <QStatusBar>
 
-#include "core/toolchain/InstallLayout.h"
+#include "core/base/InstallLayout.h"
 #include "ui/MainWindow.h"
 #include "ui/ProviderSettings.h"
 #include "ui/WorkbenchApp.h"

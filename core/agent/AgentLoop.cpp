@@ -1,4 +1,5 @@
 #include "core/agent/AgentLoop.h"
+#include "core/base/TextFile.h"
 
 #include <unistd.h>
 #include <algorithm>
@@ -10,10 +11,10 @@
 #include "core/agent/AgentLoopImpl.h"
 #include "core/agent/CannProjectExporter.h"
 #include "core/agent/KnowledgePack.h"
+#include "core/base/PrivateCacheDir.h"
+#include "core/base/TempWorkDir.h"
 #include "core/model/Task.h"
 #include "core/model/Time.h"
-#include "core/toolchain/PrivateCacheDir.h"
-#include "core/toolchain/TempWorkDir.h"
 
 namespace kwb {
 
@@ -93,7 +94,7 @@ AgentLoop::AgentLoop(SessionStore store, std::shared_ptr<LlmClient> llm,
   }
   if (impl_->task.files.readme) {
     try {
-      impl_->taskReadme = readTextFile(*impl_->task.files.readme);
+      impl_->taskReadme = readTextFileOrThrow(*impl_->task.files.readme);
     } catch (const std::exception&) {
       // The README is optional.
     }

@@ -7,7 +7,7 @@
 #include <set>
 
 #include "core/agent/AgentLoop.h"
-#include "core/toolchain/TempWorkDir.h"
+#include "core/base/TempWorkDir.h"
 
 namespace kwb {
 

@@ -9,8 +9,8 @@
 #include "core/agent/AgentLoopImpl.h"
 #include "core/agent/ConstraintEnforcer.h"
 #include "core/agent/ResponseParser.h"
+#include "core/base/TempWorkDir.h"
 #include "core/model/Time.h"
-#include "core/toolchain/TempWorkDir.h"
 
 namespace kwb {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "core/toolchain/Evaluator.h"
+#include "core/eval/Evaluator.h"
 #include "core/verify/ReportAdapter.h"
 
 namespace kwb {

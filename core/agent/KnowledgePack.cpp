@@ -1,5 +1,6 @@
 #include "core/agent/KnowledgePack.h"
-#include "core/toolchain/InstallLayout.h"
+#include "core/base/InstallLayout.h"
+#include "core/base/TextFile.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -15,17 +16,9 @@ fs::path workbenchDataRoot() {
   return currentInstallLayout().dataRoot;  // honours KWB_DATA_DIR
 }
 
-std::string readTextFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + path.string());
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 PromptResources loadPromptResources(const fs::path& root) {
   PromptResources r;
-  r.contract = readTextFile(root / "docs" / "candidate-contract.md");
+  r.contract = readTextFileOrThrow(root / "docs" / "candidate-contract.md");
   const fs::path dir = root / "resources" / "knowledge";
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) throw std::runtime_error("knowledge pack folder missing: " + dir.string());
@@ -33,7 +26,7 @@ PromptResources loadPromptResources(const fs::path& root) {
   for (const auto& e : fs::directory_iterator(dir, ec))
     if (e.is_regular_file() && e.path().extension() == ".md") files.push_back(e.path());
   std::sort(files.begin(), files.end());
-  for (const auto& f : files) r.knowledge.push_back({f.filename().string(), readTextFile(f)});
+  for (const auto& f : files) r.knowledge.push_back({f.filename().string(), readTextFileOrThrow(f)});
   if (r.knowledge.empty())
     throw std::runtime_error("knowledge pack folder has no .md files: " + dir.string());
   return r;

@@ -15,7 +15,4 @@ std::filesystem::path workbenchDataRoot();
 // Throws std::runtime_error naming the missing file when the contract or the knowledge folder is absent.
 PromptResources loadPromptResources(const std::filesystem::path& root = workbenchDataRoot());
 
-// Reads a whole file; throws std::runtime_error "cannot read PATH".
-std::string readTextFile(const std::filesystem::path& path);
-
 }  // namespace kwb

@@ -1,4 +1,5 @@
 #include "core/agent/Lesson.h"
+#include "core/base/TextFile.h"
 
 #include <algorithm>
 #include <fstream>
@@ -38,7 +39,7 @@ Lesson loadLesson(const std::string& nameOrPath) {
     file = lessonsDir() / nameOrPath / "lesson.json";
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(readTextFile(file));
+    j = nlohmann::json::parse(readTextFileOrThrow(file));
   } catch (const std::exception& e) {
     throw std::runtime_error(file.string() + ": " + e.what());
   }

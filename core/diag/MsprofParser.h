@@ -1,6 +1,6 @@
 #pragma once
 // Pure parsers for the CSV files `msprof op` and `msprof op simulator` write (column names from
-// shared/reference/ascendc-facts.md section 4 and the msOpProf docs). Running msprof is the backend's job;
+// docs/ascend-notes.md §4 and the msOpProf docs). Running msprof is the backend's job;
 // these only read text. The trace.json of the simulator is in MsprofTrace.h.
 //
 // Values "N/A", "NA", "-" and "" are "absent" (std::nullopt / not in `values`). A missing required column

@@ -17,7 +17,7 @@ constexpr std::string_view kTimeout = category::Timeout;
 constexpr std::string_view kParam = category::InvalidParam;
 
 // Names and one-line meanings from CANN's acl_base.h and rt_error_codes.h (comments there), as listed in
-// shared/reference/ascendc-facts.md section 5.2 and the official header it cites.
+// docs/ascend-notes.md §5 and the official header it cites.
 constexpr AclErrorInfo kCodes[] = {
     {0, "ACL_ERROR_NONE", "success", ""},
     {100000, "ACL_ERROR_INVALID_PARAM", "invalid parameter", kParam},

@@ -2,7 +2,7 @@
 // Pure parser for CANN / ACL runtime failures as a host program prints them (stdout + stderr of a real NPU
 // or CANN-simulator run). Running the program is someone else's job; this only reads the text.
 //
-// Recognised (formats from shared/reference/ascendc-facts.md section 5.2):
+// Recognised (formats: docs/ascend-notes.md §5):
 //   "main.cpp:45 aclError:507035"                          CHECK_ACL macro of the official samples
 //   "[ERROR] aclrtSynchronizeStream(stream) failed: 507035"  (also "..., errorCode = N", "... failed. ERROR:
 //   N") "NPU function error: aclrtSynchronizeDevice, error code is 507015"   torch_npu wrappers "EZ9999:

@@ -1,5 +1,6 @@
 #include "core/emulator/SimBuilder.h"
-#include "core/toolchain/InstallLayout.h"
+#include "core/base/InstallLayout.h"
+#include "core/base/TextFile.h"
 
 #include <unistd.h>
 
@@ -10,11 +11,11 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/base/PrivateCacheDir.h"
+#include "core/base/TempWorkDir.h"
 #include "core/diag/CompilerDiagnosticParser.h"
 #include "core/process/ProcessRunner.h"
-#include "core/toolchain/PrivateCacheDir.h"
-#include "core/toolchain/TempWorkDir.h"
-#include "core/toolchain/VerifiedCache.h"
+#include "core/sandbox/VerifiedCache.h"
 
 namespace fs = std::filesystem;
 
@@ -36,13 +37,6 @@ std::string hex(std::uint64_t v) {
   return buf;
 }
 
-std::string readFile(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 // Hash of every header the emulator ships: a changed header invalidates the PCH.
 std::uint64_t headerHash(const fs::path& includeDir) {
   std::vector<fs::path> files;
@@ -52,19 +46,12 @@ std::uint64_t headerHash(const fs::path& includeDir) {
     if (it->is_regular_file()) files.push_back(it->path());
   std::sort(files.begin(), files.end());
   std::uint64_t h = 1469598103934665603ull;
-  for (const auto& f : files) h = fnv1a(f.string() + "\n" + readFile(f), h);
+  for (const auto& f : files) h = fnv1a(f.string() + "\n" + readTextFileOrEmpty(f), h);
   return h;
 }
 
 std::string defaultCacheDir() {
-  if (const char* d = std::getenv("KWB_SIM_CACHE_DIR"); d && *d) return d;
-  {
-    const fs::path layoutCache = currentInstallLayout().simCacheDir;
-    std::error_code ec;
-    fs::create_directories(layoutCache, ec);
-    if (!ec && ::access(layoutCache.c_str(), W_OK) == 0) return layoutCache.string();
-  }
-  return (userCacheRoot() / "sim").string();
+  return simCacheDirectory(currentInstallLayout()).string();
 }
 
 int socArch(const std::string& soc) {
@@ -146,11 +133,7 @@ SimBuildResult SimBuilder::build(const SimBuildOptions& o) const {
   const std::string runtimeLib = layout.emulatorRuntimeLib.string();
   if (!fs::exists(runtimeLib))
     return fail(SimBuildResult::Status::InternalError, "emulator runtime library missing: " + runtimeLib);
-  std::string cxx = o.compiler;
-  if (cxx.empty()) {
-    const char* env = std::getenv("KWB_SIM_CXX");
-    cxx = env && *env ? env : "g++";
-  }
+  const std::string cxx = o.compiler.empty() ? emulatorCompiler() : o.compiler;
 
   // Flags shared by the PCH and every translation unit (they must match for the PCH to be used).
   std::vector<std::string> flags = {
@@ -236,11 +219,11 @@ SimBuildResult SimBuilder::build(const SimBuildOptions& o) const {
     haveSoc = lookup == CacheLookup::Hit;
   }
   if (!haveSoc) {
-    const fs::path socJson = layout.dataRoot / "resources" / "soc" / (o.soc + ".json");
+    const fs::path socJson = socDirectory(layout) / (o.soc + ".json");
     if (fs::exists(socJson)) {
       const fs::path socSrc = work / ("soc_" + o.soc + ".cpp");
-      writeText(socSrc, "extern \"C\" const char kwb_sim_soc_json[] = R\"KWBSOCJSON(" + readFile(socJson) +
-                            ")KWBSOCJSON\";\n");
+      writeText(socSrc, "extern \"C\" const char kwb_sim_soc_json[] = R\"KWBSOCJSON(" +
+                            readTextFileOrEmpty(socJson) + ")KWBSOCJSON\";\n");
       const SandboxResult sr = compile({cxx, "-c", "-x", "c++", socSrc.string(), "-o", socObj.string()});
       haveSoc = sr.ok() && fs::exists(socObj, ec);
       if (haveSoc) storeCacheEntry(socObj, socEntry, error);

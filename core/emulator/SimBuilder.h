@@ -2,7 +2,7 @@
 // `kwb sim build`: compiles a CANN CPU-mode Ascend C program (kernel + host main) with g++ against the
 // kwb emulator headers and links it with kwb_sim_runtime. A precompiled header of the emulator API is
 // built once per (compiler, header contents, flags) into a cache folder and force-included.
-// Every compiler run happens inside kwb::Sandbox (core/toolchain/CompileSandbox.h): the sources'
+// Every compiler run happens inside kwb::Sandbox (core/sandbox/CompileSandbox.h): the sources'
 // folders, -I folders, the emulator headers and the runtime library are bound read-only at their own
 // paths, a fresh private scratch folder is the only writable place, and the result is copied to
 // `output` by kwb afterwards. Cached pieces (PCH, SoC object) carry SHA-256 sidecars checked on use.
@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "core/model/Diagnostic.h"
-#include "core/toolchain/CompileSandbox.h"
+#include "core/sandbox/CompileSandbox.h"
 
 namespace kwb {
 

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "core/toolchain/CannInstallation.h"
+#include "core/base/Environment.h"
 
 namespace kwb {
 

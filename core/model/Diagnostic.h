@@ -17,7 +17,7 @@ enum class Severity { Note, Warning, Error, Fatal };
 std::string_view toString(Severity s);
 std::optional<Severity> parseSeverity(std::string_view text);
 
-// Stable category names from the brief's contract.
+// Stable category names (docs/architecture.md, "Diagnostics"); sessions and tools key on them.
 namespace category {
 inline constexpr std::string_view CompileError = "compile-error";
 inline constexpr std::string_view LinkError = "link-error";
@@ -37,15 +37,15 @@ inline constexpr std::string_view Timeout = "timeout";
 inline constexpr std::string_view WrongAnswer = "wrong-answer";
 inline constexpr std::string_view SandboxViolation = "sandbox-violation";
 inline constexpr std::string_view PolicyViolation = "policy-violation";
-// Added here (not in the brief's list): the sandbox could not be set up as asked (error: nothing ran),
-// or runs weaker than intended (warning, e.g. rlimits only without bubblewrap).
+// Added later (not in the first contract's list): the sandbox could not be set up as asked (error: nothing
+// ran), or runs weaker than intended (warning, e.g. rlimits only without bubblewrap).
 inline constexpr std::string_view SandboxSetup = "sandbox-setup";
 // A cached build (or the cache folder) failed its integrity check and was discarded and rebuilt
 // (warning): see docs/sandbox.md, "Caches".
 inline constexpr std::string_view CacheIntegrity = "cache-integrity";
 }  // namespace category
 
-// True for the categories listed in the brief (and the few added here); unknown ones still load.
+// True for the categories listed above; unknown ones still load.
 bool isKnownCategory(std::string_view c);
 
 struct Diagnostic {

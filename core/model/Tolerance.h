@@ -3,7 +3,7 @@
 // |actual-expected| > rtol*|expected|, with atol_eff = atol capped at rtol * max|expected| of the
 // output; a single element wrong by more than 10x both bounds fails the case, and the case fails when
 // the other wrong elements exceed maxMismatchRatio (core/verify/OutputCheck.h has the exact rule).
-// Defaults follow the official samples' verify_result.py (facts file section 3.7).
+// Defaults follow the official samples' verify_result.py (docs/ascend-notes.md §3.4).
 
 #include <nlohmann/json_fwd.hpp>
 

@@ -4,9 +4,9 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "core/base/InstallLayout.h"
 #include "core/diag/CompilerDiagnosticParser.h"
 #include "core/sandbox/Sandbox.h"
-#include "core/toolchain/InstallLayout.h"
 
 namespace kwb {
 
@@ -71,11 +71,7 @@ PreprocessResult preprocessCandidate(const PreprocessSpec& spec) {
   }
   r.candidatePath = src.string();
 
-  std::string cxx = spec.compiler;
-  if (cxx.empty()) {
-    const char* env = std::getenv("KWB_SIM_CXX");
-    cxx = env && *env ? env : "g++";
-  }
+  const std::string cxx = spec.compiler.empty() ? emulatorCompiler() : spec.compiler;
   std::vector<std::string> argv = {cxx, "-E", "-dD"};
   argv.insert(argv.end(), spec.flags.begin(), spec.flags.end());
   argv.push_back(src.string());

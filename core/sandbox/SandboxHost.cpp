@@ -1,4 +1,5 @@
 #include "core/sandbox/SandboxHost.h"
+#include "core/base/Environment.h"
 
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -20,7 +21,7 @@ namespace fs = std::filesystem;
 // PATH first, then the usual system folders (a GUI may be started with a thin PATH).
 std::string findTool(const std::string& name) {
   std::string dirs;
-  if (const char* path = getenv("PATH")) dirs = path;
+  if (auto path = environmentValue("PATH")) dirs = *path;
   dirs += ":/usr/bin:/bin:/usr/sbin:/sbin";
   std::stringstream in(dirs);
   for (std::string dir; std::getline(in, dir, ':');) {

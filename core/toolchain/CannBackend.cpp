@@ -1,4 +1,5 @@
 #include "core/toolchain/CannBackend.h"
+#include "core/base/TextFile.h"
 
 #include <algorithm>
 #include <chrono>
@@ -22,12 +23,6 @@ namespace {
 void writeText(const fs::path& p, const std::string& text) {
   std::ofstream out(p, std::ios::binary | std::ios::trunc);
   out << text;
-}
-std::string readText(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 Diagnostic toolchainError(const std::string& message, std::string_view cat = category::InvalidParam) {
   Diagnostic d;
@@ -250,19 +245,19 @@ CaseRunResult CannBackend::run(const verify::PreparedCase& prepared, const CaseF
     out.profile = {{"tool", mode_ == "sim" ? "msprof op simulator" : "msprof op"},
                    {"ran_on", ranOnName(ranOn())},
                    {"output_dir", profDir.string()}};
-    // OPPROF_*/OpBasicInfo.csv and PipeUtilization.csv (facts 4.1), parsed with MsprofParser.
+    // OPPROF_*/OpBasicInfo.csv and PipeUtilization.csv (docs/ascend-notes.md §4.1), parsed with MsprofParser.
     for (const auto& e : fs::recursive_directory_iterator(profDir, ec)) {
       const std::string fname = e.path().filename().string();
       try {
         if (fname == "OpBasicInfo.csv") {
-          const auto rows = parseOpBasicInfo(readText(e.path()), e.path().string());
+          const auto rows = parseOpBasicInfo(readTextFileOrEmpty(e.path()), e.path().string());
           if (!rows.empty()) {
             out.profile["task_duration_us"] = rows.front().taskDurationUs;
             out.profile["block_dim"] = rows.front().blockDim;
             out.profile["op_name"] = rows.front().opName;
           }
         } else if (fname == "PipeUtilization.csv") {
-          const auto rows = parsePipeUtilization(readText(e.path()), e.path().string());
+          const auto rows = parsePipeUtilization(readTextFileOrEmpty(e.path()), e.path().string());
           if (auto b = busiestPipe(rows))
             out.profile["busiest_pipe"] = {
                 {"core", b->core}, {"pipe", b->pipe}, {"mean_ratio", b->meanRatio}};

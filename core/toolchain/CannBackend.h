@@ -50,8 +50,8 @@ class CannBackend : public Backend {
 // empty for SoCs bisheng has no arch for here.
 std::string npuArchFor(const std::string& soc);
 
-// The ACL host harness (facts 3.5): aclInit, SetDevice, CreateStream, aclrtMalloc per tensor, copies
-// in, kwb_tiling, launch with <<<blockDim, nullptr, stream>>>, synchronise, copies out, CHECK_ACL
+// The ACL host harness (docs/ascend-notes.md §3.3): aclInit, SetDevice, CreateStream, aclrtMalloc per tensor,
+// copies in, kwb_tiling, launch with <<<blockDim, nullptr, stream>>>, synchronise, copies out, CHECK_ACL
 // printing `file:line aclError:<code>` as the samples do. Includes kernel.cpp.
 std::string generateAclHarness(const Task& task);
 

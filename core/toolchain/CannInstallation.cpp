@@ -7,13 +7,6 @@
 namespace kwb {
 namespace fs = std::filesystem;
 
-EnvLookup processEnvironment() {
-  return [](const std::string& name) -> std::optional<std::string> {
-    if (const char* v = std::getenv(name.c_str()); v && *v) return std::string(v);
-    return std::nullopt;
-  };
-}
-
 namespace {
 
 std::optional<fs::path> firstExisting(const fs::path& root, std::initializer_list<const char*> rels) {

@@ -2,8 +2,9 @@
 // Finds a CANN toolkit the way its set_env.sh scripts lay it out (classic 8.x and the CANN 9 layout).
 // Only reports what is on disk; it never claims a device is present.
 
+#include "core/base/Environment.h"
+
 #include <filesystem>
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,11 +21,6 @@ struct CannInstallation {
   std::optional<std::filesystem::path> tikicpulib;  // tools/tikicpulib/lib
   std::vector<std::string> simulatorSocs;           // tools/simulator/<SoC>
 };
-
-using EnvLookup = std::function<std::optional<std::string>(const std::string&)>;
-
-// Reads the real process environment.
-EnvLookup processEnvironment();
 
 // Looks at ASCEND_TOOLKIT_HOME, then ASCEND_HOME_PATH, then the default install roots under
 // /usr/local/Ascend and $HOME/Ascend. Returns nullopt when no folder with a toolkit layout exists.

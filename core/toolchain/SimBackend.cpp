@@ -1,6 +1,7 @@
 #include "core/toolchain/SimBackend.h"
+#include "core/base/TextFile.h"
 
-#include "core/toolchain/InstallLayout.h"
+#include "core/base/InstallLayout.h"
 
 #include <algorithm>
 #include <chrono>
@@ -8,14 +9,14 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/base/PrivateCacheDir.h"
 #include "core/emulator/SimBuilder.h"
 #include "core/model/Hash.h"
 #include "core/sandbox/Sandbox.h"
-#include "core/toolchain/PrivateCacheDir.h"
+#include "core/sandbox/VerifiedCache.h"
 #include "core/toolchain/ResultFile.h"
 #include "core/toolchain/TilingPhase.h"
 #include "core/toolchain/TrustedLaunch.h"
-#include "core/toolchain/VerifiedCache.h"
 #include "core/verify/ReferenceRunner.h"
 
 #include <algorithm>
@@ -25,12 +26,6 @@ namespace kwb {
 namespace fs = std::filesystem;
 
 namespace {
-std::string readText(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 void writeText(const fs::path& p, const std::string& text) {
   std::ofstream out(p, std::ios::binary | std::ios::trunc);
   out << text;
@@ -83,10 +78,9 @@ std::vector<Diagnostic> SimBackend::prepare(const Task& task, const std::string&
   }
   // SimBuilder compiles with $KWB_SIM_CXX (default g++): a program built by one compiler must not be
   // reused by a run that asked for another.
-  const char* cxx = std::getenv("KWB_SIM_CXX");
   buildKey_ = hashHex(candidateSource + "\n--harness--\n" + harness + "\n--soc--\n" + options_.soc +
-                      "\n--tiling--\n" + readText(inc / "kwb_tiling.h") + "\n--emulator--\n" + emulatorStamp +
-                      "\n--cxx--\n" + (cxx && *cxx ? cxx : "g++"));
+                      "\n--tiling--\n" + readTextFileOrEmpty(inc / "kwb_tiling.h") + "\n--emulator--\n" +
+                      emulatorStamp + "\n--cxx--\n" + emulatorCompiler());
   return out;
 }
 
@@ -109,7 +103,7 @@ CompileResult SimBackend::compile() {
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return r;
   };
-  // Cached programs are executed later: the folder must be ours alone (core/toolchain/PrivateCacheDir.h),
+  // Cached programs are executed later: the folder must be ours alone (core/base/PrivateCacheDir.h),
   // and each entry must match the SHA-256 kwb recorded when it built it.
   const fs::path cache = options_.cacheDir.empty() ? workDir_ / "build-cache" : options_.cacheDir;
   const PrivateDirResult pd = preparePrivateDir(cache);
@@ -220,7 +214,7 @@ CaseRunResult SimBackend::run(const verify::PreparedCase& prepared, const CaseFi
   expect.kernel = task_->name;
   expect.blockDim = static_cast<std::uint32_t>(out.tiling.blockDim);
   expect.soc = soc_.name;
-  expect.socFile = currentInstallLayout().dataRoot / "resources" / "soc" / (soc_.name + ".json");
+  expect.socFile = socDirectory(currentInstallLayout()) / (soc_.name + ".json");
   for (std::size_t k = 0; k < prepared.inputs.size(); ++k)
     expect.tensors.push_back({prepared.inputs[k].name, prepared.inputData[k].size()});
   for (std::size_t k = 0; k < prepared.outputs.size(); ++k)

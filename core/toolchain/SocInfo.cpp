@@ -1,35 +1,21 @@
 #include "core/toolchain/SocInfo.h"
-#include "core/toolchain/InstallLayout.h"
 
-#include <cstdlib>
-#include <fstream>
-
-#include <nlohmann/json.hpp>
+#include "core/base/InstallLayout.h"
+#include "core/emulator/costmodel/SocParams.h"
 
 namespace kwb {
 
-std::filesystem::path socDir() {
-  if (const char* d = std::getenv("KWB_SOC_DIR"); d && *d) return d;
-  return currentInstallLayout().dataRoot / "resources" / "soc";
-}
-
 std::optional<SocInfo> loadSocInfo(const std::string& soc, std::string& error) {
-  const auto file = socDir() / (soc + ".json");
-  std::ifstream in(file);
-  if (!in) {
-    error = "unknown SoC \"" + soc + "\": no " + file.string();
-    return std::nullopt;
-  }
   try {
-    const auto j = nlohmann::json::parse(in);
+    const sim::SocParams p = sim::loadSocByName(soc, socDirectory(currentInstallLayout()));
     SocInfo s;
     s.name = soc;
-    s.coreNumAiv = j.at("cores").at("aiv").at("value").get<std::uint32_t>();
-    s.coreNumAic = j.at("cores").at("aic").at("value").get<std::uint32_t>();
-    s.ubSize = j.at("memory").at("ub_bytes").at("value").get<std::uint64_t>();
+    s.coreNumAiv = static_cast<std::uint32_t>(p.aivCores);
+    s.coreNumAic = static_cast<std::uint32_t>(p.aicCores);
+    s.ubSize = p.ubBytes;
     return s;
   } catch (const std::exception& e) {
-    error = file.string() + ": " + e.what();
+    error = e.what();
     return std::nullopt;
   }
 }

@@ -1,9 +1,8 @@
 #pragma once
-// What the tiling function is told about a SoC: vector/cube core counts and UB size, read from
-// resources/soc/<SoC>.json (the emulator's cost-model files, which cite the CANN platform ini).
+// What the tiling function is told about a SoC: vector/cube core counts and UB size. A view on the one
+// reader of resources/soc/<SoC>.json (core/emulator/costmodel/SocParams), found through socDirectory().
 
 #include <cstdint>
-#include <filesystem>
 #include <optional>
 #include <string>
 
@@ -16,9 +15,7 @@ struct SocInfo {
   std::uint64_t ubSize = 0;
 };
 
-// Folder of the SoC files: $KWB_SOC_DIR, else the source tree's resources/soc.
-std::filesystem::path socDir();
-// nullopt with `error` set when the SoC has no readable file.
+// nullopt with `error` set when the SoC has no readable file (the error lists the known SoCs).
 std::optional<SocInfo> loadSocInfo(const std::string& soc, std::string& error);
 
 }  // namespace kwb

@@ -1,33 +1,28 @@
 #include "core/verify/ReferenceRunner.h"
-#include "core/toolchain/InstallLayout.h"
+#include "core/base/Environment.h"
+#include "core/base/InstallLayout.h"
+#include "core/base/TextFile.h"
 
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 
+#include "core/base/PrivateCacheDir.h"
+#include "core/base/TempWorkDir.h"
 #include "core/model/Hash.h"
 #include "core/process/ProcessRunner.h"
+#include "core/sandbox/CompileSandbox.h"
 #include "core/sandbox/Sandbox.h"
-#include "core/toolchain/CompileSandbox.h"
-#include "core/toolchain/PrivateCacheDir.h"
-#include "core/toolchain/TempWorkDir.h"
-#include "core/toolchain/VerifiedCache.h"
+#include "core/sandbox/VerifiedCache.h"
 
 namespace kwb::verify {
 
 namespace fs = std::filesystem;
 
-namespace {
-std::string readText(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-}  // namespace
+namespace {}  // namespace
 
 fs::path taskIncludeDir(const Task& task) {
-  if (const char* d = std::getenv("KWB_TASK_INCLUDE_DIR"); d && *d) return d;
+  if (auto d = environmentValue("KWB_TASK_INCLUDE_DIR")) return *d;
   std::error_code ec;
   if (!task.files.dir.empty()) {
     const auto local = task.files.dir.parent_path() / "include";
@@ -46,8 +41,8 @@ ReferenceBuild ReferenceRunner::build(const Task& task) const {
     return b;
   }
   const fs::path inc = taskIncludeDir(task);
-  const std::string src = readText(*task.files.reference);
-  const std::string key = hashHex(src + "\n--\n" + readText(inc / "kwb_reference.h"));
+  const std::string src = readTextFileOrEmpty(*task.files.reference);
+  const std::string key = hashHex(src + "\n--\n" + readTextFileOrEmpty(inc / "kwb_reference.h"));
   const PrivateDirResult pd = preparePrivateDir(cacheDir_);
   if (!pd.ok) {
     b.log = pd.error;

@@ -2,7 +2,7 @@
 // Builds a task's reference.cpp (plain C++17 with resources/tasks/include/kwb_reference.h and
 // -DKWB_REFERENCE_MAIN) once per content hash, and runs it on one case: it reads the inputs the
 // verifier wrote and writes every output as raw float64. The compile and the program run in the
-// sandbox like any other code that is not part of the workbench (core/toolchain/CompileSandbox.h).
+// sandbox like any other code that is not part of the workbench (core/sandbox/CompileSandbox.h).
 // The cache folder must be private (preparePrivateDir) and each cached binary carries a SHA-256
 // sidecar, checked when it is reused and again on the copy each case runs.
 

@@ -118,7 +118,7 @@ TEST(CostModelLaws, ExpCostsTheTableRatioMoreThanAdd) {
     const unsigned size = kwb_sim::dtypeSize(dt);
     const double ratio = s.vectorElementsPerCycle(s.vectorOpClass.at("Add"), size) /
                          s.vectorElementsPerCycle(s.vectorOpClass.at("Exp"), size);
-    EXPECT_DOUBLE_EQ(ratio, dt == DType::F16 ? 4.0 : 2.0);  // facts 2.3: 128 vs 32, 64 vs 32
+    EXPECT_DOUBLE_EQ(ratio, dt == DType::F16 ? 4.0 : 2.0);  // docs/ascend-notes.md §2.3: 128 vs 32, 64 vs 32
     const double head = 10 * s.vectorHeadCycles;
     EXPECT_NEAR((vecBusy[1] - head) / (vecBusy[0] - head), ratio, 1e-9) << kwb_sim::dtypeName(dt);
   }
@@ -229,7 +229,7 @@ TEST(CostModelLaws, MisalignedGmCostsBandwidth) {
   k.blocks = 1;
   k.totalElements = 65536;
   const Profile aligned = run(k);
-  k.gmBase += 32;  // 32 B aligned only: ~70% bandwidth (facts 1.3)
+  k.gmBase += 32;  // 32 B aligned only: ~70% bandwidth (docs/ascend-notes.md §1.3)
   const Profile shifted = run(k);
   // The data part of every copy (busy minus the fixed start cost) takes 1/0.7 as long.
   const SocParams& s = soc910b1();
@@ -243,7 +243,8 @@ TEST(CostModelLaws, MisalignedGmCostsBandwidth) {
 }
 
 TEST(CostModelLaws, AutoSyncMakesScalarReadWaitForVector) {
-  // ReduceSum then GetValue of its result with no V_S flag: valid under --cce-auto-sync (facts 8.1).
+  // ReduceSum then GetValue of its result with no V_S flag: valid under --cce-auto-sync (docs/ascend-notes.md
+  // §3.5).
   TraceBuilder tb;
   tb.vec(0, "ReduceSum", 16384, 0, 4096, 0, false, 20, DType::F32);
   tb.scalar(0, "GetValue", MemSpace::UB, 0, 0, false, 21);

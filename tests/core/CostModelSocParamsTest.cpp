@@ -80,7 +80,8 @@ TEST(SocParams, OfficialNumbersMatchTheFactsSheet) {
   EXPECT_FALSE(b.coupled);
   EXPECT_EQ(b.paths[static_cast<size_t>(Path::GmToUb)].bytesPerCycle, 32);
   EXPECT_EQ(b.paths[static_cast<size_t>(Path::UbToGm)].bytesPerCycle, 64);
-  EXPECT_EQ(b.paths[static_cast<size_t>(Path::L1ToL0A)].bytesPerCycle, 256);  // docs over the ini (facts 2.2)
+  EXPECT_EQ(b.paths[static_cast<size_t>(Path::L1ToL0A)].bytesPerCycle,
+            256);  // docs over the ini (docs/ascend-notes.md §2.2)
   EXPECT_EQ(b.provenance.at("transfer.GM->UB.bytes_per_cycle").source, "official");
   EXPECT_EQ(b.provenance.at("gm.aggregate_bytes_per_cycle").source, "assumed");
   EXPECT_EQ(b.vectorElementsPerCycle(b.vectorOpClass.at("Add"), 2), 128);

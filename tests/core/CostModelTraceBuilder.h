@@ -1,7 +1,7 @@
 #pragma once
 // Builds synthetic kwb_sim::LaunchTrace records the way the emulator runtime records a classic Ascend C
-// vector kernel (facts 1.2: CopyIn / Compute / CopyOut over TQue VECIN/VECOUT), so the cost-model
-// tests exercise exactly the record shapes a real run produces.
+// vector kernel (docs/ascend-notes.md §1.2: CopyIn / Compute / CopyOut over TQue VECIN/VECOUT), so the
+// cost-model tests exercise exactly the record shapes a real run produces.
 
 #include <cstdint>
 #include <string>

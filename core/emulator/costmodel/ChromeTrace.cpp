@@ -19,7 +19,7 @@ using kwb_sim::SyncKind;
 
 namespace {
 
-// Lane names as msprof's simulator trace uses them (facts 4.2), so the layout looks familiar.
+// Lane names as msprof's simulator trace uses them (docs/ascend-notes.md §4.2), so the layout looks familiar.
 const char* laneName(int pipe) {
   switch (static_cast<Pipe>(pipe)) {
     case Pipe::S:

@@ -6,9 +6,9 @@
 // Per block: the scalar unit issues the trace in order; each pipe is an in-order queue; an instruction
 // starts at max(issue time, its pipe free, the sync it waits for) and lasts as the SoC tables say.
 // Dependencies come only from the program's own synchronisation (EnQue->DeQue, FreeTensor->AllocTensor,
-// SetFlag->WaitFlag, PipeBarrier) plus the compiler's auto-sync of S<->V/MTE2/MTE3 (facts 8.1), so
-// double buffering overlaps MTE2 with V exactly when the queues allow it. Blocks are then placed on the
-// SoC's cores in waves, and the aggregate GM bandwidth is shared between the transfers that overlap.
+// SetFlag->WaitFlag, PipeBarrier) plus the compiler's auto-sync of S<->V/MTE2/MTE3 (docs/ascend-notes.md
+// §3.5), so double buffering overlaps MTE2 with V exactly when the queues allow it. Blocks are then placed on
+// the SoC's cores in waves, and the aggregate GM bandwidth is shared between the transfers that overlap.
 
 #include <array>
 #include <cstdint>

@@ -12,7 +12,7 @@ using kwb_sim::SyncKind;
 
 namespace {
 
-constexpr double kRepeatBytes = 256;  // one vector repeat = 8 DataBlocks of 32 B (facts 1.4)
+constexpr double kRepeatBytes = 256;  // one vector repeat = 8 DataBlocks of 32 B (docs/ascend-notes.md §1.4)
 
 ApiKind kindOf(const std::string& api) {
   if (api == "GetValue") return ApiKind::GetValue;
@@ -215,8 +215,8 @@ WorkCost InstrCoster::transfer(const Instr& in, double gmShare) const {
   double bw = tp.bytesPerCycle;
   WorkCost w;
   if (tp.sharesGm) {
-    // GM moves whole bursts (facts 1.3): each DataCopy block is rounded up to the burst granule, and an
-    // address below the best alignment loses bandwidth.
+    // GM moves whole bursts (docs/ascend-notes.md §1.3): each DataCopy block is rounded up to the burst
+    // granule, and an address below the best alignment loses bandwidth.
     const double bursts = in.burstCount > 0 ? in.burstCount : 1;
     const double len = in.burstLen > 0 ? in.burstLen : std::ceil(bytes / bursts);
     const double g = soc_.burstGranuleBytes;

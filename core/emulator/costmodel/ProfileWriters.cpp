@@ -146,7 +146,7 @@ void writeProfileJson(const Profile& p, std::ostream& out) {
 
 void writePipeUtilizationCsv(const Profile& p, std::ostream& out) {
   // Column prefixes as msprof: aiv_ for vector cores and aic_ for cube cores on the split 910B; the
-  // coupled 310P uses prefix-free names (facts 4.1/4.3).
+  // coupled 310P uses prefix-free names (docs/ascend-notes.md §4.1).
   const bool vectorOnly = p.kernelKind == "vector";
   const std::string pre = p.coupled ? "" : (vectorOnly ? "aiv_" : "aic_");
   struct Col {

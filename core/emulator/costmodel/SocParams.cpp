@@ -356,20 +356,6 @@ SocParams loadSocParams(const std::filesystem::path& file) {
   return parseSocParams(text.str(), file.string());
 }
 
-std::filesystem::path defaultSocDir() {
-  // Same variable the emulator runtime honours, so one setting moves both.
-  if (const char* env = std::getenv("KWB_SIM_SOC_DIR"); env && *env) return env;
-#if defined(KWB_SIM_SOC_DIR)
-  return std::filesystem::path(KWB_SIM_SOC_DIR);
-#elif defined(KWB_SIM_DEFAULT_SOC_DIR)
-  return std::filesystem::path(KWB_SIM_DEFAULT_SOC_DIR);
-#elif defined(KWB_SOURCE_DIR)
-  return std::filesystem::path(KWB_SOURCE_DIR) / "resources" / "soc";
-#else
-  return {};
-#endif
-}
-
 std::vector<std::string> availableSocs(const std::filesystem::path& dir) {
   std::vector<std::string> names;
   std::error_code ec;
@@ -381,9 +367,7 @@ std::vector<std::string> availableSocs(const std::filesystem::path& dir) {
 }
 
 SocParams loadSocByName(std::string_view soc, const std::filesystem::path& dir) {
-  if (dir.empty())
-    throw SocParamsError("SoC \"" + std::string(soc) +
-                         "\": no SoC parameter directory (set KWB_SIM_SOC_DIR)");
+  if (dir.empty()) throw SocParamsError("SoC \"" + std::string(soc) + "\": no SoC parameter directory given");
   const auto file = dir / (std::string(soc) + ".json");
   std::error_code ec;
   if (!std::filesystem::is_regular_file(file, ec)) {

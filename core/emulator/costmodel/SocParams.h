@@ -34,7 +34,8 @@ struct ParamSource {
   std::string note;    // calibration note (required for "assumed")
 };
 
-// Element-size classes the vector throughput tables are keyed by (facts 2.3 gives 16- and 32-bit columns).
+// Element-size classes the vector throughput tables are keyed by (docs/ascend-notes.md §2.3: 16- and 32-bit
+// columns).
 enum class SizeClass : std::uint8_t { B8 = 0, B16, B32, B64 };
 inline constexpr int kSizeClassCount = 4;
 SizeClass sizeClassOf(unsigned bytes);  // 1,2,4,8 -> B8..B64 (anything else -> B32)
@@ -45,7 +46,7 @@ struct VectorClass {
   std::array<double, kSizeClassCount> elementsPerCycle{};
 };
 
-// Transfer paths between memories; each is one pipe's data movement (facts 2.1 pipe table).
+// Transfer paths between memories; each is one pipe's data movement (docs/ascend-notes.md §2.1).
 enum class Path : std::uint8_t {
   GmToUb = 0,  // MTE2
   UbToGm,      // MTE3
@@ -147,14 +148,12 @@ SocParams parseSocParams(std::string_view jsonText, std::string_view origin);
 // Reads and parses a SoC file.
 SocParams loadSocParams(const std::filesystem::path& file);
 
-// Directory holding the built-in SoC files: $KWB_SIM_SOC_DIR if set, else the build's resources/soc
-// (KWB_SIM_SOC_DIR / KWB_SOURCE_DIR compile definitions of kwb_core), else empty.
-std::filesystem::path defaultSocDir();
-
-// Loads <dir>/<soc>.json; error names the SoC and the files that exist when it is not found.
-SocParams loadSocByName(std::string_view soc, const std::filesystem::path& dir = defaultSocDir());
+// Loads <dir>/<soc>.json; error names the SoC and the files that exist when it is not found. Tools find
+// `dir` with socDirectory() (core/base/InstallLayout.h); this layer also runs inside candidate programs,
+// so it has no folder rule of its own.
+SocParams loadSocByName(std::string_view soc, const std::filesystem::path& dir);
 
 // SoC names with a file in `dir`, sorted.
-std::vector<std::string> availableSocs(const std::filesystem::path& dir = defaultSocDir());
+std::vector<std::string> availableSocs(const std::filesystem::path& dir);
 
 }  // namespace kwb::sim

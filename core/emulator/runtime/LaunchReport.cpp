@@ -151,7 +151,7 @@ void writeProfileFiles(const kwb::sim::Profile& p, const LaunchTrace& lt, const 
 }
 
 // The shared Diagnostic's JSON shape (core/model/Diagnostic.cpp to_json), written here so that user
-// programs do not link kwb_core; tests/core/EmulatorReportTest reads it back with kwb::from_json.
+// programs do not link kwb_core; tests/core/SimBuilderTest.cpp reads it back with kwb::from_json.
 nlohmann::json diagToJson(const kwb::Diagnostic& d) {
   nlohmann::json j{{"source", d.source},
                    {"severity", d.severity == kwb::Severity::Note      ? "note"

@@ -3,9 +3,9 @@
 // instruction. SetFlag/EnQue/FreeTensor snapshot the setter's clock; WaitFlag/DeQue/AllocTensor merge it;
 // PipeBarrier<PIPE_ALL> joins everything. UB/L1 are tracked in 32-byte granules (the UB alignment unit):
 // last writer and last reader per pipe. An access that conflicts with another pipe's access that is not
-// ordered before it is a hazard - unless --cce-auto-sync (facts 8.1) would insert that sync itself:
-// S<->V, S<->MTE2, S<->MTE3 and V->V. MTE2->V, V->MTE3, MTE2<->MTE3 and V->MTE2 always need the program's
-// own EnQue/DeQue, flag pair or barrier.
+// ordered before it is a hazard - unless --cce-auto-sync (docs/ascend-notes.md §3.5) would insert that sync
+// itself: S<->V, S<->MTE2, S<->MTE3 and V->V. MTE2->V, V->MTE3, MTE2<->MTE3 and V->MTE2 always need the
+// program's own EnQue/DeQue, flag pair or barrier.
 
 #include <cstdio>
 #include <cstring>

@@ -11,10 +11,10 @@
 
 #include <unistd.h>
 
+#include "core/base/InstallLayout.h"
 #include "core/policy/CandidatePreprocess.h"
 #include "core/policy/PreprocessedPolicy.h"
 #include "core/policy/PreprocessedTokens.h"
-#include "core/toolchain/InstallLayout.h"
 
 using namespace kwb;
 namespace fs = std::filesystem;
@@ -181,8 +181,11 @@ TEST(PolicyPreprocessed, HostFileIsNeverQuoted) {
   const std::string all = c.all();
   std::istringstream passwd(readAll("/etc/passwd"));
   std::string line;
-  while (std::getline(passwd, line))
-    if (line.size() > 3) EXPECT_EQ(all.find(line), std::string::npos) << "quoted /etc/passwd: " << line;
+  while (std::getline(passwd, line)) {
+    if (line.size() > 3) {
+      EXPECT_EQ(all.find(line), std::string::npos) << "quoted /etc/passwd: " << line;
+    }
+  }
 }
 
 TEST(PolicyPreprocessed, DevZeroEndsAtTheLimits) {

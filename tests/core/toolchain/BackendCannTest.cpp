@@ -5,9 +5,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/eval/Evaluator.h"
 #include "core/model/Task.h"
 #include "core/toolchain/CannBackend.h"
-#include "core/toolchain/Evaluator.h"
 
 using namespace kwb;
 namespace fs = std::filesystem;

@@ -10,12 +10,12 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/base/PrivateCacheDir.h"
+#include "core/base/TempWorkDir.h"
 #include "core/model/Sha256.h"
 #include "core/model/Task.h"
-#include "core/toolchain/PrivateCacheDir.h"
+#include "core/sandbox/VerifiedCache.h"
 #include "core/toolchain/SimBackend.h"
-#include "core/toolchain/TempWorkDir.h"
-#include "core/toolchain/VerifiedCache.h"
 #include "core/verify/ReferenceRunner.h"
 
 using namespace kwb;

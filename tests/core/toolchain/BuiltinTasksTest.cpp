@@ -4,8 +4,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/eval/Evaluator.h"
 #include "core/model/Task.h"
-#include "core/toolchain/Evaluator.h"
 #include "core/toolchain/SimBackend.h"
 
 using namespace kwb;

@@ -5,10 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include "core/doctor/Doctor.h"
 #include "core/sandbox/MemoryCgroup.h"
 #include "core/sandbox/Sandbox.h"
 #include "core/sandbox/SandboxHost.h"
-#include "core/toolchain/Doctor.h"
 
 namespace kwb {
 namespace {
@@ -41,7 +41,9 @@ TEST(Doctor, MemoryCgroupCheckSaysWhetherRunsAreCappedInTotal) {
   std::string problem;
   const bool available = MemoryCgroup::create(1u << 20, problem) != nullptr;
   EXPECT_EQ(it->status, available ? "ok" : "warning");
-  if (!available) EXPECT_NE(it->detail.find("MEMORY NOT CAPPED IN TOTAL"), std::string::npos) << it->detail;
+  if (!available) {
+    EXPECT_NE(it->detail.find("MEMORY NOT CAPPED IN TOTAL"), std::string::npos) << it->detail;
+  }
 }
 
 }  // namespace

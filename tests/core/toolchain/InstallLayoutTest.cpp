@@ -3,7 +3,7 @@
 
 #include <unistd.h>
 
-#include "core/toolchain/InstallLayout.h"
+#include "core/base/InstallLayout.h"
 
 using namespace kwb;
 namespace fs = std::filesystem;

@@ -1,4 +1,4 @@
-// The compiler runs in the sandbox (core/toolchain/CompileSandbox.h): a candidate that names a device
+// The compiler runs in the sandbox (core/sandbox/CompileSandbox.h): a candidate that names a device
 // or a host file in an #include gets a clear diagnostic, bounded memory and no host file contents.
 #include <gtest/gtest.h>
 
@@ -12,8 +12,8 @@
 #include <fstream>
 #include <random>
 
+#include "core/base/TempWorkDir.h"
 #include "core/emulator/SimBuilder.h"
-#include "core/toolchain/TempWorkDir.h"
 
 using namespace kwb;
 namespace fs = std::filesystem;

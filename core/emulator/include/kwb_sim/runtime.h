@@ -11,7 +11,8 @@
 
 namespace kwb_sim {
 
-// Diagnostic categories (the brief's stable strings live in the runtime).
+// Diagnostic categories (the stable strings of core/model/Diagnostic.h, repeated here: the runtime cannot
+// link kwb_model).
 enum class Cat : std::uint8_t {
   UbOverflow,
   MisalignedCopy,

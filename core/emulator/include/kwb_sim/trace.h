@@ -6,9 +6,9 @@
 // instruction, no strings per instruction: API names and source files are interned in
 // LaunchTrace::strings and referenced by index.
 //
-// Pipe semantics (facts 2.1): each pipe is an in-order queue; different pipes run in parallel. The
-// scalar unit (S) issues everything. Sync records (sync != None) cost nothing by themselves; they only
-// create dependencies between pipes:
+// Pipe semantics (docs/ascend-notes.md §2.1): each pipe is an in-order queue; different pipes run in
+// parallel. The scalar unit (S) issues everything. Sync records (sync != None) cost nothing by themselves;
+// they only create dependencies between pipes:
 //   SetFlag      pipe = syncSrc. Becomes ready when every earlier instruction on syncSrc has finished.
 //   WaitFlag     pipe = syncDst. Later instructions on syncDst may not start before the matching
 //                SetFlag (same syncSrc/syncDst/syncId, most recent one before it) is ready.

@@ -1,4 +1,4 @@
-#include "core/toolchain/CompileSandbox.h"
+#include "core/sandbox/CompileSandbox.h"
 
 #include <algorithm>
 

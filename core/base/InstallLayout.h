@@ -10,6 +10,8 @@
 //   <prefix>/lib/kernel-workbench/libkwb_sim_runtime.a     linked into every emulated program
 // KWB_DATA_DIR overrides the data root in both cases.
 
+#include "core/base/Environment.h"
+
 #include <filesystem>
 #include <string>
 
@@ -28,6 +30,17 @@ struct InstallLayout {
 // <exe dir>/../share/kernel-workbench/resources/tasks exists, else the build tree's compiled-in paths.
 InstallLayout detectInstallLayout(const std::filesystem::path& executable);
 // detectInstallLayout(/proc/self/exe), with KWB_DATA_DIR applied.
-InstallLayout currentInstallLayout();
+InstallLayout currentInstallLayout(const EnvLookup& env = processEnvironment());
+
+// The one rule for each folder and tool the emulator path uses (docs/architecture.md, "Shared basics"):
+// the SoC files: $KWB_SIM_SOC_DIR, else <data root>/resources/soc (the emulator runtime honours the
+// same variable, so one setting moves both).
+std::filesystem::path socDirectory(const InstallLayout& layout, const EnvLookup& env = processEnvironment());
+// PCHs and built programs: $KWB_SIM_CACHE_DIR, else the layout's folder when it can be created and
+// written, else userCacheRoot()/sim. May create the layout's folder.
+std::filesystem::path simCacheDirectory(const InstallLayout& layout,
+                                        const EnvLookup& env = processEnvironment());
+// The compiler of emulated programs (and of their preprocessing for the policy): $KWB_SIM_CXX, else g++.
+std::string emulatorCompiler(const EnvLookup& env = processEnvironment());
 
 }  // namespace kwb

@@ -3,7 +3,7 @@
 // after a successful build, and recomputes the digest whenever the entry is about to be used: on the
 // copy that will actually run, so the file cannot change between the check and the use. An entry
 // whose digest is missing or wrong is discarded (and rebuilt by the caller), with a warning.
-// The cache folder itself must have passed preparePrivateDir() (core/toolchain/PrivateCacheDir.h).
+// The cache folder itself must have passed preparePrivateDir() (core/base/PrivateCacheDir.h).
 
 #include <filesystem>
 #include <optional>

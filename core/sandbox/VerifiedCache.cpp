@@ -1,4 +1,4 @@
-#include "core/toolchain/VerifiedCache.h"
+#include "core/sandbox/VerifiedCache.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

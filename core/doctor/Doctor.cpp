@@ -1,14 +1,14 @@
-#include "core/toolchain/Doctor.h"
+#include "core/doctor/Doctor.h"
 
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/base/ExecutableSearch.h"
+#include "core/base/InstallLayout.h"
 #include "core/process/ProcessRunner.h"
 #include "core/sandbox/MemoryCgroup.h"
 #include "core/sandbox/Sandbox.h"
 #include "core/sandbox/SandboxHost.h"
-#include "core/toolchain/ExecutableSearch.h"
-#include "core/toolchain/InstallLayout.h"
 
 namespace kwb {
 namespace {

@@ -1,8 +1,8 @@
-#include "core/toolchain/InstallLayout.h"
+#include "core/base/InstallLayout.h"
 
-#include "core/toolchain/PrivateCacheDir.h"
+#include "core/base/PrivateCacheDir.h"
 
-#include <cstdlib>
+#include <unistd.h>
 
 namespace kwb {
 
@@ -50,11 +50,29 @@ InstallLayout detectInstallLayout(const fs::path& executable) {
   return l;
 }
 
-InstallLayout currentInstallLayout() {
+InstallLayout currentInstallLayout(const EnvLookup& env) {
   std::error_code ec;
   InstallLayout l = detectInstallLayout(fs::read_symlink("/proc/self/exe", ec));
-  if (const char* d = std::getenv("KWB_DATA_DIR"); d && *d) l.dataRoot = d;
+  if (auto d = env("KWB_DATA_DIR")) l.dataRoot = *d;
   return l;
+}
+
+fs::path socDirectory(const InstallLayout& layout, const EnvLookup& env) {
+  if (auto d = env("KWB_SIM_SOC_DIR")) return *d;
+  return layout.dataRoot / "resources" / "soc";
+}
+
+fs::path simCacheDirectory(const InstallLayout& layout, const EnvLookup& env) {
+  if (auto d = env("KWB_SIM_CACHE_DIR")) return *d;
+  std::error_code ec;
+  fs::create_directories(layout.simCacheDir, ec);
+  if (!ec && !layout.simCacheDir.empty() && ::access(layout.simCacheDir.c_str(), W_OK) == 0)
+    return layout.simCacheDir;
+  return userCacheDir();
+}
+
+std::string emulatorCompiler(const EnvLookup& env) {
+  return env("KWB_SIM_CXX").value_or("g++");
 }
 
 }  // namespace kwb

@@ -1,4 +1,4 @@
-#include "core/toolchain/Evaluator.h"
+#include "core/eval/Evaluator.h"
 
 #include <algorithm>
 #include <chrono>
@@ -6,11 +6,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/base/InstallLayout.h"
 #include "core/emulator/costmodel/SocParams.h"
 #include "core/policy/CandidatePreprocess.h"
 #include "core/policy/PolicyChecker.h"
 #include "core/policy/PreprocessedPolicy.h"
-#include "core/toolchain/InstallLayout.h"
 #include "core/verify/InputGenerator.h"
 #include "core/verify/ProfileSummary.h"
 #include "core/verify/ReferenceRunner.h"
@@ -160,9 +160,8 @@ EvalReport evaluate(const Task& task, Backend& backend, const EvalRequest& req) 
   // from the kernel's own trace alone (a trace that omits work would lower it).
   std::optional<verify::GmBandwidth> bandwidth;
   try {
-    bandwidth =
-        verify::gmBandwidthOf(sim::loadSocByName(backend.soc().empty() ? task.soc : backend.soc(),
-                                                 currentInstallLayout().dataRoot / "resources" / "soc"));
+    bandwidth = verify::gmBandwidthOf(sim::loadSocByName(backend.soc().empty() ? task.soc : backend.soc(),
+                                                         socDirectory(currentInstallLayout())));
   } catch (const std::exception&) {
   }
   for (const auto& vc : task.cases) {

@@ -1,4 +1,5 @@
-#include "core/toolchain/ExecutableSearch.h"
+#include "core/base/ExecutableSearch.h"
+#include "core/base/Environment.h"
 
 #include <unistd.h>
 
@@ -21,8 +22,8 @@ std::optional<std::filesystem::path> findExecutable(const std::string& name,
   std::string path;
   if (pathVariable) {
     path = *pathVariable;
-  } else if (const char* env = std::getenv("PATH")) {
-    path = env;
+  } else if (auto env = environmentValue("PATH")) {
+    path = *env;
   }
   std::stringstream ss(path);
   std::string dir;

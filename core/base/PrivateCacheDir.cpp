@@ -1,4 +1,5 @@
-#include "core/toolchain/PrivateCacheDir.h"
+#include "core/base/PrivateCacheDir.h"
+#include "core/base/Environment.h"
 
 #include <pwd.h>
 #include <sys/stat.h>
@@ -22,7 +23,7 @@ std::string octal(mode_t mode) {
 }
 
 fs::path homeDir() {
-  if (const char* home = std::getenv("HOME"); home && *home) return home;
+  if (auto home = environmentValue("HOME")) return *home;
   if (const passwd* pw = ::getpwuid(::geteuid()); pw && pw->pw_dir && *pw->pw_dir) return pw->pw_dir;
   return {};
 }
@@ -30,8 +31,8 @@ fs::path homeDir() {
 }  // namespace
 
 fs::path userCacheRoot() {
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x && fs::path(x).is_absolute())
-    return fs::path(x) / "kernel-workbench";
+  if (auto x = environmentValue("XDG_CACHE_HOME"); x && fs::path(*x).is_absolute())
+    return fs::path(*x) / "kernel-workbench";
   const fs::path home = homeDir();
   // No home at all (a bare service account): a per-uid folder that preparePrivateDir still verifies.
   if (home.empty()) return fs::path("/var/tmp") / ("kernel-workbench-" + std::to_string(::geteuid()));
@@ -39,7 +40,7 @@ fs::path userCacheRoot() {
 }
 
 fs::path defaultEvalCacheDir() {
-  if (const char* c = std::getenv("KWB_EVAL_CACHE_DIR"); c && *c) return c;
+  if (auto c = environmentValue("KWB_EVAL_CACHE_DIR")) return *c;
   return userCacheRoot();
 }
 

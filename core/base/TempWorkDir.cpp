@@ -1,4 +1,4 @@
-#include "core/toolchain/TempWorkDir.h"
+#include "core/base/TempWorkDir.h"
 
 #include <sys/stat.h>
 #include <unistd.h>

@@ -1,0 +1,33 @@
+#pragma once
+// Reading a whole file into memory, the one way tool code does it. Files a candidate or a task could
+// have written are read with a size limit and only when they are regular files (a FIFO, /dev/zero or a
+// huge file is an error, not a hang or an OOM); for files a run writes back, see
+// core/toolchain/ResultFile.h, which is stricter still.
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace kwb {
+
+// Generous for sources, task files and reports; far below what could exhaust memory.
+inline constexpr std::uintmax_t kDefaultTextFileLimit = 64ull << 20;
+
+struct TextFileRead {
+  std::optional<std::string> text;  // nullopt on any failure
+  std::string error;                // "<path>: <what is wrong>" when text is nullopt
+};
+
+// Follows symlinks (a task folder may link its files) but requires a regular file of at most maxBytes.
+TextFileRead readTextFile(const std::filesystem::path& path, std::uintmax_t maxBytes = kDefaultTextFileLimit);
+
+// The text; throws std::runtime_error carrying readTextFile's error when it cannot be read.
+std::string readTextFileOrThrow(const std::filesystem::path& path,
+                                std::uintmax_t maxBytes = kDefaultTextFileLimit);
+
+// The text, or "" when the file cannot be read: for optional files (a missing file means "none").
+std::string readTextFileOrEmpty(const std::filesystem::path& path,
+                                std::uintmax_t maxBytes = kDefaultTextFileLimit);
+
+}  // namespace kwb
