@@ -1,6 +1,7 @@
 // kwb run: the agent loop, headless. One progress line per step on stderr; --json prints the final
-// session summary on stdout. Exit: 0 a passing candidate exists, 1 none, 2 bad input, 3 internal error
-// (including an LLM endpoint that could not be used).
+// session summary on stdout. Exit: 0 a passing candidate exists, 1 none, 2 bad input (including a
+// damaged session resumed without --repair), 3 internal error (including an LLM endpoint that could
+// not be used).
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
@@ -34,6 +35,7 @@ struct RunArgs {
   std::string exportDir;
   std::string seed;
   bool json = false;
+  bool repair = false;
 };
 
 // Prints one line per step; runs on the loop's threads, so it only formats and writes.
@@ -122,7 +124,24 @@ int runAgent(const RunArgs& a) {
   try {
     if (resume) {
       store.emplace(SessionStore::open(sessionDir));
+      // Resuming writes session.json: never over damage nobody has seen (docs/reliability.md).
+      if (store->damaged()) {
+        std::string list;
+        for (const auto& p : store->problems())
+          if (p.severity == StoreProblem::Severity::Error) list += "\n  " + p.describe();
+        if (!a.repair)
+          return bad("session " + sessionDir.string() + " is damaged; nothing was changed:" + list +
+                     "\nrerun with --repair to move the damaged parts into " +
+                     (sessionDir / "damaged-<time>").string() + "/ (nothing is deleted) and resume");
+        const fs::path aside = store->moveDamagedAside();
+        std::cerr << "kwb run: repaired session " << sessionDir.string() << ": moved the damaged parts into "
+                  << aside.string() << ":" << list << "\n";
+      }
     } else {
+      if (SessionStore::isUnfinishedSession(sessionDir))
+        std::cerr << "kwb run: " << sessionDir.string()
+                  << " holds only the partial files of a run stopped before it wrote session.json; "
+                     "starting the session there\n";
       SessionSettings settings;
       settings.backend = a.backend;
       settings.provider = cfg.provider;
@@ -212,6 +231,9 @@ void addRunCommand(CLI::App& app, Context& ctx) {
                   "Accept the best passing iteration and export a CANN project here");
   cmd->add_option("--seed", a->seed, "Fixed verification seed (default: fresh per evaluation)");
   cmd->add_flag("--json", a->json, "Print the final session summary as JSON");
+  cmd->add_flag("--repair", a->repair,
+                "Resume a damaged session: move its unreadable iterations into SESSION/damaged-<time>/ "
+                "(nothing is deleted) first; without it a damaged session is refused with exit 2");
   cmd->callback([&ctx, a] { ctx.action = [a] { return runAgent(*a); }; });
 }
 
