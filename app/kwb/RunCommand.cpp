@@ -1,7 +1,8 @@
 // kwb run: the agent loop, headless. One progress line per step on stderr; --json prints the final
 // session summary on stdout. Exit: 0 a passing candidate exists, 1 none, 2 bad input (including a
 // damaged session resumed without --repair), 3 internal error (including an LLM endpoint that could
-// not be used).
+// not be used), 128 + N when stopped by signal N (SIGINT, SIGTERM, SIGHUP: the run stops cleanly,
+// its scratch is removed and the session can be resumed).
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
@@ -9,6 +10,7 @@
 #include <mutex>
 
 #include "app/kwb/Cli.h"
+#include "app/kwb/StopSignals.h"
 #include "core/agent/AgentLoop.h"
 #include "core/agent/SessionSummary.h"
 #include "core/llm/LlmClient.h"
@@ -76,6 +78,13 @@ std::string defaultSessionDir(const std::string& taskName) {
 }
 
 int runAgent(const RunArgs& a) {
+  // First, before any thread exists: every thread kwb starts inherits the blocked signals.
+  std::mutex stopMutex;
+  AgentLoop* running = nullptr;
+  StopSignals signals([&](int) {
+    std::lock_guard lock(stopMutex);
+    if (running) running->stop();
+  });
   auto bad = [&](const std::string& msg) {
     if (a.json)
       printJson({{"error", msg}});
@@ -173,8 +182,17 @@ int runAgent(const RunArgs& a) {
   ProgressPrinter printer;
   AgentLoop loop(std::move(*store), llm, evaluator, options);
   loop.addObserver(&printer);
+  {
+    std::lock_guard lock(stopMutex);
+    running = &loop;
+    if (signals.received()) loop.stop();
+  }
   loop.start();
   loop.waitUntilDone();
+  {
+    std::lock_guard lock(stopMutex);
+    running = nullptr;
+  }
   const std::string reason = loop.finishReason();
   std::optional<std::string> exported;
   const auto best = loop.bestIteration();
@@ -200,6 +218,11 @@ int runAgent(const RunArgs& a) {
     std::cout << "finished: " << reason << "\n";
     if (best) std::cout << "best: iteration " << *best << "\n";
     if (exported) std::cout << "exported: " << *exported << "\n";
+  }
+  if (const int sig = signals.received()) {
+    std::cerr << "kwb run: stopped by signal " << sig << "; resume with --session " << sessionDir.string()
+              << "\n";
+    return 128 + sig;
   }
   if (best) return Success;
   return internal ? InternalError : Failed;
