@@ -44,20 +44,30 @@ grep -q "stopped by signal 15; resume with --session" "$WORK/s2.err" || fail "no
 [ -z "$(scratch)" ] || fail "SIGTERM left $(scratch)"
 "$KWB" session show "$WORK/s2" > /dev/null || fail "the session stopped by SIGTERM is not healthy"
 
-# 3. kill -9 while the compiler runs (a fresh evaluation cache, so that it does compile): no process of that run survives it by more than 300 ms.
-KWB_EVAL_CACHE_DIR="$WORK/cache3" "${RUN[@]}" --max-iterations 1 --session "$WORK/s3" > /dev/null 2> "$WORK/s3.err" & P=$!
-TREE=""
-for _ in $(seq 600); do
-  TREE=$(descendants $P)
-  echo "$TREE" | grep -qE ':(cc1plus|g\+\+|c\+\+)$' && break
-  sleep 0.02
-done
-echo "$TREE" | grep -qE ':(cc1plus|g\+\+|c\+\+)$' || { cat "$WORK/s3.err"; fail "never saw the compiler run: $TREE"; }
-kill -KILL $P; wait $P 2>/dev/null
-sleep 0.3
-for p in $TREE; do alive "$p" && fail "still running 300 ms after kill -9 of kwb: $p (of: $(echo $TREE))"; done
-[ -n "$(scratch)" ] || fail "expected the killed run's scratch folder (the next run removes it)"
-LEFT=$(scratch)
+# 3. kill -9 while the compiler runs (a fresh evaluation cache, so that it does compile): no process of
+# that run survives it by more than 300 ms. Under bubblewrap (--die-with-parent) and without it: a PATH
+# without bwrap makes kwb fall back to rlimits only, where nothing but kwb's own watchdog kills g++.
+mkdir "$WORK/nobwrap"
+for f in /usr/bin/* /bin/*; do n=$(basename "$f"); [ "$n" = bwrap ] || [ -e "$WORK/nobwrap/$n" ] || ln -s "$f" "$WORK/nobwrap/$n"; done
+killWhileCompiling() {  # $1: label, $2: PATH
+  PATH="$2" KWB_EVAL_CACHE_DIR="$WORK/cache-$1" "${RUN[@]}" --max-iterations 1 --session "$WORK/s3-$1" > /dev/null 2> "$WORK/s3-$1.err" & P=$!
+  TREE=""
+  for _ in $(seq 600); do
+    TREE=$(descendants $P)
+    echo "$TREE" | grep -qE ':(cc1plus|g\+\+|c\+\+)$' && break
+    sleep 0.02
+  done
+  echo "$TREE" | grep -qE ':(cc1plus|g\+\+|c\+\+)$' || { cat "$WORK/s3-$1.err"; fail "$1: never saw the compiler run: $TREE"; }
+  if [ "$1" = rlimits ]; then echo "$TREE" | grep -q ':bwrap$' && fail "rlimits: bwrap was used: $TREE"; fi
+  kill -KILL $P; wait $P 2>/dev/null
+  sleep 0.3
+  for p in $TREE; do alive "$p" && fail "$1: still running 300 ms after kill -9 of kwb: $p (of: $(echo $TREE))"; done
+  "$KWB" session show "$WORK/s3-$1" > /dev/null || fail "$1: the session killed while compiling is not healthy"
+}
+killWhileCompiling bwrap "$PATH"
+killWhileCompiling rlimits "$WORK/nobwrap"
+[ -n "$(scratch)" ] || fail "expected the killed runs' scratch folders (the next run removes them)"
+LEFT=$(scratch | head -1)
 [ -f "$LEFT/.kwb-owner" ] || fail "no owner marker in $LEFT"
 
 # 4. Folders not provably a dead kwb's own are kept: no marker, a live owner, a symlink to a dead one.
@@ -68,7 +78,7 @@ mkdir "$WORK/target"; cp "$LEFT/.kwb-owner" "$WORK/target/"; ln -s "$WORK/target
 run --max-iterations 1 --session "$WORK/s4" > /dev/null 2> "$WORK/s4.err"; rc=$?
 [ $rc -eq 1 ] || { cat "$WORK/s4.err"; fail "run after the kill: exit $rc, expected 1"; }
 [ ! -e "$LEFT" ] || fail "the next run did not remove the killed run's $LEFT"
+[ "$(scratch | grep -c -v -e nomarker -e live -e link)" = 0 ] || fail "killed runs' scratch left: $(scratch)"
 for d in nomarker live link; do [ -e "$TMPDIR/kwb-agent-$d" ] || fail "removed kwb-agent-$d, which is not provably ours"; done
 [ -f "$WORK/target/.kwb-owner" ] || fail "followed the symlink"
-"$KWB" session show "$WORK/s3" > /dev/null || fail "the session killed while compiling is not healthy"
 echo PASS
