@@ -258,7 +258,11 @@ void SessionStore::saveIteration(const Iteration& input) {
   if (it.updatedAt.empty()) it.updatedAt = now;
   const std::string what = "iteration " + std::to_string(it.id);
   it = roundTrip(it, what);
-  if (it.parentId && !s.session.findIteration(*it.parentId))
+  // An update keeping the parent it was committed with is accepted when that parent is gone (moved
+  // aside as damaged, see moveDamagedAside): the relation was valid when it was made.
+  const Iteration* committed = s.session.findIteration(it.id);
+  const bool keepsParent = committed && committed->parentId == it.parentId;
+  if (it.parentId && !keepsParent && !s.session.findIteration(*it.parentId))
     throw std::invalid_argument(what + " names parent " + std::to_string(*it.parentId) +
                                 ", which is not in the session");
   s.prepareFolder(it.id, true);

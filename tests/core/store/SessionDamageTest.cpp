@@ -107,6 +107,25 @@ TEST(SessionDamage, MoveDamagedAsideKeepsEveryByteAndClearsTheDamage) {
   EXPECT_EQ(store.nextIterationId(), 4);
 }
 
+TEST(SessionDamage, IterationsWhoseParentWasMovedAsideCanStillBeUpdated) {
+  TempDir tmp;
+  const fs::path dir = tmp / "session";
+  {
+    auto store = SessionStore::create(dir, exampleSession(), Durability::NoSync);
+    store.saveIteration(exampleIteration(1));
+    Iteration two = exampleIteration(2, 1);
+    two.state = IterationState::Compiling;  // interrupted: the agent loop re-saves it on resume
+    store.saveIteration(two);
+  }
+  writeText(dir / "iterations/0001/iteration.json", "{");
+  auto store = SessionStore::open(dir);
+  ASSERT_FALSE(store.moveDamagedAside().empty());
+  Iteration two = *store.iteration(2);
+  two.state = IterationState::Stopped;
+  EXPECT_NO_THROW(store.saveIteration(two));
+  EXPECT_THROW(store.saveIteration(exampleIteration(3, 1)), std::invalid_argument);  // new: refused
+}
+
 TEST(SessionDamage, ADamagedIndexIsNotRepairedByMovingFolders) {
   TempDir tmp;
   const fs::path dir = makeDamagedSession(tmp);
