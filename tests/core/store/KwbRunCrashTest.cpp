@@ -12,9 +12,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <random>
 #include <regex>
 #include <set>
@@ -203,28 +205,47 @@ bool killResumeAndCheck(const Trial& t, const fs::path& replay, int maxIteration
   return true;
 }
 
-// Every commit point with the given remainder modulo 2, so that two ctest jobs share the points.
+// Every commit point with the given remainder modulo 2, so that two ctest jobs share the points. A
+// run mostly waits (fsync, the sandbox), so three trials run at a time; a run that gets through
+// unkilled at point P means every later point is past the end too.
 void killAtEveryCommitPoint(int parity) {
   TempDir tmp;
   const fs::path replay = writeReplay(tmp.path(), 1);
-  int killed = 0;
-  for (long point = 1 + parity; point < 400; point += 2) {
-    Trial t{tmp / ("point-" + std::to_string(point))};
-    fs::create_directories(t.root);
-    const bool wasKilled =
-        killResumeAndCheck(t, replay, 1, point, std::nullopt, "commit point " + std::to_string(point));
-    if (::testing::Test::HasFailure()) {
-      std::cerr << "kept for inspection: " << t.root << "\n";
-      std::error_code ec;
-      fs::rename(t.root, fs::temp_directory_path() / ("kwb-crash-failed-" + std::to_string(point)), ec);
-      return;
+  std::atomic<long> next{1 + parity};
+  std::atomic<long> end{400};
+  std::atomic<int> killed{0};
+  std::mutex failMutex;
+  auto worker = [&] {
+    for (;;) {
+      const long point = next.fetch_add(2);
+      if (point >= end.load() || ::testing::Test::HasFailure()) return;
+      Trial t{tmp / ("point-" + std::to_string(point))};
+      fs::create_directories(t.root);
+      const bool wasKilled =
+          killResumeAndCheck(t, replay, 1, point, std::nullopt, "commit point " + std::to_string(point));
+      if (::testing::Test::HasFailure()) {
+        std::lock_guard lock(failMutex);
+        const fs::path kept = fs::temp_directory_path() / ("kwb-crash-failed-" + std::to_string(point));
+        std::error_code ec;
+        fs::rename(t.root, kept, ec);
+        std::cerr << "kept for inspection: " << kept << "\n";
+        return;
+      }
+      fs::remove_all(t.root);
+      if (!wasKilled) {
+        long seen = end.load();
+        while (point < seen && !end.compare_exchange_weak(seen, point)) {
+        }
+        return;
+      }
+      ++killed;
     }
-    fs::remove_all(t.root);
-    if (!wasKilled) break;
-    ++killed;
-  }
-  std::cout << "killed kwb run at " << killed << " commit points\n";
-  EXPECT_GT(killed, 10);  // the hook works: a 1-iteration run has dozens of commit points
+  };
+  std::vector<std::thread> workers;
+  for (int i = 0; i < 3; ++i) workers.emplace_back(worker);
+  for (auto& w : workers) w.join();
+  std::cout << "killed kwb run at " << killed.load() << " commit points\n";
+  EXPECT_GT(killed.load(), 10);  // the hook works: a 1-iteration run has dozens of commit points
 }
 
 }  // namespace
