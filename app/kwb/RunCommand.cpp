@@ -1,6 +1,8 @@
 // kwb run: the agent loop, headless. One progress line per step on stderr; --json prints the final
-// session summary on stdout. Exit: 0 a passing candidate exists, 1 none, 2 bad input, 3 internal error
-// (including an LLM endpoint that could not be used).
+// session summary on stdout. Exit: 0 a passing candidate exists, 1 none, 2 bad input (including a
+// damaged session resumed without --repair), 3 internal error (including an LLM endpoint that could
+// not be used), 128 + N when stopped by signal N (SIGINT, SIGTERM, SIGHUP: the run stops cleanly,
+// its scratch is removed and the session can be resumed).
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
@@ -8,6 +10,7 @@
 #include <mutex>
 
 #include "app/kwb/Cli.h"
+#include "app/kwb/StopSignals.h"
 #include "core/agent/AgentLoop.h"
 #include "core/agent/SessionSummary.h"
 #include "core/llm/LlmClient.h"
@@ -34,6 +37,7 @@ struct RunArgs {
   std::string exportDir;
   std::string seed;
   bool json = false;
+  bool repair = false;
 };
 
 // Prints one line per step; runs on the loop's threads, so it only formats and writes.
@@ -74,6 +78,13 @@ std::string defaultSessionDir(const std::string& taskName) {
 }
 
 int runAgent(const RunArgs& a) {
+  // First, before any thread exists: every thread kwb starts inherits the blocked signals.
+  std::mutex stopMutex;
+  AgentLoop* running = nullptr;
+  StopSignals signals([&](int) {
+    std::lock_guard lock(stopMutex);
+    if (running) running->stop();
+  });
   auto bad = [&](const std::string& msg) {
     if (a.json)
       printJson({{"error", msg}});
@@ -122,7 +133,24 @@ int runAgent(const RunArgs& a) {
   try {
     if (resume) {
       store.emplace(SessionStore::open(sessionDir));
+      // Resuming writes session.json: never over damage nobody has seen (docs/reliability.md).
+      if (store->damaged()) {
+        std::string list;
+        for (const auto& p : store->problems())
+          if (p.severity == StoreProblem::Severity::Error) list += "\n  " + p.describe();
+        if (!a.repair)
+          return bad("session " + sessionDir.string() + " is damaged; nothing was changed:" + list +
+                     "\nrerun with --repair to move the damaged parts into " +
+                     (sessionDir / "damaged-<time>").string() + "/ (nothing is deleted) and resume");
+        const fs::path aside = store->moveDamagedAside();
+        std::cerr << "kwb run: repaired session " << sessionDir.string() << ": moved the damaged parts into "
+                  << aside.string() << ":" << list << "\n";
+      }
     } else {
+      if (SessionStore::isUnfinishedSession(sessionDir))
+        std::cerr << "kwb run: " << sessionDir.string()
+                  << " holds only the partial files of a run stopped before it wrote session.json; "
+                     "starting the session there\n";
       SessionSettings settings;
       settings.backend = a.backend;
       settings.provider = cfg.provider;
@@ -154,8 +182,17 @@ int runAgent(const RunArgs& a) {
   ProgressPrinter printer;
   AgentLoop loop(std::move(*store), llm, evaluator, options);
   loop.addObserver(&printer);
+  {
+    std::lock_guard lock(stopMutex);
+    running = &loop;
+    if (signals.received()) loop.stop();
+  }
   loop.start();
   loop.waitUntilDone();
+  {
+    std::lock_guard lock(stopMutex);
+    running = nullptr;
+  }
   const std::string reason = loop.finishReason();
   std::optional<std::string> exported;
   const auto best = loop.bestIteration();
@@ -181,6 +218,11 @@ int runAgent(const RunArgs& a) {
     std::cout << "finished: " << reason << "\n";
     if (best) std::cout << "best: iteration " << *best << "\n";
     if (exported) std::cout << "exported: " << *exported << "\n";
+  }
+  if (const int sig = signals.received()) {
+    std::cerr << "kwb run: stopped by signal " << sig << "; resume with --session " << sessionDir.string()
+              << "\n";
+    return 128 + sig;
   }
   if (best) return Success;
   return internal ? InternalError : Failed;
@@ -212,6 +254,9 @@ void addRunCommand(CLI::App& app, Context& ctx) {
                   "Accept the best passing iteration and export a CANN project here");
   cmd->add_option("--seed", a->seed, "Fixed verification seed (default: fresh per evaluation)");
   cmd->add_flag("--json", a->json, "Print the final session summary as JSON");
+  cmd->add_flag("--repair", a->repair,
+                "Resume a damaged session: move its unreadable iterations into SESSION/damaged-<time>/ "
+                "(nothing is deleted) first; without it a damaged session is refused with exit 2");
   cmd->callback([&ctx, a] { ctx.action = [a] { return runAgent(*a); }; });
 }
 

@@ -1,4 +1,7 @@
 // kwb session show DIR [--json]: the iteration tree of a session with verdicts and timings.
+// Exit: 0 a healthy session, 1 the session is damaged (the problems are listed; what could be read is
+// still shown), 2 not a readable session.
+#include <algorithm>
 #include <iostream>
 
 #include "app/kwb/Cli.h"
@@ -26,6 +29,9 @@ int showSession(const std::string& dir, bool json) {
     nlohmann::json ps = nlohmann::json::array();
     for (const auto& p : problems) ps.push_back(p.describe());
     j["problems"] = ps;
+    j["damaged"] = std::any_of(problems.begin(), problems.end(), [](const StoreProblem& p) {
+      return p.severity == StoreProblem::Severity::Error;
+    });
     printJson(j);
   } else {
     const nlohmann::json j = sessionSummaryJson(s);
@@ -40,7 +46,10 @@ int showSession(const std::string& dir, bool json) {
                 << j["speedup"].get<double>() << "x the baseline\n";
     for (const auto& p : problems) std::cout << p.describe() << "\n";
   }
-  return Success;
+  const bool damaged = std::any_of(problems.begin(), problems.end(), [](const StoreProblem& p) {
+    return p.severity == StoreProblem::Severity::Error;
+  });
+  return damaged ? Failed : Success;
 }
 
 }  // namespace
@@ -48,7 +57,10 @@ int showSession(const std::string& dir, bool json) {
 void addSessionCommand(CLI::App& app, Context& ctx) {
   auto* group = app.add_subcommand("session", "Inspect agent sessions");
   group->require_subcommand(1);
-  auto* show = group->add_subcommand("show", "Print the iteration tree with verdicts and timings");
+  auto* show = group->add_subcommand(
+      "show",
+      "Print the iteration tree with verdicts and timings; exit 1 when the session is damaged (each "
+      "problem is listed), 2 when DIR is not a readable session");
   auto dir = std::make_shared<std::string>();
   auto json = std::make_shared<bool>(false);
   show->add_option("DIR", *dir, "Session folder")->required();

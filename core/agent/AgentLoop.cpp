@@ -11,6 +11,7 @@
 #include "core/agent/AgentLoopImpl.h"
 #include "core/agent/CannProjectExporter.h"
 #include "core/agent/KnowledgePack.h"
+#include "core/agent/WorkRootJanitor.h"
 #include "core/base/PrivateCacheDir.h"
 #include "core/base/TempWorkDir.h"
 #include "core/model/Task.h"
@@ -53,11 +54,20 @@ std::optional<double> iterationTimeUs(const Iteration& it) {
 
 namespace {
 // An unpredictable folder only this process created (a fixed /tmp/kwb-agent-<pid> name could be
-// pre-created by another user).
+// pre-created by another user), marked with its owner so that a later loop can remove it should this
+// process be killed (WorkRootJanitor.h); the folders of loops killed earlier go first.
 fs::path defaultWorkRoot() {
+  constexpr const char* kPrefix = "kwb-agent-";
+  std::error_code ec;
+  const fs::path base = fs::temp_directory_path(ec);
+  if (!ec) removeAbandonedScratch(base, kPrefix);
   std::string error;
-  fs::path root = makeTempWorkDir("kwb-agent-", error);
+  fs::path root = makeTempWorkDir(kPrefix, error);
   if (root.empty()) throw std::runtime_error("AgentLoop: " + error);
+  if (const std::string why = writeScratchOwner(root); !why.empty()) {
+    fs::remove_all(root, ec);
+    throw std::runtime_error("AgentLoop: " + why);
+  }
   return root;
 }
 }  // namespace

@@ -15,6 +15,7 @@
 #include <cerrno>
 #include <optional>
 
+#include "core/process/GroupWatchdog.h"
 #include "core/process/ProcessSpawn.h"
 
 namespace kwb {
@@ -126,6 +127,9 @@ ProcessResult ProcessRunner::run(const ProcessSpec& spec) const {
 
   detail::SpawnedChild child;
   std::string error;
+  // Started before the child, so that no instant exists where kwb could die leaving it unwatched
+  // (GroupWatchdog.h).
+  detail::GroupWatchdog watchdog;
   if (!detail::spawnChild(spec, child, error)) {
     r.startError = error;
     r.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start);
@@ -134,6 +138,7 @@ ProcessResult ProcessRunner::run(const ProcessSpec& spec) const {
   r.started = true;
   r.pid = child.pid;
   const pid_t pid = child.pid;
+  watchdog.watch(pid);
   if (spec.onStarted) spec.onStarted(pid);
 
   Stream out{child.stdoutFd, &r.stdoutText, &r.stdoutTruncated, spec.outputCap, &spec.onStdoutLine, {}};
@@ -236,6 +241,7 @@ ProcessResult ProcessRunner::run(const ProcessSpec& spec) const {
         // The leader is a zombie now and keeps the group id reserved, so this cannot hit anyone else:
         // whatever it left in its group goes with it.
         killpg(pid, SIGKILL);
+        watchdog.release();  // before the reap: the group id is still reserved for the watchdog
         while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
         }
         exited = true;

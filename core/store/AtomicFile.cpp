@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "core/store/CrashTestHook.h"
 #include "core/store/StoreError.h"
 
 namespace kwb {
@@ -63,9 +64,11 @@ void commitTemp(Fd& fd, const std::filesystem::path& temp, const std::filesystem
   if (d == Durability::Sync && ::fsync(fd.get()) != 0)
     throw StoreError(temp, "fsync failed: " + errnoText(errno));
   if (::close(fd.release()) != 0) throw StoreError(temp, "close failed: " + errnoText(errno));
+  storeCommitPoint();  // crash tests: the temporary file complete, the target still old
   if (::rename(temp.c_str(), target.c_str()) != 0)
     throw StoreError(target, "cannot replace with " + temp.filename().string() + ": " + errnoText(errno));
   if (d == Durability::Sync) syncDirectory(target.parent_path().empty() ? "." : target.parent_path());
+  storeCommitPoint();  // crash tests: the target replaced
 }
 
 }  // namespace
@@ -85,6 +88,7 @@ void syncDirectory(const std::filesystem::path& dir) {
 bool makeDirectory(const std::filesystem::path& dir, Durability d) {
   if (::mkdir(dir.c_str(), 0755) == 0) {
     if (d == Durability::Sync) syncDirectory(dir.parent_path().empty() ? "." : dir.parent_path());
+    storeCommitPoint();  // crash tests: the directory exists, still empty
     return true;
   }
   if (errno == EEXIST) {

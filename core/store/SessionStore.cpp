@@ -109,9 +109,14 @@ void SessionStore::Impl::requireWritable(std::string_view what) const {
 
 void SessionStore::Impl::writeIndex() {
   nlohmann::json doc = sessionHeaderToJson(session);
+  // Entries of iterations that could not be read are written back as they were: rewriting the index
+  // must never drop what this store could not load (SessionStore.h, "Damage").
+  std::map<int, nlohmann::json> byId = unreadableEntries;
+  for (const auto& it : session.iterations) byId[it.id] = indexEntry(it);
   nlohmann::json entries = nlohmann::json::array();
-  for (const auto& it : session.iterations) entries.push_back(indexEntry(it));
+  for (auto& [id, entry] : byId) entries.push_back(std::move(entry));
   doc["iterations"] = std::move(entries);
+  if (!session.acceptedIteration && unreadableAccepted) doc["accepted_iteration"] = *unreadableAccepted;
   writeFileAtomic(indexPath(), doc.dump(2) + "\n", options.durability);
 }
 
@@ -142,10 +147,15 @@ SessionStore::~SessionStore() = default;
 
 SessionStore SessionStore::create(const fs::path& dir, Session session, Durability durability) {
   std::error_code ec;
+  auto refuseForeign = [&dir] {
+    if (auto foreign = firstForeignEntry(dir))
+      throw StoreError(dir, "already exists and is not empty (it holds " + *foreign +
+                                ", which kwb does not write there before session.json); choose a new "
+                                "session folder");
+  };
   if (fs::exists(dir, ec)) {
     if (!fs::is_directory(dir, ec)) throw StoreError(dir, "exists and is not a directory");
-    if (!fs::is_empty(dir, ec))
-      throw StoreError(dir, "already exists and is not empty; choose a new session folder");
+    if (!fs::is_empty(dir, ec)) refuseForeign();
   } else {
     if (dir.has_parent_path()) fs::create_directories(dir.parent_path(), ec);
     makeDirectory(dir, durability);
@@ -154,6 +164,9 @@ SessionStore SessionStore::create(const fs::path& dir, Session session, Durabili
   impl->dir = dir;
   impl->options = OpenOptions{OpenMode::ReadWrite, true, durability};
   impl->lock.emplace(SessionLock::acquire(dir));
+  // Checked again under the lock: another writer may have finished creating the session meanwhile.
+  refuseForeign();
+  removeUnfinishedTempIndex(dir);
 
   session.schemaVersion = kSchemaVersion;
   if (session.createdAt.empty()) session.createdAt = nowIso8601();
@@ -245,7 +258,11 @@ void SessionStore::saveIteration(const Iteration& input) {
   if (it.updatedAt.empty()) it.updatedAt = now;
   const std::string what = "iteration " + std::to_string(it.id);
   it = roundTrip(it, what);
-  if (it.parentId && !s.session.findIteration(*it.parentId))
+  // An update keeping the parent it was committed with is accepted when that parent is gone (moved
+  // aside as damaged, see moveDamagedAside): the relation was valid when it was made.
+  const Iteration* committed = s.session.findIteration(it.id);
+  const bool keepsParent = committed && committed->parentId == it.parentId;
+  if (it.parentId && !keepsParent && !s.session.findIteration(*it.parentId))
     throw std::invalid_argument(what + " names parent " + std::to_string(*it.parentId) +
                                 ", which is not in the session");
   s.prepareFolder(it.id, true);
@@ -285,11 +302,14 @@ void SessionStore::setAccepted(std::optional<int> iterationId) {
     throw std::invalid_argument("cannot accept iteration " + std::to_string(*iterationId) +
                                 ": it is not in the session");
   const auto previous = s.session.acceptedIteration;
+  const auto previousUnreadable = s.unreadableAccepted;
   s.session.acceptedIteration = iterationId;
+  s.unreadableAccepted.reset();  // an explicit choice replaces an accepted iteration that was unreadable
   try {
     s.writeIndex();
   } catch (...) {
     s.session.acceptedIteration = previous;
+    s.unreadableAccepted = previousUnreadable;
     throw;
   }
 }

@@ -14,8 +14,12 @@
 // folder without one is an iteration whose first commit never finished. Opening reconciles both.
 //
 // Damage (a truncated file, a deleted folder, an edited source) is reported per file as a problem and
-// the rest of the session stays readable; strict opens throw instead. A session written by a newer kwb
-// (higher schema version) is always refused.
+// the rest of the session stays readable; strict opens throw instead. A writer never writes over what
+// it could not read: a damaged iteration's folder is left alone, and its index entry (and the accepted
+// mark, when it named it) stays in session.json until moveDamagedAside() moves the damaged folders into
+// `damaged-<UTC time>/` beside a copy of the old session.json; nothing is ever deleted
+// (docs/reliability.md, "Damaged sessions"). A session written by a newer kwb (higher schema version)
+// is always refused.
 //
 // Thread-safe: every member locks an internal mutex, so the agent loop can write while the GUI reads.
 
@@ -58,10 +62,15 @@ class SessionStore {
   static constexpr const char* kIterationFile = "iteration.json";
   static constexpr const char* kSourcesDir = "src";
 
-  // Creates a new session directory (it must not exist, or be empty) and returns it open for writing.
-  // Iterations already in `session` are written too.
+  // Creates a new session directory and returns it open for writing. The folder must not exist, be
+  // empty, or hold only what a create() killed before its first session.json left (see
+  // isUnfinishedSession); anything else is refused naming the first foreign entry. Iterations already
+  // in `session` are written too.
   static SessionStore create(const std::filesystem::path& dir, Session session,
                              Durability durability = Durability::Sync);
+  // True when `dir` is a non-empty folder holding only session.lock, an empty iterations/ and
+  // temporary session.json files: the traces of a writer killed while creating the session.
+  static bool isUnfinishedSession(const std::filesystem::path& dir);
   // Opens an existing session. ReadWrite takes the lock (SessionLockedError when held) and removes the
   // temporary files of crashed writers; ReadOnly works while another process writes.
   static SessionStore open(const std::filesystem::path& dir, OpenOptions options = {});
@@ -77,6 +86,14 @@ class SessionStore {
   bool writable() const;
   // What open found wrong (empty for a healthy session).
   std::vector<StoreProblem> problems() const;
+  // True when open found damage (an error-severity problem): kwb run refuses to resume such a session
+  // unless asked to repair it.
+  bool damaged() const;
+  // Moves every damaged iteration folder into DIR/damaged-<UTC time>/iterations/, with a copy of the
+  // session.json it replaces and damage.txt listing the problems, drops their index entries and loads
+  // the session again. Returns the new folder (empty when there was no damage). Refuses (StoreError)
+  // when session.json itself is damaged: the task and settings cannot be recovered by moving files.
+  std::filesystem::path moveDamagedAside();
   // The pid of a writer that died holding the lock, when this store took the lock over from it.
   std::optional<int> staleLockPid() const;
 

@@ -25,6 +25,12 @@ struct SessionStore::Impl {
 
   // Highest id committed, listed in the index, or present as a folder: new ids go above it.
   int maxKnownId = 0;
+  // Committed iterations that could not be read (damaged files, a listed folder gone): never written
+  // over, and their index entries and the accepted mark are kept in session.json as they were until
+  // moveDamagedAside() puts them aside (docs/reliability.md, "Damaged sessions").
+  std::set<int> damagedIds;
+  std::map<int, nlohmann::json> unreadableEntries;
+  std::optional<int> unreadableAccepted;
   // Folders this store created for iterations not committed yet (artifacts written first).
   std::set<int> ownedNewIds;
   // id -> candidate file -> hash of what is on disk, to skip rewriting unchanged sources.
@@ -43,9 +49,18 @@ struct SessionStore::Impl {
 
   // Opening (SessionStoreLoad.cpp).
   void load();
+  void reload();
+  // Ids of iteration folders moved into damaged-*/ by an earlier repair count as taken (SessionRepair.cpp).
+  void noteIdsSetAside();  // forgets what load() found and loads again (after moving damaged parts aside)
   void removeTempFiles();
   void addProblem(StoreProblem::Severity s, const std::filesystem::path& p, std::string message);
 };
+
+// Unfinished creation (UnfinishedSession.cpp): the first entry of `dir` that create() does not write
+// before its first session.json, or nullopt when there is none; and the removal of the temporary
+// session.json such a run left.
+std::optional<std::string> firstForeignEntry(const std::filesystem::path& dir);
+void removeUnfinishedTempIndex(const std::filesystem::path& dir);
 
 // The form of iteration.json: the iteration with candidate file contents replaced by references.
 nlohmann::json iterationDocument(const Iteration& it);

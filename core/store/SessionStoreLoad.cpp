@@ -24,15 +24,16 @@ std::optional<int> parseFolderName(const std::string& name) {
   return id;
 }
 
-// Ids listed in the index. The index is advisory (folders win), so a malformed entry is skipped.
-std::set<int> indexIds(const nlohmann::json& doc) {
-  std::set<int> ids;
+// Entries listed in the index, by id. The index is advisory (folders win), so a malformed entry is
+// skipped.
+std::map<int, nlohmann::json> indexEntries(const nlohmann::json& doc) {
+  std::map<int, nlohmann::json> ids;
   auto it = doc.find("iterations");
   if (it == doc.end() || !it->is_array()) return ids;
   for (const auto& entry : *it)
     if (entry.is_object() && entry.contains("id") && entry["id"].is_number_integer()) {
       const auto id = entry["id"].get<std::int64_t>();
-      if (id >= 1 && id <= kMaxIterationId) ids.insert(static_cast<int>(id));
+      if (id >= 1 && id <= kMaxIterationId) ids[static_cast<int>(id)] = entry;
     }
   return ids;
 }
@@ -50,7 +51,7 @@ void SessionStore::Impl::load() {
         dir, fs::exists(dir, ec) ? "not a session directory (not a directory)" : "no such session directory");
   const bool hasIterations = fs::is_directory(iterationsDir(), ec);
 
-  std::set<int> listed;
+  std::map<int, nlohmann::json> listed;
   if (!fs::exists(indexPath(), ec)) {
     if (!hasIterations) throw StoreError(dir, "not a session directory: it has no session.json");
     headerDamaged = true;
@@ -60,7 +61,7 @@ void SessionStore::Impl::load() {
     try {
       const nlohmann::json doc = readJsonFile(indexPath());
       readSessionHeader(JsonReader(doc, indexPath().string()), session);
-      listed = indexIds(doc);
+      listed = indexEntries(doc);
     } catch (const SchemaVersionError&) {
       throw;
     } catch (const LoadError& e) {
@@ -80,14 +81,16 @@ void SessionStore::Impl::load() {
     }
     if (ec) addProblem(StoreProblem::Severity::Error, iterationsDir(), "cannot list: " + ec.message());
   }
+  noteIdsSetAside();
 
   for (int id : folders) {
     const fs::path file = folder(id) / SessionStore::kIterationFile;
     if (!fs::exists(file, ec)) {
-      if (listed.count(id))
+      if (listed.count(id)) {
+        damagedIds.insert(id);
         addProblem(StoreProblem::Severity::Error, file,
                    "missing, though session.json lists iteration " + std::to_string(id));
-      else
+      } else
         addProblem(StoreProblem::Severity::Warning, folder(id),
                    "iteration " + std::to_string(id) +
                        " has no iteration.json: it is being written, or its writer stopped before committing "
@@ -138,19 +141,23 @@ void SessionStore::Impl::load() {
     } catch (const LoadError& e) {
       // The damaged file may be a source rather than iteration.json itself.
       const fs::path where = e.file().rfind(file.string(), 0) == 0 ? file : fs::path(e.file());
+      damagedIds.insert(id);
       addProblem(StoreProblem::Severity::Error, where,
                  std::string(e.what()) + " (iteration " + std::to_string(id) + " is not loaded)");
     } catch (const StoreError& e) {
+      damagedIds.insert(id);
       addProblem(StoreProblem::Severity::Error, file,
                  std::string(e.what()) + " (iteration " + std::to_string(id) + " is not loaded)");
     }
   }
 
-  for (int id : listed) {
+  for (const auto& [id, entry] : listed) {
     maxKnownId = std::max(maxKnownId, id);
-    if (!folders.count(id))
+    if (!folders.count(id)) {
+      damagedIds.insert(id);
       addProblem(StoreProblem::Severity::Error, folder(id),
                  "missing, though session.json lists iteration " + std::to_string(id));
+    }
   }
 
   std::sort(session.iterations.begin(), session.iterations.end(),
@@ -164,8 +171,11 @@ void SessionStore::Impl::load() {
   if (session.acceptedIteration && !session.findIteration(*session.acceptedIteration)) {
     addProblem(StoreProblem::Severity::Error, indexPath(),
                "accepted iteration " + std::to_string(*session.acceptedIteration) + " is not readable");
+    unreadableAccepted = session.acceptedIteration;
     session.acceptedIteration.reset();
   }
+  for (int id : damagedIds)
+    if (auto e = listed.find(id); e != listed.end()) unreadableEntries[id] = e->second;
 
   const bool anyError = std::any_of(problems.begin(), problems.end(), [](const StoreProblem& p) {
     return p.severity == StoreProblem::Severity::Error;

@@ -182,7 +182,9 @@ TEST(SessionStore, CreateRefusesANonEmptyFolder) {
     FAIL() << "no exception";
   } catch (const StoreError& e) {
     EXPECT_EQ(std::string(e.what()),
-              tmp.path().string() + ": already exists and is not empty; choose a new session folder");
+              tmp.path().string() +
+                  ": already exists and is not empty (it holds file.txt, which kwb does not write there "
+                  "before session.json); choose a new session folder");
   }
 }
 
