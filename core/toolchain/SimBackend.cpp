@@ -40,7 +40,8 @@ void writeText(const fs::path& p, const std::string& text) {
 SimBackend::SimBackend(BackendOptions options) : options_(std::move(options)) {}
 
 std::vector<Diagnostic> SimBackend::prepare(const Task& task, const std::string& candidateSource,
-                                            const fs::path& workDir) {
+                                            const fs::path& workDir,
+                                            const std::map<std::string, std::string>& companions) {
   std::vector<Diagnostic> out;
   task_ = &task;
   std::error_code ec;
@@ -61,6 +62,14 @@ std::vector<Diagnostic> SimBackend::prepare(const Task& task, const std::string&
   harnessFile_ = workDir_ / "harness_main.cpp";
   writeText(kernelFile_, candidateSource);
   candidateSource_ = candidateSource;
+  if (std::string cerr; !writeCompanionFiles(workDir_, companions, cerr)) {
+    Diagnostic d;
+    d.source = "toolchain";
+    d.category = std::string(category::PolicyViolation);
+    d.message = cerr;
+    out.push_back(d);
+    return out;
+  }
   const std::string harness = generateCpuHarness(task);
   writeText(harnessFile_, harness);
   const fs::path inc = verify::taskIncludeDir(task);
@@ -84,9 +93,10 @@ std::vector<Diagnostic> SimBackend::prepare(const Task& task, const std::string&
   // SimBuilder compiles with $KWB_SIM_CXX (default g++): a program built by one compiler must not be
   // reused by a run that asked for another.
   const char* cxx = std::getenv("KWB_SIM_CXX");
-  buildKey_ = hashHex(candidateSource + "\n--harness--\n" + harness + "\n--soc--\n" + options_.soc +
-                      "\n--tiling--\n" + readText(inc / "kwb_tiling.h") + "\n--emulator--\n" + emulatorStamp +
-                      "\n--cxx--\n" + (cxx && *cxx ? cxx : "g++"));
+  buildKey_ =
+      hashHex(candidateSource + "\n--companions--\n" + companionFilesKey(companions) + "\n--harness--\n" +
+              harness + "\n--soc--\n" + options_.soc + "\n--tiling--\n" + readText(inc / "kwb_tiling.h") +
+              "\n--emulator--\n" + emulatorStamp + "\n--cxx--\n" + (cxx && *cxx ? cxx : "g++"));
   return out;
 }
 
