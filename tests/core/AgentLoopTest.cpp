@@ -6,6 +6,7 @@
 #include <thread>
 
 #include <atomic>
+#include <condition_variable>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -28,7 +29,35 @@ using namespace std::chrono_literals;
 // "// FAKE verdict=compile_error line=7 category=compile-error". Records what it evaluated.
 class ScriptedEvaluator : public CandidateEvaluator {
  public:
-  EvaluationOutcome evaluate(const Task&, const Candidate& c, const EvaluationContext& ctx) override {
+  EvaluationOutcome evaluate(const Task& t, const Candidate& c, const EvaluationContext& ctx) override {
+    int now = 0;
+    {
+      std::lock_guard lock(mutex);
+      now = ++active;
+      maxActive = std::max(maxActive, now);
+    }
+    struct Leave {
+      ScriptedEvaluator& e;
+      ~Leave() {
+        std::lock_guard lock(e.mutex);
+        --e.active;
+      }
+    } leave{*this};
+    return evaluateOnce(t, c, ctx);
+  }
+
+  // A candidate marked BLOCK waits in its evaluation (after the compile phase began) until release().
+  void release() {
+    std::lock_guard lock(mutex);
+    released = true;
+    cv.notify_all();
+  }
+  bool waitBlocked(std::chrono::milliseconds timeout) {
+    std::unique_lock lock(mutex);
+    return cv.wait_for(lock, timeout, [&] { return blocked; });
+  }
+
+  EvaluationOutcome evaluateOnce(const Task&, const Candidate& c, const EvaluationContext& ctx) {
     const std::string src = primaryCandidateFile(c).second;
     {
       std::lock_guard lock(mutex);
@@ -40,6 +69,12 @@ class ScriptedEvaluator : public CandidateEvaluator {
     fs::create_directories(caseDir);
     std::ofstream(caseDir / "trace.json") << "{\"traceEvents\": []}";
     if (ctx.onPhase) ctx.onPhase(EvalPhase::Compiling);
+    if (src.find("BLOCK") != std::string::npos) {
+      std::unique_lock lock(mutex);
+      blocked = true;
+      cv.notify_all();
+      cv.wait(lock, [&] { return released; });
+    }
     std::smatch m;
     EvaluationOutcome o;
     std::string verdict = "pass";
@@ -88,8 +123,13 @@ class ScriptedEvaluator : public CandidateEvaluator {
   std::string backendName() const override { return "scripted"; }
 
   std::mutex mutex;
+  std::condition_variable cv;
   std::vector<std::string> evaluated;
   std::vector<fs::path> workDirs;
+  int active = 0;     // evaluations in progress
+  int maxActive = 0;  // most at once (2 with N = 1: one was nested in another)
+  bool blocked = false;
+  bool released = false;
 };
 
 // Records every event; a state wait helper for tests.
@@ -323,6 +363,68 @@ TEST(AgentLoop, HumanEditIsEvaluatedLikeAnyOtherAndBecomesTheBase) {
   auto store = SessionStore::open(f.dir / "session", {OpenMode::ReadOnly});
   EXPECT_NE(store.readArtifact(3, "prompt.md").find("engineer's version"), std::string::npos);
   EXPECT_NE(store.readArtifact(3, "prompt.md").find("# optimize: add_custom"), std::string::npos);
+}
+
+// A human edit submitted while an agent candidate is being evaluated, with the loop paused inside that
+// evaluation, is evaluated after it: never nested inside it (docs/architecture.md, "The agent loop").
+TEST(AgentLoop, AnEditSubmittedDuringAnEvaluationIsEvaluatedAfterIt) {
+  Fixture f("edit-during-eval", {reply("verdict=pass us=40 BLOCK")}, maxIt(2));
+  auto loop = f.loop();
+  loop->start();
+  ASSERT_TRUE(f.evaluator->waitBlocked(30s));
+  loop->pause();
+  Candidate edit;
+  edit.files["kernel.cpp"] = "// FAKE verdict=pass us=30\n// engineer's version\n";
+  loop->submitEdit(edit, std::nullopt);
+  f.evaluator->release();  // the evaluation goes on to its next boundary and pauses there
+  ASSERT_TRUE(loop->waitForState(AgentState::Paused, 30s));
+  std::this_thread::sleep_for(200ms);
+  {
+    std::lock_guard lock(f.evaluator->mutex);
+    EXPECT_EQ(f.evaluator->evaluated.size(), 1u) << "the edit was evaluated inside the paused evaluation";
+  }
+  loop->resume();
+  ASSERT_TRUE(loop->waitUntilDone(60s));
+  EXPECT_EQ(f.evaluator->maxActive, 1);
+  ASSERT_EQ(f.evaluator->evaluated.size(), 2u);
+  EXPECT_NE(f.evaluator->evaluated[0].find("BLOCK"), std::string::npos);
+  EXPECT_NE(f.evaluator->evaluated[1].find("engineer's version"), std::string::npos);
+  const Session s = loop->snapshot();
+  ASSERT_EQ(s.iterations.size(), 2u);
+  EXPECT_EQ(s.iterations[0].origin, Origin::Replay);
+  EXPECT_EQ(s.iterations[0].state, IterationState::Done);
+  EXPECT_EQ(s.iterations[1].origin, Origin::Human);
+  EXPECT_EQ(s.iterations[1].parentId, 1);  // it builds on what the agent's iteration made the base
+  EXPECT_EQ(s.iterations[1].verdict, Verdict::Pass);
+}
+
+// start/step/submitEdit from several threads at once start one worker thread, never two (a second
+// std::thread assigned over a running one ends the process).
+TEST(AgentLoop, ConcurrentControlCallsStartOneWorker) {
+  for (int trial = 0; trial < 40; ++trial) {
+    Fixture f("launch-" + std::to_string(trial), {reply("verdict=pass us=40")}, maxIt(1));
+    auto loop = f.loop();
+    std::atomic<int> ready{0};
+    std::vector<std::thread> callers;
+    for (int k = 0; k < 6; ++k)
+      callers.emplace_back([&, k] {
+        ++ready;
+        while (ready.load() < 6) std::this_thread::yield();
+        if (k % 3 == 0) {
+          loop->start();
+        } else if (k % 3 == 1) {
+          loop->step();
+        } else {
+          Candidate edit;
+          edit.files["kernel.cpp"] = "// FAKE verdict=pass us=50\n";
+          loop->submitEdit(edit, std::nullopt);
+        }
+      });
+    for (auto& t : callers) t.join();
+    EXPECT_EQ(loop->workerLaunches(), 1) << "trial " << trial;
+    loop->stop();
+    EXPECT_TRUE(loop->waitUntilDone(30s));
+  }
 }
 
 TEST(AgentLoop, PinnedLockedRegionViolationIsRejectedWithoutRunning) {
