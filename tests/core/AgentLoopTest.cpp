@@ -63,6 +63,9 @@ class ScriptedEvaluator : public CandidateEvaluator {
       std::lock_guard lock(mutex);
       evaluated.push_back(src);
       workDirs.push_back(ctx.workDir);
+      std::vector<std::string> names;
+      for (const auto& [name, text] : c.files) names.push_back(name);
+      files.push_back(names);
     }
     // What a real evaluation leaves in its work folder: a case folder with the emulator's trace.
     const fs::path caseDir = ctx.workDir / "cases" / "c";
@@ -126,8 +129,9 @@ class ScriptedEvaluator : public CandidateEvaluator {
   std::condition_variable cv;
   std::vector<std::string> evaluated;
   std::vector<fs::path> workDirs;
-  int active = 0;     // evaluations in progress
-  int maxActive = 0;  // most at once (2 with N = 1: one was nested in another)
+  std::vector<std::vector<std::string>> files;  // each evaluated candidate's file names
+  int active = 0;                               // evaluations in progress
+  int maxActive = 0;                            // most at once (2 with N = 1: one was nested in another)
   bool blocked = false;
   bool released = false;
 };
@@ -445,6 +449,7 @@ TEST(AgentLoop, PinnedLockedRegionViolationIsRejectedWithoutRunning) {
   EXPECT_EQ(s.iterations[0].verdict, Verdict::Rejected);
   ASSERT_FALSE(s.iterations[0].diagnostics.empty());
   EXPECT_EQ(s.iterations[0].diagnostics[0].category, "policy-violation");
+  EXPECT_EQ(s.iterations[0].diagnostics[0].constraintId, lockId);  // linked by id, not by its text
   EXPECT_FALSE(s.iterations[0].compile.has_value());
   EXPECT_EQ(s.iterations[1].verdict, Verdict::Pass);
   ASSERT_EQ(f.evaluator->evaluated.size(), 1u);  // the violating candidate never reached the evaluator
@@ -455,6 +460,54 @@ TEST(AgentLoop, PinnedLockedRegionViolationIsRejectedWithoutRunning) {
   EXPECT_TRUE(loop->unpinConstraint(lockId));
   EXPECT_FALSE(loop->unpinConstraint(lockId));
   EXPECT_EQ(loop->snapshot().constraints.size(), 1u);
+}
+
+// docs/candidate-contract.md, "Several files": a header of the candidate's own travels with it to the
+// evaluator and into the next prompt.
+TEST(AgentLoop, AMultiFileReplyIsEvaluatedWithAllItsFiles) {
+  const std::string multi = "```cpp add_custom_tiling.h\n#pragma once\nconstexpr int32_t TILE = 64;\n```\n" +
+                            reply("verdict=wrong_answer");
+  Fixture f("multifile", {multi, reply("verdict=pass us=40")}, maxIt(2));
+  auto loop = f.loop();
+  loop->start();
+  ASSERT_TRUE(loop->waitUntilDone(60s));
+  const Session s = loop->snapshot();
+  ASSERT_EQ(s.iterations.size(), 2u);
+  EXPECT_EQ(s.iterations[0].candidate.files.size(), 2u);
+  ASSERT_EQ(f.evaluator->files.size(), 2u);
+  EXPECT_EQ(f.evaluator->files[0], (std::vector<std::string>{"add_custom_tiling.h", "kernel.cpp"}));
+  const std::string p2 =
+      SessionStore::open(f.dir / "session", {OpenMode::ReadOnly}).readArtifact(2, "prompt.md");
+  const auto kernelAt = p2.find("```cpp kernel.cpp");
+  const auto headerAt = p2.find("```cpp add_custom_tiling.h\n#pragma once");
+  ASSERT_NE(kernelAt, std::string::npos) << p2;
+  ASSERT_NE(headerAt, std::string::npos) << p2;
+  EXPECT_LT(kernelAt, headerAt);  // the primary file first
+}
+
+// Issue: with two full kernels in one reply the last was used silently. It still is (deterministic,
+// documented), and the feedback says which.
+TEST(AgentLoop, TwoKernelsInOneReplyAreReportedInTheFeedback) {
+  const std::string two =
+      "First:\n```cpp\n// FAKE verdict=wrong_answer\nextern \"C\" __global__ __aicore__ void "
+      "add_custom(GM_ADDR x) "
+      "{}\n```\nBetter:\n```cpp\n// FAKE verdict=pass us=40\nextern \"C\" __global__ __aicore__ void "
+      "add_custom(GM_ADDR x) {}\n```\n";
+  Fixture f("twokernels", {two}, maxIt(1));
+  auto loop = f.loop();
+  loop->start();
+  ASSERT_TRUE(loop->waitUntilDone(60s));
+  const Session s = loop->snapshot();
+  ASSERT_EQ(s.iterations.size(), 1u);
+  EXPECT_EQ(s.iterations[0].verdict, Verdict::Pass);  // the last one
+  const auto& ds = s.iterations[0].diagnostics;
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds[0].category, "ambiguous-reply");
+  EXPECT_EQ(ds[0].severity, Severity::Warning);
+  const std::string feedback =
+      SessionStore::open(f.dir / "session", {OpenMode::ReadOnly}).readArtifact(1, "feedback.md");
+  EXPECT_NE(feedback.find("the last one (code block 2) was used as kernel.cpp"), std::string::npos)
+      << feedback;
 }
 
 TEST(AgentLoop, RollbackStartsANewBranchAndKeepsTheOldOne) {
