@@ -246,7 +246,7 @@ void MainWindow::showSession(const Session& session, std::optional<std::filesyst
   refreshElapsed();
   timeline_->setSession(session_);
   timelineView_->expandAll();
-  constraints_->setConstraints(session_.constraints);
+  constraints_->setConstraints(session_.constraints, rejectionCounts());
   setWindowTitle(tr("Kernel Workbench — %1").arg(QString::fromStdString(session_.task.name)));
   backendLabel_->setText(session_.settings.backend == "ascend-cann"
                              ? tr("backend: CANN toolkit")
@@ -467,19 +467,23 @@ void MainWindow::refreshElapsed() {
   elapsedLabel_->setText(elapsedText());
 }
 
-void MainWindow::setConstraints(const std::vector<Constraint>& constraints) {
-  session_.constraints = constraints;
+std::map<int, int> MainWindow::rejectionCounts() const {
+  // Linked by the diagnostic's constraint id (core/agent/ConstraintEnforcer.h), never by its text; an
+  // iteration counts once per constraint it broke.
   std::map<int, int> rejections;
-  // Linked by the diagnostic's constraint id (core/agent/ConstraintEnforcer.h); an iteration counts
-  // once per constraint it broke.
   for (const auto& it : session_.iterations) {
     std::set<int> broken;
     for (const auto& d : it.diagnostics)
       if (d.constraintId) broken.insert(*d.constraintId);
-    for (const auto& c : constraints)
+    for (const auto& c : session_.constraints)
       if (broken.count(c.id)) ++rejections[c.id];
   }
-  constraints_->setConstraints(constraints, rejections);
+  return rejections;
+}
+
+void MainWindow::setConstraints(const std::vector<Constraint>& constraints) {
+  session_.constraints = constraints;
+  constraints_->setConstraints(constraints, rejectionCounts());
   if (selected_) selectIteration(*selected_);
 }
 
