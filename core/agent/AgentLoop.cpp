@@ -14,6 +14,7 @@
 #include "core/agent/IterationRunner.h"
 #include "core/agent/KnowledgePack.h"
 #include "core/agent/RoundPolicy.h"
+#include "core/agent/SessionSummary.h"
 #include "core/model/Task.h"
 #include "core/model/Time.h"
 #include "core/toolchain/PrivateCacheDir.h"
@@ -359,7 +360,7 @@ std::string AgentLoop::finishReason() const {
 }
 
 std::optional<int> AgentLoop::bestIteration() const {
-  return fastestPassing(impl_->store.session());
+  return bestPassingIteration(impl_->store.session());
 }
 
 int AgentLoop::workerLaunches() const {

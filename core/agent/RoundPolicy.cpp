@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "core/agent/SessionSummary.h"
+
 namespace kwb {
 
 namespace {
@@ -39,28 +41,6 @@ std::optional<double> iterationTimeUs(const Iteration& it) {
   return it.profile->totalUs;
 }
 
-std::optional<double> baselineUs(const Session& s) {
-  if (s.task.baseline && s.task.baseline->latencyUs > 0) return s.task.baseline->latencyUs;
-  for (const auto& it : s.iterations)
-    if (it.verdict == Verdict::Pass)
-      if (auto us = iterationTimeUs(it)) return us;
-  return std::nullopt;
-}
-
-std::optional<int> fastestPassing(const Session& s) {
-  std::optional<int> best;
-  double bestUs = 0;
-  for (const auto& it : s.iterations) {
-    if (it.verdict != Verdict::Pass) continue;
-    const double us = timeOrInfinity(it);
-    if (!best || us < bestUs) {
-      best = it.id;
-      bestUs = us;
-    }
-  }
-  return best;
-}
-
 std::optional<int> RoundPolicy::initialHead(const Session& s) const {
   std::optional<int> best;
   double bestUs = 0;
@@ -85,7 +65,7 @@ RoundPlan RoundPolicy::plan(const Session& s, const LoopProgress& progress, std:
   p.lastAttemptId = progress.lastAttempt;
   p.hint = std::move(hint);
   p.constraints = s.constraints;
-  p.baselineUs = baselineUs(s);
+  p.baselineUs = sessionBaselineUs(s);
   const Iteration* parent = progress.head ? s.findIteration(*progress.head) : nullptr;
   if (!parent || parent->candidate.empty())
     p.mode = PromptMode::Initial;
@@ -114,7 +94,7 @@ std::optional<std::string> RoundPolicy::limitReached(const Session& s, const Loo
   for (const auto& it : s.iterations)
     if (it.verdict == Verdict::Pass)
       if (auto us = iterationTimeUs(it); us && (!bestUs || *us < *bestUs)) bestUs = us;
-  const auto base = baselineUs(s);
+  const auto base = sessionBaselineUs(s);
   if (L.targetSpeedup && bestUs && base) {
     const double speedup = *base / *bestUs;
     if (speedup >= *L.targetSpeedup) {

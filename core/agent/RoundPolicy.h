@@ -72,11 +72,8 @@ class RoundPolicy {
   RoundPolicyConfig config_;
 };
 
-// Estimated time of a passing iteration (profile totalUs), nullopt without a profile.
+// Estimated time of a passing iteration (profile totalUs), nullopt without a profile. (The baseline
+// and the best passing iteration are SessionSummary.h's: sessionBaselineUs, bestPassingIteration.)
 std::optional<double> iterationTimeUs(const Iteration& it);
-// The task's baseline latency, else the first passing iteration's time.
-std::optional<double> baselineUs(const Session& s);
-// The passing iteration with the lowest estimated time (ties: the earliest), if any.
-std::optional<int> fastestPassing(const Session& s);
 
 }  // namespace kwb

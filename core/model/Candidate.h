@@ -1,6 +1,7 @@
 #pragma once
-// A candidate kernel: the source files one evaluation compiles (the device kernel, and the host tiling
-// code when it is a separate file), plus who wrote it. Immutable once evaluated: a human edit makes a
+// A candidate kernel: its source files, plus who wrote it. One of them, the primary file
+// (choosePrimaryFile below), is the translation unit an evaluation compiles; the others are headers it
+// may include (docs/candidate-contract.md, "Several files"). Immutable once evaluated: a human edit makes a
 // new candidate (origin Human) in a new iteration.
 
 #include <cstddef>

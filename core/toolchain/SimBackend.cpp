@@ -37,6 +37,17 @@ void writeText(const fs::path& p, const std::string& text) {
 }
 }  // namespace
 
+namespace {
+Diagnostic toolchainDiagnostic(Severity severity, std::string_view cat, std::string message) {
+  Diagnostic d;
+  d.source = "toolchain";
+  d.severity = severity;
+  d.category = std::string(cat);
+  d.message = std::move(message);
+  return d;
+}
+}  // namespace
+
 SimBackend::SimBackend(BackendOptions options) : options_(std::move(options)) {}
 
 std::vector<Diagnostic> SimBackend::prepare(const Task& task, const std::string& candidateSource,
@@ -50,11 +61,7 @@ std::vector<Diagnostic> SimBackend::prepare(const Task& task, const std::string&
   std::string error;
   auto soc = loadSocInfo(options_.soc, error);
   if (!soc) {
-    Diagnostic d;
-    d.source = "toolchain";
-    d.category = std::string(category::InvalidParam);
-    d.message = error;
-    out.push_back(d);
+    out.push_back(toolchainDiagnostic(Severity::Error, category::InvalidParam, error));
     return out;
   }
   soc_ = *soc;
@@ -63,11 +70,7 @@ std::vector<Diagnostic> SimBackend::prepare(const Task& task, const std::string&
   writeText(kernelFile_, candidateSource);
   candidateSource_ = candidateSource;
   if (std::string cerr; !writeCompanionFiles(workDir_, companions, cerr)) {
-    Diagnostic d;
-    d.source = "toolchain";
-    d.category = std::string(category::PolicyViolation);
-    d.message = cerr;
-    out.push_back(d);
+    out.push_back(toolchainDiagnostic(Severity::Error, category::PolicyViolation, cerr));
     return out;
   }
   const std::string harness = generateCpuHarness(task);
@@ -99,17 +102,6 @@ std::vector<Diagnostic> SimBackend::prepare(const Task& task, const std::string&
               "\n--emulator--\n" + emulatorStamp + "\n--cxx--\n" + (cxx && *cxx ? cxx : "g++"));
   return out;
 }
-
-namespace {
-Diagnostic toolchainDiagnostic(Severity severity, std::string_view cat, std::string message) {
-  Diagnostic d;
-  d.source = "toolchain";
-  d.severity = severity;
-  d.category = std::string(cat);
-  d.message = std::move(message);
-  return d;
-}
-}  // namespace
 
 CompileResult SimBackend::compile() {
   CompileResult r;

@@ -197,10 +197,11 @@ std::pair<std::string, std::string> splitExpert() {
 }
 
 EvalReport evalFiles(const Task& task, const std::string& kernel,
-                     std::map<std::string, std::string> companions, const std::string& label) {
+                     std::map<std::string, std::string> companions, const std::string& label,
+                     fs::path cacheDir = fs::path(KWB_TEST_BIN_DIR) / "eval-cache") {
   BackendOptions o;
   o.soc = "Ascend910B1";
-  o.cacheDir = fs::path(KWB_TEST_BIN_DIR) / "eval-cache";
+  o.cacheDir = cacheDir;
   SimBackend backend(o);
   EvalRequest r;
   r.candidateSource = kernel;
@@ -215,7 +216,10 @@ EvalReport evalFiles(const Task& task, const std::string& kernel,
 TEST(BackendSim, AMultiFileCandidateIsBuiltWithItsHeader) {
   const Task t = addTask({"sample_8x2048", "tail_16397"});
   const auto [kernel, header] = splitExpert();
-  const EvalReport r = evalFiles(t, kernel, {{"add_custom_tiling.h", header}}, "multi_file");
+  // A cache of this run's own: what an earlier run built must not answer for this one.
+  const fs::path cache = fs::path(KWB_TEST_BIN_DIR) / ("eval-cache-multi-" + std::to_string(::getpid()));
+  fs::remove_all(cache);
+  const EvalReport r = evalFiles(t, kernel, {{"add_custom_tiling.h", header}}, "multi_file", cache);
   ASSERT_EQ(r.verdict, Verdict::Pass) << dump(r);
   // Without its header the same kernel is refused (an include of an unknown file): the header was used.
   const EvalReport alone = evalFiles(t, kernel, {}, "multi_file_alone");
@@ -223,10 +227,14 @@ TEST(BackendSim, AMultiFileCandidateIsBuiltWithItsHeader) {
   // A changed header is a different build.
   std::string slower = header;
   slower.replace(slower.find("if (tile > 8192) tile = 8192;"), 29, "if (tile > 1024) tile = 1024;");
-  const EvalReport b = evalFiles(t, kernel, {{"add_custom_tiling.h", slower}}, "multi_file_b");
+  const EvalReport b = evalFiles(t, kernel, {{"add_custom_tiling.h", slower}}, "multi_file_b", cache);
+  const EvalReport again = evalFiles(t, kernel, {{"add_custom_tiling.h", header}}, "multi_file", cache);
+  fs::remove_all(cache);
   ASSERT_EQ(b.verdict, Verdict::Pass) << dump(b);
   ASSERT_TRUE(b.compile.has_value());
   EXPECT_FALSE(b.compile->cached) << "a changed header reused the build of the old one";
+  ASSERT_TRUE(again.compile.has_value());
+  EXPECT_TRUE(again.compile->cached) << "an unchanged multi-file candidate was recompiled";
 }
 
 TEST(BackendSim, AForbiddenConstructInAnIncludedCandidateHeaderIsRejected) {
