@@ -119,6 +119,12 @@ void AgentBridge::connectWindow() {
   connect(window_, &MainWindow::runEditRequested, this,
           [this](const QString& file, const QString& source, std::optional<int> parent) {
             Candidate c;
+            // The edited file replaces its version in the candidate it came from; the other files of a
+            // multi-file candidate (the headers the primary file includes) stay.
+            if (parent) {
+              const Session s = loop_->snapshot();
+              if (const Iteration* from = s.findIteration(*parent)) c.files = from->candidate.files;
+            }
             c.origin = Origin::Human;
             c.files[file.toStdString()] = source.toStdString();
             loop_->submitEdit(std::move(c), parent);

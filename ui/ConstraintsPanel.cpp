@@ -83,6 +83,11 @@ void ConstraintsPanel::setConstraints(const std::vector<Constraint>& constraints
   }
 }
 
+QString ConstraintsPanel::itemText(int row) const {
+  const QListWidgetItem* item = list_->item(row);
+  return item ? item->text() : QString();
+}
+
 int ConstraintsPanel::count() const {
   int n = 0;
   for (int i = 0; i < list_->count(); ++i) n += list_->item(i)->flags() != Qt::NoItemFlags;

@@ -20,6 +20,8 @@ class ConstraintsPanel : public QWidget {
   // `rejections[id]` = how many iterations this constraint rejected.
   void setConstraints(const std::vector<Constraint>& constraints, const std::map<int, int>& rejections = {});
   int count() const;
+  // The text shown for row `row` (the constraint and its rejections), empty past the end.
+  QString itemText(int row) const;
   QPushButton* lockButton() const { return lock_; }
 
  signals:

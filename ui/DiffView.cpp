@@ -120,8 +120,7 @@ void DiffView::clear() {
 
 void DiffView::setIterations(const Iteration& left, const Iteration& right,
                              std::optional<double> baselineUs) {
-  std::string fileName;
-  if (!right.candidate.files.empty()) fileName = right.candidate.files.begin()->first;
+  const std::string fileName = primaryCandidateFile(right.candidate).first;
   const std::string* l = left.candidate.file(fileName);
   const std::string* r = right.candidate.file(fileName);
   const std::string empty;

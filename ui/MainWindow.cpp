@@ -23,6 +23,8 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <map>
+#include <set>
 
 #include "core/base/TextFile.h"
 #include "core/profile/PipelineTrace.h"
@@ -248,7 +250,7 @@ void MainWindow::showSession(const Session& session, std::optional<std::filesyst
   refreshElapsed();
   timeline_->setSession(session_);
   timelineView_->expandAll();
-  constraints_->setConstraints(session_.constraints);
+  constraints_->setConstraints(session_.constraints, rejectionCounts());
   setWindowTitle(tr("Kernel Workbench — %1").arg(QString::fromStdString(session_.task.name)));
   backendLabel_->setText(session_.settings.backend == "ascend-cann"
                              ? tr("backend: CANN toolkit")
@@ -281,17 +283,15 @@ void MainWindow::selectIteration(int id) {
   const QModelIndex idx = timeline_->indexOfIteration(id);
   if (idx.isValid() && timelineView_->currentIndex().siblingAtColumn(0) != idx)
     timelineView_->setCurrentIndex(idx);
-  const std::string fileName =
-      it->candidate.files.empty() ? std::string() : it->candidate.files.begin()->first;
-  editor_->setSource(
-      it->candidate.files.empty() ? QString() : QString::fromStdString(it->candidate.files.begin()->second));
+  // The file shown is the candidate's primary file, by the rule the evaluator uses (core/model/Candidate.h).
+  const auto [fileName, source] = it->candidate.files.empty() ? std::pair<std::string, std::string>()
+                                                              : primaryCandidateFile(it->candidate);
+  editor_->setSource(QString::fromStdString(source));
   shownFile_ = QString::fromStdString(fileName);
   std::vector<std::pair<int, int>> locks;
   for (const auto& c : session_.constraints)
     if (c.kind == ConstraintKind::LockedRegion && (c.file.empty() || c.file == fileName)) {
-      const std::string src =
-          it->candidate.files.empty() ? std::string() : it->candidate.files.begin()->second;
-      if (auto at = findLockedRegion(c, src)) locks.emplace_back(*at, *at + (c.endLine - c.startLine));
+      if (auto at = findLockedRegion(c, source)) locks.emplace_back(*at, *at + (c.endLine - c.startLine));
     }
   editor_->setLockedRanges(locks);
   const auto diags = allDiagnostics(*it);
@@ -471,15 +471,23 @@ void MainWindow::refreshElapsed() {
   elapsedLabel_->setText(elapsedText());
 }
 
+std::map<int, int> MainWindow::rejectionCounts() const {
+  // Linked by the diagnostic's constraint id (core/agent/ConstraintEnforcer.h), never by its text; an
+  // iteration counts once per constraint it broke.
+  std::map<int, int> rejections;
+  for (const auto& it : session_.iterations) {
+    std::set<int> broken;
+    for (const auto& d : it.diagnostics)
+      if (d.constraintId) broken.insert(*d.constraintId);
+    for (const auto& c : session_.constraints)
+      if (broken.count(c.id)) ++rejections[c.id];
+  }
+  return rejections;
+}
+
 void MainWindow::setConstraints(const std::vector<Constraint>& constraints) {
   session_.constraints = constraints;
-  std::map<int, int> rejections;
-  for (const auto& it : session_.iterations)
-    for (const auto& d : it.diagnostics)
-      if (d.category == "policy-violation")
-        for (const auto& c : constraints)
-          if (d.message.find("constraint " + std::to_string(c.id)) != std::string::npos) ++rejections[c.id];
-  constraints_->setConstraints(constraints, rejections);
+  constraints_->setConstraints(constraints, rejectionCounts());
   if (selected_) selectIteration(*selected_);
 }
 

@@ -6,6 +6,7 @@
 
 #include <QMainWindow>
 #include <filesystem>
+#include <map>
 #include <optional>
 
 #include "core/agent/Lesson.h"
@@ -159,6 +160,8 @@ class MainWindow : public QMainWindow {
   qint64 clockStartedMs_ = -1;
   QTimer* clockTimer_;
   void refreshElapsed();
+  // Per constraint id, how many iterations of the session it rejected.
+  std::map<int, int> rejectionCounts() const;
   QLabel* backendLabel_;
   std::map<QString, QAction*> actions_;
 };

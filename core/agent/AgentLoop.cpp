@@ -2,18 +2,24 @@
 #include "core/base/TextFile.h"
 
 #include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
+#include <future>
 #include <stdexcept>
 #include <utility>
 
-#include "core/agent/AgentLoopImpl.h"
 #include "core/agent/CannProjectExporter.h"
+#include "core/agent/IterationRunner.h"
 #include "core/agent/KnowledgePack.h"
+#include "core/agent/RoundPolicy.h"
+#include "core/agent/SessionSummary.h"
 #include "core/agent/WorkRootJanitor.h"
 #include "core/base/PrivateCacheDir.h"
 #include "core/base/TempWorkDir.h"
+#include "core/base/TextFile.h"
 #include "core/model/Task.h"
 #include "core/model/Time.h"
 
@@ -47,11 +53,6 @@ std::string_view agentStateName(AgentState s) {
   return "idle";
 }
 
-std::optional<double> iterationTimeUs(const Iteration& it) {
-  if (!it.profile || it.profile->totalUs <= 0) return std::nullopt;
-  return it.profile->totalUs;
-}
-
 namespace {
 // An unpredictable folder only this process created (a fixed /tmp/kwb-agent-<pid> name could be
 // pre-created by another user), marked with its owner so that a later loop can remove it should this
@@ -70,11 +71,80 @@ fs::path defaultWorkRoot() {
   }
   return root;
 }
+
+using Edit = std::pair<Candidate, std::optional<int>>;
 }  // namespace
 
-AgentLoop::Impl::Impl(SessionStore s, std::shared_ptr<LlmClient> l, std::shared_ptr<CandidateEvaluator> e,
-                      AgentLoopOptions o)
-    : store(std::move(s)), llm(std::move(l)), evaluator(std::move(e)), options(std::move(o)) {}
+// The loop's control: the one worker thread, pause/step/stop, the steering queue, and the progress the
+// RoundPolicy decides on. One iteration is the IterationRunner's; what the next round does is the
+// RoundPolicy's (docs/architecture.md, "The agent loop").
+struct AgentLoop::Impl {
+  Impl(SessionStore s, std::shared_ptr<LlmClient> l, std::shared_ptr<CandidateEvaluator> e,
+       AgentLoopOptions o)
+      : store(std::move(s)),
+        llm(std::move(l)),
+        evaluator(std::move(e)),
+        options(std::move(o)),
+        policy(RoundPolicyConfig{options.defaultPatience, options.defaultMaxIterations,
+                                 options.minImprovement}) {}
+
+  // --- fixed after construction
+  SessionStore store;
+  std::shared_ptr<LlmClient> llm;
+  std::shared_ptr<CandidateEvaluator> evaluator;
+  AgentLoopOptions options;
+  // The default work root, created by the loop: removed with it unless options.keepWork. A root the
+  // caller passed is the caller's and stays (only the iteration folders in it are removed).
+  TempWorkDir ownedWorkRoot;
+  Task task;  // the session's task, with its files (reference, README) found again via taskPath
+  RoundPolicy policy;
+  std::unique_ptr<IterationRunner> runner;
+
+  // --- guarded by mutex
+  mutable std::mutex mutex;
+  std::condition_variable cv;
+  std::thread thread;  // started by launchLocked() only
+  int launches = 0;
+  bool threadRunning = false;
+  bool threadDone = false;
+  std::atomic<bool> stopRequested{false};  // also the LLM cancel flag
+  bool pauseRequested = false;
+  int stepGrants = 0;
+  bool finished = false;  // limits reached
+  std::string finishReason;
+  // Start or Step after the loop finished: the engineer asked for another round explicitly, so the
+  // next round runs even when a budget is already spent (the limits are checked again after it).
+  bool oneMoreRound = false;
+  AgentState state = AgentState::Idle;
+  std::deque<Edit> edits;  // taken at step boundaries outside any evaluation only
+  int evaluationsInFlight = 0;
+  bool editRunning = false;
+  std::string hint;
+  std::optional<int> rollbackTarget;
+  LoopProgress progress;
+  std::chrono::steady_clock::time_point startedAt{};
+  std::vector<int> interrupted;  // iterations to re-evaluate after a crash (candidate saved)
+
+  // --- observers
+  std::mutex observerMutex;
+  std::vector<AgentObserver*> observers;
+
+  void emit(const AgentEvent& e);
+  void setState(AgentState s, std::optional<int> iterationId = std::nullopt, std::string detail = {});
+  // The one place the worker thread is started; false when it runs, ran, or the loop was stopped.
+  bool launchLocked();
+  void reopenAfterFinish();  // caller holds mutex
+  // A step boundary: throws AgentStopRequested on stop; waits while paused; consumes a step grant.
+  // While paused outside any evaluation it evaluates submitted edits.
+  void checkpoint(bool insideEvaluation);
+  bool canTakeEditLocked(bool insideEvaluation) const {
+    return !insideEvaluation && !editRunning && evaluationsInFlight == 0 && !edits.empty();
+  }
+  // Takes the next edit (caller holds mutex and checked canTakeEditLocked) and evaluates it.
+  void runEdit(std::unique_lock<std::mutex>& lock);
+  void threadMain();
+  void runRound();
+};
 
 // ---------------------------------------------------------------- construction and control
 
@@ -90,28 +160,43 @@ AgentLoop::AgentLoop(SessionStore store, std::shared_ptr<LlmClient> llm,
   const fs::path workRoot = options.workRoot;
   const bool keepWork = options.keepWork;
   impl_ = std::make_unique<Impl>(std::move(store), std::move(llm), std::move(evaluator), std::move(options));
-  if (ownsWorkRoot) impl_->ownedWorkRoot = TempWorkDir(workRoot, keepWork);
-  const Session s = impl_->store.session();
-  impl_->task = s.task;
+  Impl& d = *impl_;
+  if (ownsWorkRoot) d.ownedWorkRoot = TempWorkDir(workRoot, keepWork);
+  const Session s = d.store.session();
+  d.task = s.task;
   // Sessions embed the task's spec, not its files: find reference.cpp and README.md again where the task
   // was loaded from (the evaluator needs the reference; the README goes into prompts).
-  if (!impl_->task.files.reference && !s.taskPath.empty()) {
+  if (!d.task.files.reference && !s.taskPath.empty()) {
     try {
-      impl_->task.files = loadTaskDir(s.taskPath).files;
+      d.task.files = loadTaskDir(s.taskPath).files;
     } catch (const std::exception&) {
       // The task folder moved: evaluation reports the missing reference itself.
     }
   }
-  if (impl_->task.files.readme) {
+  std::string readme;
+  if (d.task.files.readme) {
     try {
-      impl_->taskReadme = readTextFileOrThrow(*impl_->task.files.readme);
+      readme = readTextFileOrThrow(*d.task.files.readme);
     } catch (const std::exception&) {
       // The README is optional.
     }
   }
-  impl_->reservedNextId = impl_->store.nextIterationId();
-  impl_->recoverInterrupted();
-  impl_->rebuildHead();
+  IterationHooks hooks;
+  hooks.emit = [&d](const AgentEvent& e) { d.emit(e); };
+  hooks.setState = [&d](AgentState st, std::optional<int> id, std::string detail) {
+    d.setState(st, id, std::move(detail));
+  };
+  hooks.boundary = [&d](StepBoundary b) { d.checkpoint(b != StepBoundary::Generated); };
+  hooks.evaluating = [&d](bool begin) {
+    std::lock_guard lock(d.mutex);
+    d.evaluationsInFlight += begin ? 1 : -1;
+    d.cv.notify_all();
+  };
+  hooks.stop = &d.stopRequested;
+  d.runner = std::make_unique<IterationRunner>(d.store, d.llm, d.evaluator, d.options, d.task,
+                                               std::move(readme), std::move(hooks));
+  d.interrupted = d.runner->recoverInterrupted();
+  d.progress.head = d.policy.initialHead(d.store.session());
 }
 
 AgentLoop::~AgentLoop() {
@@ -131,8 +216,17 @@ void AgentLoop::removeObserver(AgentObserver* o) {
                          impl_->observers.end());
 }
 
+bool AgentLoop::Impl::launchLocked() {
+  if (threadRunning || threadDone || stopRequested) return false;
+  threadRunning = true;
+  ++launches;
+  startedAt = std::chrono::steady_clock::now();
+  thread = std::thread([this] { threadMain(); });
+  return true;
+}
+
 void AgentLoop::start() {
-  std::unique_lock lock(impl_->mutex);
+  std::lock_guard lock(impl_->mutex);
   if (impl_->threadRunning) {
     impl_->pauseRequested = false;
     impl_->stepGrants = 0;
@@ -140,10 +234,7 @@ void AgentLoop::start() {
     impl_->cv.notify_all();
     return;
   }
-  if (impl_->threadDone || impl_->stopRequested) return;  // a stopped loop stays stopped
-  impl_->threadRunning = true;
-  impl_->startedAt = std::chrono::steady_clock::now();
-  impl_->thread = std::thread([this] { impl_->threadMain(); });
+  impl_->launchLocked();  // a stopped loop stays stopped
 }
 
 void AgentLoop::pause() {
@@ -165,36 +256,28 @@ void AgentLoop::Impl::reopenAfterFinish() {
   if (!finished || options.exitWhenFinished) return;
   finished = false;  // the engineer asks for more rounds: limits are checked again after the next one
   finishReason.clear();
-  roundsWithoutImprovement = 0;
+  progress.roundsWithoutImprovement = 0;
   oneMoreRound = true;
 }
 
 void AgentLoop::step() {
-  bool launch = false;
-  {
-    std::lock_guard lock(impl_->mutex);
-    if (impl_->finished && !impl_->options.exitWhenFinished) {
-      // Finished (e.g. after a roll back): one step starts the next round and pauses after generation.
-      impl_->reopenAfterFinish();
-      impl_->pauseRequested = true;
-      impl_->stepGrants = 1;
-    } else if (impl_->state == AgentState::Paused) {
-      ++impl_->stepGrants;
-    } else if (!impl_->threadRunning && !impl_->threadDone) {
-      impl_->pauseRequested = true;
-      impl_->stepGrants = 1;
-      launch = true;
-    } else {
-      impl_->pauseRequested = true;
-    }
-    impl_->cv.notify_all();
+  std::lock_guard lock(impl_->mutex);
+  if (impl_->finished && !impl_->options.exitWhenFinished) {
+    // Finished (e.g. after a roll back): one step starts the next round and pauses after generation.
+    impl_->reopenAfterFinish();
+    impl_->pauseRequested = true;
+    impl_->stepGrants = 1;
+  } else if (impl_->state == AgentState::Paused) {
+    ++impl_->stepGrants;
+  } else if (!impl_->threadRunning && !impl_->threadDone) {
+    // Before start(): start paused with one step granted.
+    impl_->pauseRequested = true;
+    impl_->stepGrants = 1;
+    impl_->launchLocked();
+  } else {
+    impl_->pauseRequested = true;
   }
-  if (launch) {
-    std::lock_guard lock(impl_->mutex);
-    impl_->threadRunning = true;
-    impl_->startedAt = std::chrono::steady_clock::now();
-    impl_->thread = std::thread([this] { impl_->threadMain(); });
-  }
+  impl_->cv.notify_all();
 }
 
 void AgentLoop::stop() {
@@ -211,23 +294,14 @@ void AgentLoop::queueHint(std::string text) {
 
 void AgentLoop::submitEdit(Candidate candidate, std::optional<int> parentId) {
   candidate.origin = Origin::Human;
-  bool launch = false;
-  {
-    std::lock_guard lock(impl_->mutex);
-    impl_->edits.emplace_back(std::move(candidate), parentId);
-    if (!impl_->threadRunning && !impl_->threadDone && !impl_->stopRequested) {
-      // Not started: evaluate the edit, then wait paused for start()/resume().
-      impl_->pauseRequested = true;
-      impl_->threadRunning = true;
-      impl_->startedAt = std::chrono::steady_clock::now();
-      launch = true;
-    }
-    impl_->cv.notify_all();
+  std::lock_guard lock(impl_->mutex);
+  impl_->edits.emplace_back(std::move(candidate), parentId);
+  if (!impl_->threadRunning && !impl_->threadDone && !impl_->stopRequested) {
+    // Not started: evaluate the edit, then wait paused for start()/resume().
+    impl_->pauseRequested = true;
+    impl_->launchLocked();
   }
-  if (launch) {
-    std::lock_guard lock(impl_->mutex);
-    impl_->thread = std::thread([this] { impl_->threadMain(); });
-  }
+  impl_->cv.notify_all();
 }
 
 int AgentLoop::pinConstraint(Constraint c) {
@@ -298,18 +372,12 @@ std::string AgentLoop::finishReason() const {
 }
 
 std::optional<int> AgentLoop::bestIteration() const {
-  const Session s = impl_->store.session();
-  std::optional<int> best;
-  double bestUs = 0;
-  for (const auto& it : s.iterations) {
-    if (it.verdict != Verdict::Pass) continue;
-    const double us = iterationTimeUs(it).value_or(1e300);
-    if (!best || us < bestUs) {
-      best = it.id;
-      bestUs = us;
-    }
-  }
-  return best;
+  return bestPassingIteration(impl_->store.session());
+}
+
+int AgentLoop::workerLaunches() const {
+  std::lock_guard lock(impl_->mutex);
+  return impl_->launches;
 }
 
 bool AgentLoop::waitUntilDone(std::chrono::milliseconds timeout) {
@@ -344,14 +412,29 @@ void AgentLoop::Impl::setState(AgentState s, std::optional<int> iterationId, std
   emit(agent_event::StateChanged{s, iterationId, std::move(detail)});
 }
 
-bool AgentLoop::Impl::takeEdit(std::pair<Candidate, std::optional<int>>& out) {
-  if (edits.empty()) return false;
-  out = std::move(edits.front());
+void AgentLoop::Impl::runEdit(std::unique_lock<std::mutex>& lock) {
+  Edit edit = std::move(edits.front());
   edits.pop_front();
-  return true;
+  editRunning = true;
+  if (!edit.second) edit.second = progress.head;
+  lock.unlock();
+  int id = 0;
+  try {
+    id = runner->runEdit(std::move(edit.first), edit.second);
+  } catch (...) {
+    lock.lock();
+    editRunning = false;
+    cv.notify_all();
+    throw;
+  }
+  lock.lock();
+  // The engineer's edit is what the agent continues from.
+  progress = RoundPolicy::afterEdit(id);
+  editRunning = false;
+  cv.notify_all();
 }
 
-void AgentLoop::Impl::checkpoint() {
+void AgentLoop::Impl::checkpoint(bool insideEvaluation) {
   std::unique_lock lock(mutex);
   if (stopRequested) throw AgentStopRequested{};
   if (!pauseRequested) return;
@@ -364,12 +447,13 @@ void AgentLoop::Impl::checkpoint() {
   setState(AgentState::Paused);
   lock.lock();
   for (;;) {
-    cv.wait(lock, [&] { return stopRequested || !pauseRequested || stepGrants > 0 || !edits.empty(); });
+    cv.wait(lock, [&] {
+      return stopRequested || !pauseRequested || stepGrants > 0 || canTakeEditLocked(insideEvaluation);
+    });
     if (stopRequested) throw AgentStopRequested{};
-    std::pair<Candidate, std::optional<int>> edit;
-    if (takeEdit(edit)) {
+    if (canTakeEditLocked(insideEvaluation)) {
+      runEdit(lock);
       lock.unlock();
-      runEdit(std::move(edit.first), edit.second);
       setState(AgentState::Paused);
       lock.lock();
       continue;
@@ -385,29 +469,21 @@ void AgentLoop::Impl::checkpoint() {
 
 void AgentLoop::Impl::threadMain() {
   try {
-    for (int id : interrupted) {
-      auto it = store.iteration(id);
-      if (!it) continue;
-      setState(AgentState::Compiling, id,
-               "re-evaluating iteration " + std::to_string(id) + " after an interruption");
-      evaluateIteration(*it, store.session().constraints, false);
-    }
+    for (int id : interrupted) runner->reEvaluate(id);
     interrupted.clear();
-    rebuildHead();
+    {
+      const Session s = store.session();
+      std::lock_guard lock(mutex);
+      progress.head = policy.initialHead(s);
+    }
     for (;;) {
-      std::pair<Candidate, std::optional<int>> edit;
-      bool haveEdit = false;
-      {
-        std::lock_guard lock(mutex);
-        if (stopRequested) break;
-        haveEdit = takeEdit(edit);
-      }
-      if (haveEdit) {
-        runEdit(std::move(edit.first), edit.second);
-        continue;
-      }
       {
         std::unique_lock lock(mutex);
+        if (stopRequested) break;
+        if (canTakeEditLocked(false)) {
+          runEdit(lock);
+          continue;
+        }
         if (finished) {
           if (options.exitWhenFinished) break;
           lock.unlock();
@@ -417,20 +493,22 @@ void AgentLoop::Impl::threadMain() {
           continue;
         }
       }
-      checkpoint();  // between rounds
-      std::string why;
-      bool forced = false;
+      checkpoint(false);  // between rounds
+      bool another = true;
       {
+        const Session s = store.session();
         std::lock_guard lock(mutex);
-        forced = std::exchange(oneMoreRound, false);
+        if (!std::exchange(oneMoreRound, false)) {
+          const double elapsed =
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - startedAt).count();
+          if (auto why = policy.limitReached(s, progress, elapsed)) {
+            finished = true;
+            finishReason = *why;
+            another = false;
+          }
+        }
       }
-      if (!forced && limitsReached(why)) {
-        std::lock_guard lock(mutex);
-        finished = true;
-        finishReason = why;
-        continue;
-      }
-      runRound();
+      if (another) runRound();
     }
   } catch (const AgentStopRequested&) {
     // fall through to Stopped
@@ -453,98 +531,47 @@ void AgentLoop::Impl::threadMain() {
   cv.notify_all();
 }
 
-std::optional<double> AgentLoop::Impl::baselineUs(const Session& s) const {
-  if (s.task.baseline && s.task.baseline->latencyUs > 0) return s.task.baseline->latencyUs;
-  for (const auto& it : s.iterations)
-    if (it.verdict == Verdict::Pass)
-      if (auto us = iterationTimeUs(it)) return us;
-  return std::nullopt;
-}
-
-bool AgentLoop::Impl::limitsReached(std::string& why) {
-  const Session s = store.session();
-  const SessionLimits& L = s.settings.limits;
-  const bool anyBudget = L.maxIterations || L.maxTokens || L.maxSeconds;
-  const int maxIt = L.maxIterations ? *L.maxIterations : (anyBudget ? 0 : options.defaultMaxIterations);
-  if (maxIt > 0 && static_cast<int>(s.iterations.size()) >= maxIt) {
-    why = "iteration budget (" + std::to_string(maxIt) + ") reached";
-    return true;
+void AgentLoop::Impl::runRound() {
+  RoundPlan plan;
+  {
+    const Session s = store.session();
+    std::lock_guard lock(mutex);
+    if (rollbackTarget) progress = RoundPolicy::rolledBack(*std::exchange(rollbackTarget, std::nullopt));
+    plan = policy.plan(s, progress, std::exchange(hint, std::string()));
   }
-  if (L.maxTokens) {
-    std::int64_t used = 0;
-    for (const auto& it : s.iterations)
-      if (it.usage) used += it.usage->promptTokens + it.usage->completionTokens;
-    if (used >= *L.maxTokens) {
-      why = "token budget (" + std::to_string(*L.maxTokens) + ") reached";
-      return true;
-    }
-  }
-  if (L.maxSeconds) {
-    const double elapsed =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - startedAt).count();
-    if (elapsed >= *L.maxSeconds) {
-      why = "time budget reached";
-      return true;
-    }
-  }
-  std::optional<double> bestUs;
-  for (const auto& it : s.iterations)
-    if (it.verdict == Verdict::Pass)
-      if (auto us = iterationTimeUs(it); us && (!bestUs || *us < *bestUs)) bestUs = us;
-  const auto base = baselineUs(s);
-  if (L.targetSpeedup && bestUs && base) {
-    const double speedup = *base / *bestUs;
-    if (speedup >= *L.targetSpeedup) {
-      char buf[96];
-      std::snprintf(buf, sizeof buf, "target speedup %.2fx reached (%.2fx)", *L.targetSpeedup, speedup);
-      why = buf;
-      return true;
-    }
-  }
-  const int patience = L.patience ? *L.patience : options.defaultPatience;
-  std::lock_guard lock(mutex);
-  if (patience > 0 && roundsWithoutImprovement >= patience) {
-    why = "no improvement for " + std::to_string(patience) + " rounds";
-    return true;
-  }
-  return false;
-}
-
-void AgentLoop::Impl::recoverInterrupted() {
-  const Session s = store.session();
-  for (const auto& it : s.iterations) {
-    if (isFinal(it.state)) continue;
-    if (!it.candidate.empty() && it.state != IterationState::Generating) {
-      interrupted.push_back(it.id);
-      continue;
-    }
-    Iteration copy = it;
-    copy.state = IterationState::Stopped;
-    copy.notes +=
-        (copy.notes.empty() ? "" : "\n") + std::string("interrupted before its candidate was complete");
-    copy.updatedAt = nowIso8601();
-    store.saveIteration(copy);
-  }
-}
-
-void AgentLoop::Impl::rebuildHead() {
-  const Session s = store.session();
-  std::optional<int> best;
-  double bestUs = 0;
-  std::optional<int> latest;
-  for (const auto& it : s.iterations) {
-    if (!isFinal(it.state) || it.candidate.empty()) continue;
-    latest = it.id;
-    if (it.verdict == Verdict::Pass) {
-      const double us = iterationTimeUs(it).value_or(1e300);
-      if (!best || us < bestUs) {
-        best = it.id;
-        bestUs = us;
+  const int n = std::max(1, store.session().settings.limits.candidatesPerRound);
+  std::vector<int> ids;
+  if (n == 1) {
+    ids.push_back(runner->runAgentIteration(plan));
+  } else {
+    // A small worker pool: one worker per candidate of the round (N is small by design).
+    std::vector<std::future<int>> futures;
+    for (int k = 0; k < n; ++k)
+      futures.push_back(
+          std::async(std::launch::async, [this, &plan] { return runner->runAgentIteration(plan); }));
+    std::exception_ptr stop;
+    for (auto& f : futures) {
+      try {
+        ids.push_back(f.get());
+      } catch (const AgentStopRequested&) {
+        stop = std::current_exception();
       }
     }
+    if (stop) std::rethrow_exception(stop);
   }
-  std::lock_guard lock(mutex);
-  head = best ? best : latest;
+  ids.erase(std::remove(ids.begin(), ids.end(), 0), ids.end());
+  setState(AgentState::Deciding, ids.empty() ? std::nullopt : std::optional<int>(ids.front()));
+  {
+    const Session s = store.session();
+    std::lock_guard lock(mutex);
+    RoundDecision d = policy.decide(s, plan, ids, progress);
+    progress = d.progress;
+    if (d.finish) {
+      finished = true;
+      finishReason = *d.finish;
+    }
+  }
+  checkpoint(false);  // after deciding
 }
 
 }  // namespace kwb

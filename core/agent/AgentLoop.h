@@ -16,12 +16,17 @@
 //              next phase boundary (a sandboxed run in progress ends by itself or by its time limit),
 //              marks the iteration in flight `stopped`. Final; pause is not stop.
 //   queueHint  text the next prompt includes (consumed by the next generated iteration).
-//   submitEdit an engineer's candidate becomes an iteration of origin `human`, evaluated like any other
-//              (also while paused: edits are evaluated at once, at the boundary the loop waits at).
+//   submitEdit an engineer's candidate becomes an iteration of origin `human`, evaluated like any other.
+//              Edits are queued and taken at step boundaries outside any evaluation only: between
+//              rounds, or while paused after a generation (at once). One submitted while an evaluation
+//              is in flight (or paused inside one) is evaluated after that evaluation, never inside it.
 //   pin/unpinConstraint: rules go into prompts; locked regions and fixed parameters are enforced: a
 //              candidate breaking one is `rejected` with a `policy-violation` diagnostic and not run.
 //   rollbackTo the next round starts a new branch from that iteration; nothing is deleted.
 //   accept     exports the iteration as a CANN kernel-launch project and records it as accepted.
+//
+// Every control call that may start the loop (start, step, submitEdit) goes through one launch path
+// under the loop's lock: the worker thread is started at most once in a loop's life.
 //
 // Persistence: every iteration is saved through SessionStore when it starts and after each step
 // (generation, compilation start, run start, verification, profiling, verdict), so a killed process
@@ -109,6 +114,9 @@ class AgentLoop {
   std::string finishReason() const;
   // The passing iteration with the lowest estimated time (ties: the earliest), if any.
   std::optional<int> bestIteration() const;
+
+  // How many times the worker thread was started: 0 or 1 (for tests and diagnostics).
+  int workerLaunches() const;
 
   // Blocks until the loop thread has ended (Finished with exitWhenFinished, or Stopped). False on timeout.
   bool waitUntilDone(std::chrono::milliseconds timeout = std::chrono::hours(24));

@@ -8,12 +8,6 @@
 
 namespace kwb {
 
-std::pair<std::string, std::string> primaryCandidateFile(const Candidate& c) {
-  if (const std::string* k = c.file("kernel.cpp")) return {"kernel.cpp", *k};
-  if (c.files.empty()) return {"kernel.cpp", std::string()};
-  return *c.files.begin();
-}
-
 std::optional<ProfileReport> profileFromJson(const nlohmann::json& j) {
   if (!j.is_object()) return std::nullopt;
   ProfileReport p;
@@ -110,6 +104,8 @@ EvaluationOutcome BackendEvaluator::evaluate(const Task& task, const Candidate& 
   EvalRequest req;
   req.candidateSource = source;
   req.candidateName = name;
+  for (const auto& [file, text] : candidate.files)
+    if (file != name) req.companionFiles[file] = text;
   req.seed = ctx.seed;
   req.workDir = ctx.workDir;
   req.cacheDir = ctx.cacheDir;

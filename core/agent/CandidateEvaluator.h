@@ -77,9 +77,6 @@ class BackendEvaluator : public CandidateEvaluator {
   std::optional<std::chrono::milliseconds> caseTimeout_;
 };
 
-// The file of a candidate that is evaluated: kernel.cpp when present, else the first file.
-std::pair<std::string, std::string> primaryCandidateFile(const Candidate& c);
-
 // The emulator/msprof profile JSON as the model's ProfileReport (null/non-object -> nullopt).
 std::optional<ProfileReport> profileFromJson(const nlohmann::json& j);
 

@@ -99,6 +99,17 @@ fs::path exportCannProject(const Task& task, const Iteration& iteration, const f
 
   const auto [fileName, source] = primaryCandidateFile(iteration.candidate);
   writeFile(dir / (task.name + ".cpp"), source);
+  // The headers a multi-file candidate's primary file includes go next to it, under their names.
+  for (const auto& [name, text] : iteration.candidate.files) {
+    if (name == fileName) continue;
+    static const char* const kGenerated[] = {"tiling_host.cpp", "kwb_tiling.h", "CMakeLists.txt", "main.cpp",
+                                             "data_utils.h",    "run.sh",       "README.md"};
+    for (const char* g : kGenerated)
+      if (name == g || name == task.name + ".cpp")
+        throw std::invalid_argument("candidate file " + name +
+                                    " has the name of a file the export generates");
+    writeFile(dir / name, text);
+  }
   writeFile(
       dir / "tiling_host.cpp",
       "// The tiling half of " + task.name +

@@ -28,8 +28,9 @@ std::string stripNumberSuffix(std::string v) {
   return v;
 }
 
-Diagnostic violation(const std::string& file, int line, std::string message) {
+Diagnostic violation(const Constraint& c, const std::string& file, int line, std::string message) {
   Diagnostic d;
+  d.constraintId = c.id;
   d.source = "policy";
   d.severity = Severity::Error;
   d.category = std::string(category::PolicyViolation);
@@ -98,10 +99,13 @@ bool parameterValueMatches(const std::string& written, const nlohmann::json& pin
   return false;
 }
 
-std::vector<Diagnostic> checkConstraints(const Candidate& candidate,
-                                         const std::vector<Constraint>& constraints) {
+bool isRunTimeParameter(const std::string& name) {
+  return name == "blockDim" || name == "block_dim";
+}
+
+std::vector<Diagnostic> ConstraintEnforcer::before(const Candidate& candidate) const {
   std::vector<Diagnostic> out;
-  for (const auto& c : constraints) {
+  for (const auto& c : constraints_) {
     switch (c.kind) {
       case ConstraintKind::TextRule:
         break;
@@ -109,7 +113,7 @@ std::vector<Diagnostic> checkConstraints(const Candidate& candidate,
         const std::string* src = candidate.file(c.file);
         if (!src) {
           out.push_back(
-              violation(c.file, c.startLine,
+              violation(c, c.file, c.startLine,
                         "locked region (constraint " + std::to_string(c.id) + ") is in " + c.file +
                             ", which the candidate no longer has: keep the file and the locked lines " +
                             std::to_string(c.startLine) + "-" + std::to_string(c.endLine) + " verbatim"));
@@ -117,7 +121,7 @@ std::vector<Diagnostic> checkConstraints(const Candidate& candidate,
         }
         if (!findLockedRegion(c, *src)) {
           Diagnostic d =
-              violation(c.file, c.startLine,
+              violation(c, c.file, c.startLine,
                         "the locked region " + c.file + " lines " + std::to_string(c.startLine) + "-" +
                             std::to_string(c.endLine) + " (constraint " + std::to_string(c.id) +
                             ") was changed or removed; it must appear verbatim");
@@ -128,25 +132,47 @@ std::vector<Diagnostic> checkConstraints(const Candidate& candidate,
       }
       case ConstraintKind::FixedParameter: {
         // blockDim is chosen at run time by kwb_tiling; it is checked against the tiling result instead.
-        if (c.parameter == "blockDim" || c.parameter == "block_dim") break;
+        if (isRunTimeParameter(c.parameter)) break;
         bool found = false;
         for (const auto& [file, src] : candidate.files) {
           for (const auto& def : findParameterDefinitions(src, c.parameter)) {
             found = true;
             if (!parameterValueMatches(def.value, c.value))
-              out.push_back(violation(file, def.line,
+              out.push_back(violation(c, file, def.line,
                                       "fixed parameter " + c.parameter + " must be " + c.value.dump() +
                                           " (constraint " + std::to_string(c.id) +
                                           "), the candidate sets it to " + def.value));
           }
         }
         if (!found)
-          out.push_back(violation(primaryCandidateFile(candidate).first, 0,
+          out.push_back(violation(c, primaryCandidateFile(candidate).first, 0,
                                   "fixed parameter " + c.parameter + " = " + c.value.dump() +
                                       " (constraint " + std::to_string(c.id) +
                                       ") is no longer defined; keep its definition with that value"));
         break;
       }
+    }
+  }
+  return out;
+}
+
+std::vector<Diagnostic> ConstraintEnforcer::after(const nlohmann::json& report) const {
+  std::vector<Diagnostic> out;
+  if (!report.is_object() || !report.contains("runs") || !report["runs"].is_array()) return out;
+  for (const auto& c : constraints_) {
+    if (c.kind != ConstraintKind::FixedParameter || !isRunTimeParameter(c.parameter)) continue;
+    for (const auto& r : report["runs"]) {
+      if (!r.is_object()) continue;
+      const auto bdIt = r.find("block_dim");
+      const int bd = bdIt != r.end() && bdIt->is_number_integer() ? bdIt->get<int>() : 0;
+      if (bd == 0 || parameterValueMatches(std::to_string(bd), c.value)) continue;
+      const auto caseIt = r.find("case");
+      const std::string caseName = caseIt != r.end() && caseIt->is_string() ? caseIt->get<std::string>() : "";
+      out.push_back(violation(c, "", 0,
+                              "fixed parameter blockDim must be " + c.value.dump() + " (constraint " +
+                                  std::to_string(c.id) + "), kwb_tiling chose " + std::to_string(bd) +
+                                  " for case " + caseName));
+      break;  // one finding per constraint: the first case that breaks it
     }
   }
   return out;

@@ -1,12 +1,21 @@
 #pragma once
-// Enforces the engineer's pinned constraints on a candidate before it is compiled: a locked region must
-// still appear verbatim (it may move), a fixed parameter must still be defined with its value
-// (`constexpr ... NAME = v;`, `const ... NAME = v;`, `#define NAME v`, `NAME = v` in an initialiser).
-// A breach is a `policy-violation` diagnostic (source "policy") at the line concerned; the loop rejects
-// the candidate without running it. Text rules are advice for the prompt and are not checked here.
+// The one place the engineer's pinned constraints are enforced, in two steps around the evaluation:
+//  - before(): on the candidate's text, before anything compiles: a locked region must still appear
+//    verbatim (it may move), a fixed parameter must still be defined with its value (`constexpr ...
+//    NAME = v;`, `const ... NAME = v;`, `#define NAME v`, `NAME = v` in an initialiser). A breach
+//    rejects the candidate without running it.
+//  - after(): on what only a run shows: a fixed blockDim is chosen at run time by kwb_tiling, so it is
+//    checked against every case's tiling result in the evaluation report. A breach rejects the
+//    candidate after it ran.
+// Each breach is a `policy-violation` diagnostic (source "policy") carrying the constraint's id
+// (Diagnostic::constraintId), by which the GUI and the feedback link it to the constraint. Text rules
+// are advice for the prompt and are not checked. The candidate policy (core/policy) is a different
+// thing: the contract every candidate meets, not constraints an engineer pinned.
 
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "core/model/Candidate.h"
 #include "core/model/Constraint.h"
@@ -14,8 +23,20 @@
 
 namespace kwb {
 
-std::vector<Diagnostic> checkConstraints(const Candidate& candidate,
-                                         const std::vector<Constraint>& constraints);
+class ConstraintEnforcer {
+ public:
+  explicit ConstraintEnforcer(std::vector<Constraint> constraints) : constraints_(std::move(constraints)) {}
+  std::vector<Diagnostic> before(const Candidate& candidate) const;
+  // `evalReport`: the evaluation report (EvaluationOutcome::report), whose "runs" carry each case's
+  // "block_dim" and "case".
+  std::vector<Diagnostic> after(const nlohmann::json& evalReport) const;
+
+ private:
+  std::vector<Constraint> constraints_;
+};
+
+// True for the parameter names after() checks instead of before() (blockDim is chosen at run time).
+bool isRunTimeParameter(const std::string& name);
 
 // Values the source assigns to `name` in the forms above, in source order, with their 1-based lines.
 struct ParameterDefinition {

@@ -92,6 +92,7 @@ std::string describeGroup(const DiagGroup& g, const Iteration& it, const std::st
   if (d.api) tags.push_back("API " + *d.api);
   if (d.tensor) tags.push_back("tensor " + *d.tensor);
   if (d.pipe) tags.push_back("pipe " + *d.pipe);
+  if (d.constraintId) tags.push_back("constraint " + std::to_string(*d.constraintId));
   if (g.blocks.size() == 1)
     tags.push_back("block " + std::to_string(*g.blocks.begin()));
   else if (g.blocks.size() > 1)
@@ -394,23 +395,20 @@ BuiltPrompt buildPrompt(const PromptResources& resources, const PromptInput& in)
     sections.push_back({"Latest attempt", body, SectionRole::Trimmable, 40, CutFrom::End});
   }
   // 4. The candidate to change.
-  if (in.previous) {
-    const std::string* src = in.previous->candidate.file(file);
-    std::string name = file;
-    if (!src && !in.previous->candidate.files.empty()) {
-      name = in.previous->candidate.files.begin()->first;
-      src = &in.previous->candidate.files.begin()->second;
-    }
-    if (src) {
-      sections.push_back({"Previous candidate",
-                          "## " +
-                              std::string(in.mode == PromptMode::Optimize ? "Current best candidate"
-                                                                          : "Previous candidate") +
-                              " (" + name + ", iteration " + std::to_string(in.previous->id) + ")\n```cpp " +
-                              name + "\n" + *src + (src->empty() || src->back() == '\n' ? "" : "\n") +
-                              "```\n",
-                          SectionRole::Trimmable, 90, CutFrom::Middle});
-    }
+  if (in.previous && !in.previous->candidate.files.empty()) {
+    // The primary file (the one rule, core/model/Candidate.h) first, then the files it may include.
+    const auto& files = in.previous->candidate.files;
+    const std::string name = choosePrimaryFile(files, file).name;
+    auto block = [](const std::string& n, const std::string& text) {
+      return "```cpp " + n + "\n" + text + (text.empty() || text.back() == '\n' ? "" : "\n") + "```\n";
+    };
+    std::string body =
+        "## " +
+        std::string(in.mode == PromptMode::Optimize ? "Current best candidate" : "Previous candidate") +
+        " (" + name + ", iteration " + std::to_string(in.previous->id) + ")\n" + block(name, files.at(name));
+    for (const auto& [other, text] : files)
+      if (other != name) body += block(other, text);
+    sections.push_back({"Previous candidate", body, SectionRole::Trimmable, 90, CutFrom::Middle});
   }
   // 5. The task.
   sections.push_back({"Task", "## Task specification\n" + describeTask(*in.task, in.baselineUs),

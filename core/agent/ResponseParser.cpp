@@ -7,6 +7,8 @@
 #include <regex>
 #include <set>
 
+#include "core/model/Candidate.h"
+
 namespace kwb {
 
 namespace {
@@ -34,8 +36,10 @@ std::string trim(std::string_view v) {
   return std::string(v);
 }
 
+// A leading '.' or '/' is captured too, so that an unsafe name ("../x.h", "/tmp/x.h") is refused with
+// a reason instead of being mistaken for an unnamed block (candidateFileProblems).
 const std::string kNameRe =
-    R"(([A-Za-z0-9_][A-Za-z0-9_./-]*\.(?:cpp|cc|cxx|c|h|hpp|hh|inl|py|sh|txt|cmake|json)|CMakeLists\.txt))";
+    R"(([A-Za-z0-9_./][A-Za-z0-9_./-]*\.(?:cpp|cc|cxx|c|h|hpp|hh|inl|py|sh|txt|cmake|json)|CMakeLists\.txt))";
 
 bool isSourceName(const std::string& name) {
   static const std::regex re(R"(.*\.(cpp|cc|cxx|c|h|hpp|hh|inl)$)", std::regex::icase);
@@ -264,6 +268,7 @@ ParsedReply parseLlmReply(std::string_view replyView, const ResponseParserOption
     if (!b.language.empty() && b.language.front() == '.') b.language.erase(0, 1);
     if (b.name.empty()) b.name = nameFromPrecedingLine(lastProseLine);
     if (b.name.empty()) b.name = nameFromFirstLine(b.content.substr(0, b.content.find('\n')));
+    while (b.name.rfind("./", 0) == 0) b.name.erase(0, 2);  // the current folder: a plain name
     lastProseLine.clear();
     if (!b.name.empty())
       b.code = isSourceName(b.name);
@@ -337,8 +342,16 @@ ParsedReply parseLlmReply(std::string_view replyView, const ResponseParserOption
     }
     ReplyFile f{b.name, b.language, b.content, b.firstLine, true};
     if (auto it = byName.find(b.name); it != byName.end()) {
-      out.notes.push_back(b.name + " appeared more than once; the last version (block " +
-                          std::to_string(b.index) + ") was used");
+      if (files[it->second].content == f.content) {
+        out.notes.push_back(b.name + " appeared twice with the same content (block " +
+                            std::to_string(b.index) + " repeats it)");
+        continue;
+      }
+      // A revised version later in the reply ("Actually, better:"): the last one is used, and the
+      // model is told so (docs/candidate-contract.md, "Several files").
+      out.warnings.push_back(
+          b.name + " appeared more than once with different content; the last version (code block " +
+          std::to_string(b.index) + ") was used. Send each file once.");
       files[it->second] = std::move(f);
     } else {
       byName[b.name] = files.size();
@@ -349,8 +362,10 @@ ParsedReply parseLlmReply(std::string_view replyView, const ResponseParserOption
       std::any_of(files.begin(), files.end(), [](const ReplyFile& f) { return hasEntryPoint(f.content); });
   if (!unnamed.empty()) {
     if (namedHasEntry) {
-      out.notes.push_back(std::to_string(unnamed.size()) +
-                          " unnamed code block(s) ignored: the named files already contain the kernel entry");
+      out.warnings.push_back(
+          std::to_string(unnamed.size()) +
+          " unnamed code block(s) were ignored: the named files already contain the kernel "
+          "entry. Name every file you send (```cpp name.h).");
     } else {
       const Block* pick = nullptr;
       std::vector<const Block*> withEntry;
@@ -365,32 +380,42 @@ ParsedReply parseLlmReply(std::string_view replyView, const ResponseParserOption
                             " because it is the only one containing __global__/__aicore__");
       } else if (withEntry.size() > 1) {
         pick = withEntry.back();
-        out.notes.push_back(std::to_string(withEntry.size()) +
-                            " unnamed blocks contain __global__/__aicore__; picked the last one (block " +
-                            std::to_string(pick->index) + ")");
+        out.warnings.push_back(
+            "the reply held " + std::to_string(withEntry.size()) +
+            " full kernels (unnamed code blocks with __global__/__aicore__); the last one (code "
+            "block " +
+            std::to_string(pick->index) + ") was used as " + kernelName + ". Send one kernel.");
       } else {
         pick = unnamed.back();
-        out.notes.push_back(
+        out.warnings.push_back(
             "none of the " + std::to_string(unnamed.size()) +
             " unnamed code blocks contains __global__/__aicore__; picked the last one (block " +
             std::to_string(pick->index) + ")");
       }
       if (byName.count(kernelName)) {
-        out.notes.push_back("an unnamed block was ignored because " + kernelName + " was given by name");
+        out.warnings.push_back("an unnamed code block was ignored because " + kernelName +
+                               " was given by name");
       } else {
         files.push_back({kernelName, pick->language, pick->content, pick->firstLine, false});
       }
     }
   }
 
-  // The kernel first: the file with the entry point, else the default name, else the first file.
-  auto primary = std::find_if(files.begin(), files.end(), [](const ReplyFile& f) {
-    return f.content.find("__global__") != std::string::npos &&
-           f.content.find("__aicore__") != std::string::npos;
-  });
-  if (primary == files.end())
-    primary =
-        std::find_if(files.begin(), files.end(), [&](const ReplyFile& f) { return f.name == kernelName; });
+  // Untrusted names and sizes: refuse the whole reply with what is wrong (docs/candidate-contract.md).
+  std::map<std::string, std::string> byContent;
+  for (const auto& f : files) byContent[f.name] = f.content;
+  if (const auto problems = candidateFileProblems(byContent); !problems.empty()) {
+    std::string list;
+    for (const auto& p : problems) list += "- " + p + "\n";
+    out.feedback = "Your reply's files cannot be used:\n" + list + askForFile;
+    out.notes.push_back("rejected: " + problems.front());
+    return out;
+  }
+  // The primary file first, by the one rule (core/model/Candidate.h).
+  const PrimaryFileChoice choice = choosePrimaryFile(byContent, kernelName);
+  if (!choice.note.empty()) out.warnings.push_back(choice.note);
+  auto primary =
+      std::find_if(files.begin(), files.end(), [&](const ReplyFile& f) { return f.name == choice.name; });
   if (primary != files.end() && primary != files.begin()) std::rotate(files.begin(), primary, primary + 1);
 
   if (int line = elisionLine(files.front().content); line > 0) {

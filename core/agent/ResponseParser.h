@@ -28,12 +28,18 @@ struct ResponseParserOptions {
 };
 
 struct ParsedReply {
-  std::vector<ReplyFile> files;    // the candidate; the kernel (the file with the entry point) first
+  // The candidate; its primary file (choosePrimaryFile, core/model/Candidate.h) first. Names are
+  // checked (candidateFileProblems): a reply with an unsafe name, too many or too large files, or two
+  // different versions of one file has no candidate and says why in `feedback`.
+  std::vector<ReplyFile> files;
   std::vector<std::string> notes;  // how blocks were chosen or skipped, for the iteration log / GUI
-  std::string feedback;            // set when there is no candidate: what to tell the model next turn
-  std::string reasoning;           // <think> content, removed from the reply before parsing
-  std::string prose;               // the reply outside code blocks, trimmed
-  bool truncated = false;          // the reply ended inside a code block
+  // Choices the model should hear about (which of several kernels was used, blocks ignored): the
+  // loop records each as a warning diagnostic, so they go into the feedback of the next prompt.
+  std::vector<std::string> warnings;
+  std::string feedback;    // set when there is no candidate: what to tell the model next turn
+  std::string reasoning;   // <think> content, removed from the reply before parsing
+  std::string prose;       // the reply outside code blocks, trimmed
+  bool truncated = false;  // the reply ended inside a code block
 
   bool hasCandidate() const { return !files.empty(); }
   const ReplyFile* primary() const { return files.empty() ? nullptr : &files.front(); }

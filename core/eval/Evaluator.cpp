@@ -8,6 +8,7 @@
 
 #include "core/base/InstallLayout.h"
 #include "core/emulator/costmodel/SocParams.h"
+#include "core/model/Candidate.h"
 #include "core/policy/CandidatePreprocess.h"
 #include "core/policy/PolicyChecker.h"
 #include "core/policy/PreprocessedPolicy.h"
@@ -23,6 +24,16 @@ namespace {
 void writeBytes(const fs::path& p, const verify::Bytes& b) {
   std::ofstream out(p, std::ios::binary | std::ios::trunc);
   out.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+}
+
+Diagnostic policyDiagnostic(const std::string& file, const std::string& message) {
+  Diagnostic d;
+  d.source = "policy";
+  d.severity = Severity::Error;
+  d.category = std::string(category::PolicyViolation);
+  d.file = file;
+  d.message = message;
+  return d;
 }
 
 bool hasCategory(const std::vector<Diagnostic>& ds, std::string_view c) {
@@ -81,20 +92,32 @@ EvalReport evaluate(const Task& task, Backend& backend, const EvalRequest& req) 
     stage(EvalStage::Policy, "");
     po.apiHeaderDirs = {currentInstallLayout().emulatorIncludeDir.string(),
                         verify::taskIncludeDir(task).string()};
-    policy = checkCandidatePolicy(req.candidateSource, req.candidateName, po);
+    // Untrusted names first: nothing is written under a name that is not a plain, unreserved one.
+    for (const auto& problem : candidateFileProblems(req.companionFiles))
+      policy.push_back(policyDiagnostic(req.candidateName, problem));
+    for (const auto& [name, text] : req.companionFiles)
+      if (isReservedCandidateFileName(name) || name == req.candidateName)
+        policy.push_back(
+            policyDiagnostic(name, "candidate file name \"" + name +
+                                       "\" is reserved for the primary file or the workbench's own "
+                                       "files; rename it"));
+    if (policy.empty())
+      policy = checkCandidateFilesPolicy(req.candidateSource, req.candidateName, req.companionFiles, po);
     if (policy.empty()) {
       // What the compiler will see: the token stream after translation phases 1-4, checked against the
       // allow-list (docs/candidate-contract.md). The preprocessor runs sandboxed.
       PreprocessSpec pp;
       pp.sourceText = req.candidateSource;
       pp.reportedFileName = req.candidateName;
+      pp.companions = req.companionFiles;
       pp.scratchDir = fs::absolute(req.workDir) / "policy";
       pp.flags = backend.preprocessFlags(task);
       std::error_code pec;
       fs::remove_all(pp.scratchDir, pec);
       const PreprocessResult pre = preprocessCandidate(pp);
       if (!pre.text.empty())
-        for (auto& d : checkPreprocessedPolicy(pre.text, pre.candidatePath, req.candidateName, po))
+        for (auto& d :
+             checkPreprocessedPolicy(pre.text, pre.candidatePath, req.candidateName, po, pre.companionPaths))
           policy.push_back(std::move(d));
       for (const auto& d : pre.diagnostics)
         if (d.isError()) policy.push_back(d);
@@ -121,7 +144,7 @@ EvalReport evaluate(const Task& task, Backend& backend, const EvalRequest& req) 
   if (ec) throw std::runtime_error("cannot create work folder " + req.workDir.string() + ": " + ec.message());
   if (fs::absolute(req.workDir).string().find_first_of(" \t\n") != std::string::npos)
     throw std::runtime_error("work folder path must not contain whitespace: " + req.workDir.string());
-  auto prep = backend.prepare(task, req.candidateSource, req.workDir);
+  auto prep = backend.prepare(task, req.candidateSource, req.workDir, req.companionFiles);
   if (!prep.empty()) {
     rep.diagnostics = prep;
     return finish(Verdict::RuntimeError, prep.front().message);

@@ -29,7 +29,11 @@ const char* evalStageName(EvalStage s);
 
 struct EvalRequest {
   std::string candidateSource;
-  std::string candidateName = "kernel.cpp";          // for diagnostics
+  std::string candidateName = "kernel.cpp";  // for diagnostics
+  // The candidate's other files (name -> text): headers its primary file includes. They are checked
+  // by the same policy (lexically and in the preprocessed stream) and written next to the primary file
+  // for the build (docs/candidate-contract.md, "Several files").
+  std::map<std::string, std::string> companionFiles;
   std::optional<std::uint64_t> seed;                 // absent: a fresh one (recorded in the report)
   std::filesystem::path workDir;                     // artifacts go here (cases/<name>/...)
   std::filesystem::path cacheDir;                    // build cache shared across evaluations

@@ -1,5 +1,8 @@
 #include "core/model/Candidate.h"
 
+#include <algorithm>
+#include <cctype>
+
 #include <nlohmann/json.hpp>
 
 #include "core/model/Hash.h"
@@ -27,6 +30,97 @@ bool isValidCandidateFileName(std::string_view name) {
     if (!ok) return false;
   }
   return true;
+}
+
+bool isCandidateSourceFileName(std::string_view name) {
+  for (std::string_view ext : {".cpp", ".cc", ".cxx", ".c"})
+    if (name.size() > ext.size() && name.substr(name.size() - ext.size()) == ext) return true;
+  return false;
+}
+
+namespace {
+bool definesKernelEntry(const std::string& text) {
+  return text.find("__global__") != std::string::npos && text.find("__aicore__") != std::string::npos;
+}
+}  // namespace
+
+PrimaryFileChoice choosePrimaryFile(const std::map<std::string, std::string>& files,
+                                    std::string_view preferredName) {
+  PrimaryFileChoice out;
+  if (files.empty()) return out;
+  std::vector<std::string> entries;
+  for (const auto& [name, text] : files)
+    if (isCandidateSourceFileName(name) && definesKernelEntry(text)) entries.push_back(name);
+  if (entries.size() == 1) {
+    out.name = entries.front();
+    return out;
+  }
+  if (entries.size() > 1) {
+    const bool preferred = std::find(entries.begin(), entries.end(), preferredName) != entries.end();
+    out.name = preferred ? std::string(preferredName) : entries.front();
+    std::string others;
+    for (const auto& e : entries)
+      if (e != out.name) others += (others.empty() ? "" : ", ") + e;
+    out.note = std::to_string(entries.size()) + " files define a kernel entry (__global__ __aicore__); " +
+               out.name + " was compiled and " + others +
+               " only serve(s) as #include-able files. Send one kernel file.";
+    return out;
+  }
+  if (files.count(std::string(preferredName))) {
+    out.name = std::string(preferredName);
+    return out;
+  }
+  for (const auto& [name, text] : files)
+    if (isCandidateSourceFileName(name)) {
+      out.name = name;
+      return out;
+    }
+  out.name = files.begin()->first;
+  return out;
+}
+
+std::pair<std::string, std::string> primaryCandidateFile(const Candidate& c) {
+  const PrimaryFileChoice p = choosePrimaryFile(c.files);
+  if (p.name.empty()) return {"kernel.cpp", std::string()};
+  return {p.name, c.files.at(p.name)};
+}
+
+std::vector<std::string> candidateFileProblems(const std::map<std::string, std::string>& files) {
+  std::vector<std::string> out;
+  if (files.size() > kMaxCandidateFiles)
+    out.push_back("the candidate has " + std::to_string(files.size()) + " files; at most " +
+                  std::to_string(kMaxCandidateFiles) + " are accepted");
+  std::size_t total = 0;
+  std::map<std::string, std::string> folded;  // lower-case name -> name: one folder, on any file system
+  for (const auto& [name, text] : files) {
+    std::string lower = name;
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+    if (auto [at, fresh] = folded.emplace(lower, name); !fresh)
+      out.push_back("file names \"" + at->second + "\" and \"" + name.substr(0, 80) +
+                    "\" differ only in case; use one name per file");
+    const std::string shown = "\"" + name.substr(0, 80) + (name.size() > 80 ? "..." : "") + "\"";
+    if (!name.empty() && name.front() == '/')
+      out.push_back("file name " + shown + " is an absolute path; use a plain file name such as kernel.cpp");
+    else if (name.find("..") != std::string::npos && name.find('/') != std::string::npos)
+      out.push_back("file name " + shown + " leaves the candidate's folder (..); use a plain file name");
+    else if (name.find('/') != std::string::npos || name.find('\\') != std::string::npos)
+      out.push_back("file name " + shown +
+                    " has a directory; all candidate files sit in one folder, use "
+                    "a plain file name");
+    else if (name == "." || name == ".." || !isValidCandidateFileName(name))
+      out.push_back("file name " + shown +
+                    " is not allowed; use letters, digits, '_', '-', '.' (not starting with '.', at most "
+                    "128 characters)");
+    if (text.size() > kMaxCandidateFileBytes)
+      out.push_back(shown + " has " + std::to_string(text.size()) + " bytes; at most " +
+                    std::to_string(kMaxCandidateFileBytes) + " per file");
+    total += text.size();
+  }
+  if (total > kMaxCandidateBytes)
+    out.push_back("the candidate's files hold " + std::to_string(total) + " bytes together; at most " +
+                  std::to_string(kMaxCandidateBytes));
+  return out;
 }
 
 const std::string* Candidate::file(std::string_view name) const {

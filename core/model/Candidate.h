@@ -1,11 +1,14 @@
 #pragma once
-// A candidate kernel: the source files one evaluation compiles (the device kernel, and the host tiling
-// code when it is a separate file), plus who wrote it. Immutable once evaluated: a human edit makes a
+// A candidate kernel: its source files, plus who wrote it. One of them, the primary file
+// (choosePrimaryFile below), is the translation unit an evaluation compiles; the others are headers it
+// may include (docs/candidate-contract.md, "Several files"). Immutable once evaluated: a human edit makes a
 // new candidate (origin Human) in a new iteration.
 
+#include <cstddef>
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -32,6 +35,36 @@ struct Candidate {
   std::string contentHash() const;
   bool operator==(const Candidate&) const = default;
 };
+
+// The primary file of a set of candidate files: the one translation unit that is compiled, evaluated
+// and exported; the others are only there to be #included by it (docs/candidate-contract.md,
+// "Several files"). The one rule, used by the response parser, the evaluator and the GUI:
+//  1. the source files (.cpp .cc .cxx .c) that define a kernel entry (`__global__` and `__aicore__`):
+//     one -> it; several -> `preferredName` (kernel.cpp) when it is one of them, else the first by name;
+//  2. no entry anywhere: `preferredName` when present, else the first source file by name, else the
+//     first file by name.
+// `note` is set when the choice was not obvious (several entries), saying which file was used.
+struct PrimaryFileChoice {
+  std::string name;  // empty only for an empty set
+  std::string note;
+};
+PrimaryFileChoice choosePrimaryFile(const std::map<std::string, std::string>& files,
+                                    std::string_view preferredName = "kernel.cpp");
+// {name, source} of the candidate's primary file; {"kernel.cpp", ""} for an empty candidate.
+std::pair<std::string, std::string> primaryCandidateFile(const Candidate& c);
+// True for the extensions rule 1 treats as translation units.
+bool isCandidateSourceFileName(std::string_view name);
+
+// Bounds on what one candidate may hold (files from an LLM reply are untrusted).
+inline constexpr std::size_t kMaxCandidateFiles = 8;
+inline constexpr std::size_t kMaxCandidateFileBytes = 512u << 10;
+inline constexpr std::size_t kMaxCandidateBytes = 1u << 20;
+
+// Every reason `files` is not an acceptable candidate, each naming the file: an unsafe or invalid
+// name (absolute, with a directory or "..", not isValidCandidateFileName), too many files, a file or
+// the whole too large, two names that differ only in case. Empty: acceptable. (A name given twice
+// cannot occur in a map; the parser keeps the last version and says so.)
+std::vector<std::string> candidateFileProblems(const std::map<std::string, std::string>& files);
 
 void read(const JsonReader& r, Origin& o);
 void read(const JsonReader& r, Candidate& c);

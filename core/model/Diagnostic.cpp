@@ -38,7 +38,7 @@ bool isKnownCategory(std::string_view c) {
       category::MulticoreOverlap, category::InvalidParam,     category::UnsupportedDtype,
       category::UnsupportedApi,   category::RuntimeCrash,     category::Timeout,
       category::WrongAnswer,      category::SandboxViolation, category::PolicyViolation,
-      category::SandboxSetup,     category::CacheIntegrity};
+      category::SandboxSetup,     category::CacheIntegrity,   category::AmbiguousReply};
   for (auto k : known)
     if (k == c) return true;
   return false;
@@ -56,6 +56,7 @@ std::string Diagnostic::format() const {
   out += ": ";
   if (!category.empty()) out += "[" + category + "] ";
   if (block) out += "[block " + std::to_string(*block) + "] ";
+  if (constraintId) out += "[constraint " + std::to_string(*constraintId) + "] ";
   out += message;
   return out;
 }
@@ -71,6 +72,7 @@ void to_json(nlohmann::json& j, const Diagnostic& d) {
   if (d.pipe) j["pipe"] = *d.pipe;
   if (!d.notes.empty()) j["notes"] = d.notes;
   if (!d.excerpt.empty()) j["excerpt"] = d.excerpt;
+  if (d.constraintId) j["constraint_id"] = *d.constraintId;
 }
 
 void read(const JsonReader& r, Diagnostic& d) {
@@ -92,6 +94,7 @@ void read(const JsonReader& r, Diagnostic& d) {
   d.pipe = r.optString("pipe");
   d.notes = r.getStringList("notes");
   d.excerpt = r.getString("excerpt", "");
+  if (auto c = r.find("constraint_id")) d.constraintId = static_cast<int>(c->asInt(1, 1'000'000'000));
 }
 
 void from_json(const nlohmann::json& j, Diagnostic& d) {
@@ -112,6 +115,8 @@ void from_json(const nlohmann::json& j, Diagnostic& d) {
   if (j.contains("pipe") && !j["pipe"].is_null()) d.pipe = j["pipe"].get<std::string>();
   if (j.contains("notes")) d.notes = j["notes"].get<std::vector<std::string>>();
   d.excerpt = j.value("excerpt", "");
+  if (j.contains("constraint_id") && !j["constraint_id"].is_null())
+    d.constraintId = j["constraint_id"].get<int>();
 }
 
 }  // namespace kwb

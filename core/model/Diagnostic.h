@@ -43,6 +43,9 @@ inline constexpr std::string_view SandboxSetup = "sandbox-setup";
 // A cached build (or the cache folder) failed its integrity check and was discarded and rebuilt
 // (warning): see docs/sandbox.md, "Caches".
 inline constexpr std::string_view CacheIntegrity = "cache-integrity";
+// The reply was ambiguous and the workbench chose (several kernels, a file sent twice, blocks
+// ignored): a warning that says which was used (docs/candidate-contract.md, "Several files").
+inline constexpr std::string_view AmbiguousReply = "ambiguous-reply";
 }  // namespace category
 
 // True for the categories listed above; unknown ones still load.
@@ -62,6 +65,10 @@ struct Diagnostic {
   std::optional<std::string> pipe;    // "S", "V", "MTE2", ...
   std::vector<std::string> notes;     // follow-up notes (include chain, "candidate is", ...)
   std::string excerpt;                // source line(s) with caret, when known
+  // The pinned constraint (Constraint::id) this finding enforces, when it is one; the GUI and the
+  // feedback link a rejection to its constraint by this id. JSON "constraint_id"; absent in sessions
+  // written before it existed, which read as none (docs/session-format.md).
+  std::optional<int> constraintId;
 
   bool isError() const { return severity == Severity::Error || severity == Severity::Fatal; }
   // "file:line:col: severity: [category] message" for terminals and logs.

@@ -6,6 +6,7 @@
 
 #include "core/base/InstallLayout.h"
 #include "core/diag/CompilerDiagnosticParser.h"
+#include "core/model/Candidate.h"
 #include "core/sandbox/Sandbox.h"
 
 namespace kwb {
@@ -70,6 +71,21 @@ PreprocessResult preprocessCandidate(const PreprocessSpec& spec) {
     }
   }
   r.candidatePath = src.string();
+  for (const auto& [name, text] : spec.companions) {
+    if (!isValidCandidateFileName(name) || name == spec.fileName) {
+      r.diagnostics.push_back(make(category::PolicyViolation, name.substr(0, 80),
+                                   "candidate file name \"" + name.substr(0, 80) + "\" is not allowed"));
+      return r;
+    }
+    std::ofstream out(scratch / name, std::ios::binary | std::ios::trunc);
+    out << text;
+    if (!out) {
+      r.diagnostics.push_back(make(category::SandboxSetup, name,
+                                   "cannot write the candidate file to " + (scratch / name).string()));
+      return r;
+    }
+    r.companionPaths[name] = (scratch / name).string();
+  }
 
   const std::string cxx = spec.compiler.empty() ? emulatorCompiler() : spec.compiler;
   std::vector<std::string> argv = {cxx, "-E", "-dD"};
@@ -103,12 +119,16 @@ PreprocessResult preprocessCandidate(const PreprocessSpec& spec) {
   bool elsewhere = false;
   for (const auto& d0 : parsed) {
     if (!d0.isError()) continue;
-    if (d0.file != src.string()) {
+    // The candidate's own files are passed on under their names; any other file's text never is.
+    std::string own = d0.file == src.string() ? reported : std::string();
+    for (const auto& [name, path] : r.companionPaths)
+      if (d0.file == path) own = name;
+    if (own.empty()) {
       elsewhere = true;
       continue;
     }
     Diagnostic d = d0;
-    d.file = reported;
+    d.file = own;
     d.notes.clear();
     d.category = std::string(category::CompileError);
     r.diagnostics.push_back(std::move(d));

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,9 @@ struct PreprocessSpec {
   std::filesystem::path sourcePath;     // ... or a file to copy there when sourceText is empty
   std::string fileName = "kernel.cpp";  // its name in the scratch folder (and in linemarkers' basename)
   std::string reportedFileName = "kernel.cpp";  // the file name diagnostics carry
+  // The candidate's other files (name -> text), written next to it so that its `#include "x.h"` finds
+  // them as in the build. Names must be plain candidate file names (isValidCandidateFileName).
+  std::map<std::string, std::string> companions;
   // Everything that decides what the preprocessor sees, as in the real build: -std=, -I, -D, -include
   // (simPreprocessFlags builds the emulator build's list). -E -dD and the source are added here.
   std::vector<std::string> flags;
@@ -36,9 +40,10 @@ struct PreprocessSpec {
 };
 
 struct PreprocessResult {
-  bool ok = false;                      // the preprocessor finished and reported no error
-  std::string text;                     // the -E -dD output (feed it to checkPreprocessedPolicy)
-  std::string candidatePath;            // the candidate's path in that output's linemarkers
+  bool ok = false;            // the preprocessor finished and reported no error
+  std::string text;           // the -E -dD output (feed it to checkPreprocessedPolicy)
+  std::string candidatePath;  // the candidate's path in that output's linemarkers
+  std::map<std::string, std::string> companionPaths;  // companion name -> its path in the linemarkers
   std::vector<Diagnostic> diagnostics;  // compile-error (the candidate's lines), timeout, sandbox-setup
   std::string commandLine;
 };

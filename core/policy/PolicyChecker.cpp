@@ -215,6 +215,33 @@ void checkSplicedDirectives(const std::string& source,
 
 }  // namespace
 
+namespace {
+// True when `code` (comments and literals blanked) defines kwb_tiling: the name, a parameter list and a
+// body.
+bool hasTilingDefinition(const std::string& code) {
+  for (std::size_t p = code.find("kwb_tiling"); p != std::string::npos; p = code.find("kwb_tiling", p + 1)) {
+    if ((p > 0 && isIdentChar(code[p - 1])) || (p + 10 < code.size() && isIdentChar(code[p + 10]))) continue;
+    std::size_t a = p + 10;
+    while (a < code.size() && std::isspace(static_cast<unsigned char>(code[a]))) ++a;
+    if (a < code.size() && code[a] == '(') {
+      // A definition has a body after the parameter list.
+      int depth = 0;
+      std::size_t z = a;
+      for (; z < code.size(); ++z) {
+        if (code[z] == '(')
+          ++depth;
+        else if (code[z] == ')' && --depth == 0)
+          break;
+      }
+      std::size_t q = z + 1;
+      while (q < code.size() && std::isspace(static_cast<unsigned char>(code[q]))) ++q;
+      if (q < code.size() && code[q] == '{') return true;
+    }
+  }
+  return false;
+}
+}  // namespace
+
 std::vector<Diagnostic> checkCandidatePolicy(const std::string& source, const std::string& fileName,
                                              const PolicyOptions& options) {
   std::vector<Diagnostic> out;
@@ -263,13 +290,18 @@ std::vector<Diagnostic> checkCandidatePolicy(const std::string& source, const st
                    directive);
           } else if (name.empty()) {
             report(pos + hash, "computed #include is not allowed: name the header literally", std::nullopt);
-          } else if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
+          } else if (std::find(allowed.begin(), allowed.end(), name) == allowed.end() &&
+                     !(line[a] == '"' &&
+                       std::find(options.candidateFiles.begin(), options.candidateFiles.end(), name) !=
+                           options.candidateFiles.end())) {
             std::string list;
             for (const auto& h : allowed) list += (list.empty() ? "" : ", ") + h;
-            report(pos + a,
-                   "#include \"" + name + "\" is not in the allowed set (" + list +
-                       "); a candidate is one self-contained Ascend C file",
-                   name);
+            report(
+                pos + a,
+                "#include \"" + name + "\" is not in the allowed set (" + list +
+                    ") or the candidate's own files" +
+                    (options.candidateFiles.empty() ? std::string(" (it has no other file)") : std::string()),
+                name);
           }
         } else if (directive == "define" || directive == "undef") {
           const std::size_t a = line.find_first_not_of(" \t", ke);
@@ -420,28 +452,7 @@ std::vector<Diagnostic> checkCandidatePolicy(const std::string& source, const st
     }
   }
   if (options.requireTiling) {
-    bool has = false;
-    for (std::size_t p = code.find("kwb_tiling"); p != std::string::npos;
-         p = code.find("kwb_tiling", p + 1)) {
-      if ((p > 0 && isIdentChar(code[p - 1])) || (p + 10 < code.size() && isIdentChar(code[p + 10])))
-        continue;
-      std::size_t a = p + 10;
-      while (a < code.size() && std::isspace(static_cast<unsigned char>(code[a]))) ++a;
-      if (a < code.size() && code[a] == '(') {
-        // A definition has a body after the parameter list.
-        int depth = 0;
-        std::size_t z = a;
-        for (; z < code.size(); ++z) {
-          if (code[z] == '(')
-            ++depth;
-          else if (code[z] == ')' && --depth == 0)
-            break;
-        }
-        std::size_t q = z + 1;
-        while (q < code.size() && std::isspace(static_cast<unsigned char>(code[q]))) ++q;
-        if (q < code.size() && code[q] == '{') has = true;
-      }
-    }
+    const bool has = hasTilingDefinition(code);
     if (!has)
       report(
           0,
@@ -452,6 +463,29 @@ std::vector<Diagnostic> checkCandidatePolicy(const std::string& source, const st
   std::stable_sort(out.begin(), out.end(), [](const Diagnostic& a, const Diagnostic& b) {
     return a.line != b.line ? a.line < b.line : a.column < b.column;
   });
+  return out;
+}
+
+std::vector<Diagnostic> checkCandidateFilesPolicy(const std::string& primarySource,
+                                                  const std::string& primaryName,
+                                                  const std::map<std::string, std::string>& companions,
+                                                  PolicyOptions options) {
+  options.candidateFiles.clear();
+  bool tilingElsewhere = false;
+  for (const auto& [name, text] : companions) {
+    options.candidateFiles.push_back(name);
+    tilingElsewhere = tilingElsewhere || hasTilingDefinition(blankCommentsAndLiterals(text, false));
+  }
+  PolicyOptions primary = options;
+  primary.requireTiling = options.requireTiling && !tilingElsewhere;
+  std::vector<Diagnostic> out = checkCandidatePolicy(primarySource, primaryName, primary);
+  // The same rules for every other file, without the entry points (the primary file has the kernel).
+  PolicyOptions other = options;
+  other.kernelName.clear();
+  other.kernelParamCount.reset();
+  other.requireTiling = false;
+  for (const auto& [name, text] : companions)
+    for (auto& d : checkCandidatePolicy(text, name, other)) out.push_back(std::move(d));
   return out;
 }
 

@@ -16,6 +16,7 @@
 //  - the contract's two entry points must exist: the kernel `extern "C" __global__ __aicore__ void
 //    <task>(GM_ADDR ... x (inputs+outputs+2))` and `kwb_tiling`.
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,6 +32,9 @@ struct PolicyOptions {
   // Folders kernel_operator.h / kwb_tiling.h must come from in the preprocessed check (the emulator's
   // and the task's include folders); empty: recognised by their paths (.../emulator/include/...).
   std::vector<std::string> apiHeaderDirs;
+  // The candidate's own other files (docs/candidate-contract.md, "Several files"): `#include "name"`
+  // (quoted, plain name) of one of them is allowed. Each is checked by the same rules.
+  std::vector<std::string> candidateFiles;
 };
 
 // Headers a candidate may include (exact spelling inside <> or "").
@@ -40,6 +44,14 @@ const std::vector<std::string>& allowedIncludes();
 // name reported in diagnostics.
 std::vector<Diagnostic> checkCandidatePolicy(const std::string& source, const std::string& fileName,
                                              const PolicyOptions& options);
+
+// A multi-file candidate: the primary file and every other file (`companions`, name -> text) by the
+// rules above, each file's diagnostics naming it; the kernel entry must be in the primary file,
+// kwb_tiling may be defined in any of them. `options.candidateFiles` is set from `companions`.
+std::vector<Diagnostic> checkCandidateFilesPolicy(const std::string& primarySource,
+                                                  const std::string& primaryName,
+                                                  const std::map<std::string, std::string>& companions,
+                                                  PolicyOptions options);
 
 // The source with comments, string and character literals replaced by spaces (newlines kept), so
 // that line/column positions still match. Exposed for tests.

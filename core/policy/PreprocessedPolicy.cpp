@@ -39,11 +39,12 @@ bool isApiHeader(const std::string& path, const PolicyOptions& o) {
 // and initializers are reachable only through something already counted. System headers count every
 // namespace; the workbench's own headers count their namespace names and global scope (what is
 // inside namespace AscendC/kwb_sim is reachable only through those namespace names).
-std::unordered_set<std::string> headerNames(const PreprocessedUnit& u, int cand, const PolicyOptions& o) {
+std::unordered_set<std::string> headerNames(const PreprocessedUnit& u, const std::map<int, std::string>& own,
+                                            const PolicyOptions& o) {
   std::unordered_set<std::string> names;
   std::vector<int> kind(u.files.size(), 0);  // 1 system/other, 2 workbench API, 3 kwb_tiling.h
   for (std::size_t f = 0; f < u.files.size(); ++f) {
-    if (static_cast<int>(f) == cand) continue;
+    if (own.count(static_cast<int>(f))) continue;
     const std::string& p = u.files[f];
     kind[f] = !isApiHeader(p, o) ? 1 : baseName(p) == "kwb_tiling.h" ? 3 : 2;
   }
@@ -52,7 +53,7 @@ std::unordered_set<std::string> headerNames(const PreprocessedUnit& u, int cand,
   std::vector<const PpToken*> head;  // tokens since the last ; { }
   for (std::size_t k = 0; k < u.tokens.size(); ++k) {
     const PpToken& t = u.tokens[k];
-    if (t.file < 0 || t.file == cand) continue;
+    if (t.file < 0 || own.count(t.file)) continue;
     const int fk = kind[static_cast<std::size_t>(t.file)];
     if (t.text == "{") {
       bool ns = false, cls = false, en = false, paren = false, assign = false, linkage = false;
@@ -99,23 +100,31 @@ std::unordered_set<std::string> headerNames(const PreprocessedUnit& u, int cand,
     if (fk == 2 && (afterNamespace || (!inScope && !inNamespace))) names.insert(t.text);
   }
   for (const auto& d : u.directives)
-    if (d.file != cand && (d.name == "define" || d.name == "undef") && !d.tokens.empty())
+    if (!own.count(d.file) && (d.name == "define" || d.name == "undef") && !d.tokens.empty())
       names.insert(d.tokens[0].text);
   return names;
 }
 
 class Reporter {
  public:
-  Reporter(std::string file, const std::vector<PpToken>& candTokens)
-      : file_(std::move(file)), cand_(candTokens) {}
+  Reporter(const std::map<int, std::string>& names, const std::vector<PpToken>& candTokens)
+      : names_(names), cand_(candTokens) {}
 
-  void at(int line, int column, const std::string& message, const std::string& api) {
-    if (!seen_.insert(std::to_string(line) + ":" + api + ":" + message.substr(0, 40)).second) return;
+  void at(const PpToken& where, const std::string& message, const std::string& api) {
+    at(where.file, where.line, where.column, message, api);
+  }
+  void at(int file, int line, int column, const std::string& message, const std::string& api) {
+    if (!seen_
+             .insert(std::to_string(file) + ":" + std::to_string(line) + ":" + api + ":" +
+                     message.substr(0, 40))
+             .second)
+      return;
     Diagnostic d;
     d.source = "policy";
     d.severity = Severity::Error;
     d.category = std::string(category::PolicyViolation);
-    d.file = file_;
+    const auto name = names_.find(file);
+    d.file = name != names_.end() ? name->second : names_.begin()->second;
     d.line = line;
     d.column = column;
     d.message = message;
@@ -123,14 +132,14 @@ class Reporter {
     // The candidate's own tokens on that line, as the compiler sees them (never header text).
     std::string excerpt;
     for (const auto& t : cand_)
-      if (t.line == line) excerpt += (excerpt.empty() ? "" : " ") + t.text;
+      if (t.file == file && t.line == line) excerpt += (excerpt.empty() ? "" : " ") + t.text;
     if (!excerpt.empty()) d.excerpt = excerpt.substr(0, 300);
     out.push_back(std::move(d));
   }
   std::vector<Diagnostic> out;
 
  private:
-  std::string file_;
+  const std::map<int, std::string>& names_;
   const std::vector<PpToken>& cand_;
   std::set<std::string> seen_;
 };
@@ -157,26 +166,41 @@ std::vector<Diagnostic> checkPreprocessedPolicy(const std::string& preprocessed,
                                                 const std::string& candidatePath,
                                                 const std::string& reportedFileName,
                                                 const PolicyOptions& options) {
+  return checkPreprocessedPolicy(preprocessed, candidatePath, reportedFileName, options, {});
+}
+
+std::vector<Diagnostic> checkPreprocessedPolicy(const std::string& preprocessed,
+                                                const std::string& candidatePath,
+                                                const std::string& reportedFileName,
+                                                const PolicyOptions& options,
+                                                const std::map<std::string, std::string>& companionPaths) {
   const PreprocessedUnit u = parsePreprocessed(preprocessed);
   const int cand = u.fileIndex(candidatePath);
+  // The candidate's own files (file index -> reported name): the primary file and the companions it
+  // included. All of them are judged; none counts as a header (docs/candidate-contract.md).
+  std::map<int, std::string> own{{cand, reportedFileName}};
+  for (const auto& [name, path] : companionPaths)
+    if (const int f = u.fileIndex(path); f >= 0) own.emplace(f, name);
   std::vector<PpToken> candTokens;
   for (const auto& t : u.tokens)
-    if (t.file == cand) candTokens.push_back(t);
-  Reporter rep(reportedFileName, candTokens);
+    if (own.count(t.file)) candTokens.push_back(t);
+  Reporter rep(own, candTokens);
   if (cand < 0) {
-    rep.at(0, 0, "the preprocessed candidate is missing from the preprocessor's output; it cannot be checked",
-           "");
+    rep.at(cand, 0, 0,
+           "the preprocessed candidate is missing from the preprocessor's output; it cannot be checked", "");
     return rep.out;
   }
   const AllowedNames& allow = allowedNames();
-  const std::unordered_set<std::string> headers = headerNames(u, cand, options);
+  const std::unordered_set<std::string> headers = headerNames(u, own, options);
 
   // 1. Files the candidate includes: only the allowed headers, from where the build finds them.
   const auto& allowedInc = allowedIncludes();
-  std::vector<int> includeLines;
+  std::map<int, std::vector<int>> includeLines;  // per own file
   for (const auto& inc : u.includes) {
-    if (inc.parent != cand) continue;
-    includeLines.push_back(inc.lineInParent);
+    if (!own.count(inc.parent)) continue;
+    includeLines[inc.parent].push_back(inc.lineInParent);
+    // One of the candidate's own files, by its quoted plain name: it is judged itself.
+    if (own.count(inc.file) && inc.file != cand && !inc.systemHeader) continue;
     const std::string& path = u.files[static_cast<std::size_t>(inc.file)];
     const std::string base = baseName(path);
     const bool listed = std::find(allowedInc.begin(), allowedInc.end(), base) != allowedInc.end();
@@ -184,26 +208,25 @@ std::vector<Diagnostic> checkPreprocessedPolicy(const std::string& preprocessed,
     const bool fromRightPlace = api ? isApiHeader(path, options) : inc.systemHeader;
     if (!listed || !fromRightPlace) {
       // The path only, never what is in the file.
-      rep.at(
-          inc.lineInParent, 1,
-          "#include of '" + path.substr(0, 200) +
-              "' is not allowed: a candidate includes only kernel_operator.h, kwb_tiling.h and the allowed "
-              "standard headers, by their plain names",
-          base);
+      rep.at(inc.parent, inc.lineInParent, 1,
+             "#include of '" + path.substr(0, 200) +
+                 "' is not allowed: a candidate includes only kernel_operator.h, kwb_tiling.h, the allowed "
+                 "standard headers and its own files, by their plain names",
+             base);
     }
   }
   // 2. Linemarkers the candidate wrote itself (#line, `# N "file"`) would disguise its own code.
   for (const auto& sw : u.fileSwitches)
-    if (sw.file == cand)
-      rep.at(sw.line, 1, "#line and linemarker directives are not allowed in a candidate", "#line");
+    if (own.count(sw.file))
+      rep.at(sw.file, sw.line, 1, "#line and linemarker directives are not allowed in a candidate", "#line");
 
   // 3. Directives that reached the output from the candidate's lines.
   std::map<std::string, int> definedAt;
   for (const auto& d : u.directives) {
-    if (d.file != cand) continue;
+    if (!own.count(d.file)) continue;
     if (d.name == "pragma") {
       if (!isAllowedPragma(d.text))
-        rep.at(d.line, 1,
+        rep.at(d.file, d.line, 1,
                "#pragma" + d.text.substr(0, 80) +
                    " is not allowed (also through _Pragma); only loop hints (#pragma GCC unroll N, GCC "
                    "ivdep) are",
@@ -212,7 +235,7 @@ std::vector<Diagnostic> checkPreprocessedPolicy(const std::string& preprocessed,
       if (d.tokens.empty()) continue;
       const std::string& m = d.tokens[0].text;
       if (allow.keywords.count(m) || isReservedIdentifier(m) || headers.count(m) || allow.external.count(m))
-        rep.at(d.line, 1,
+        rep.at(d.file, d.line, 1,
                "#" + d.name + " " + m +
                    " changes a name the language, the toolchain or the API owns; pick a name of "
                    "your own",
@@ -221,21 +244,21 @@ std::vector<Diagnostic> checkPreprocessedPolicy(const std::string& preprocessed,
         definedAt.emplace(m, d.line);
         for (const auto& t : d.tokens)
           if (t.text == "##")
-            rep.at(d.line, 1,
+            rep.at(d.file, d.line, 1,
                    "token pasting (## or %:%:) is not allowed in candidates (it can assemble names)", "##");
       } else {
         definedAt.erase(m);
       }
     } else if (!d.name.empty()) {
-      rep.at(d.line, 1, "#" + d.name + " is not allowed in a candidate", "#" + d.name);
+      rep.at(d.file, d.line, 1, "#" + d.name + " is not allowed in a candidate", "#" + d.name);
     }
   }
   // Macros defined before a later #include would change what that header means.
   for (const auto& d : u.directives) {
-    if (d.file != cand || d.name != "define" || d.tokens.empty()) continue;
-    for (int incLine : includeLines)
+    if (!own.count(d.file) || d.name != "define" || d.tokens.empty()) continue;
+    for (int incLine : includeLines[d.file])
       if (d.line < incLine) {
-        rep.at(d.line, 1,
+        rep.at(d.file, d.line, 1,
                "#define " + d.tokens[0].text + " comes before an #include; define macros after the includes",
                d.tokens[0].text);
         break;
@@ -245,7 +268,7 @@ std::vector<Diagnostic> checkPreprocessedPolicy(const std::string& preprocessed,
   // 4. The candidate's tokens.
   auto refuseName = [&](const PpToken& t, const std::string& why) {
     const auto hint = refusalHint(t.text);
-    rep.at(t.line, t.column, "'" + t.text + "' " + (hint ? *hint : why), t.text);
+    rep.at(t, "'" + t.text + "' " + (hint ? *hint : why), t.text);
   };
   const std::string notListed =
       "is declared by a header but is not on the candidate allow-list (AscendC API, kwb_tiling.h, "
@@ -277,7 +300,7 @@ std::vector<Diagnostic> checkPreprocessedPolicy(const std::string& preprocessed,
           bad = true;
       }
       if (bad)
-        rep.at(t.line, t.column,
+        rep.at(t,
                "attribute [[" +
                    joinTokens(std::vector<PpToken>(
                                   candTokens.begin() + static_cast<long>(k) + 2,
@@ -291,15 +314,15 @@ std::vector<Diagnostic> checkPreprocessedPolicy(const std::string& preprocessed,
     if (t.kind != PpTokenKind::Identifier) continue;
     const std::string& w = t.text;
     if (w.find('\\') != std::string::npos) {
-      rep.at(t.line, t.column, "universal character names in identifiers are not allowed", w.substr(0, 40));
+      rep.at(t, "universal character names in identifiers are not allowed", w.substr(0, 40));
       continue;
     }
     if (w == "asm" || w == "__asm__" || w == "__asm") {
-      rep.at(t.line, t.column, "'" + w + "' is inline assembly; not allowed", w);
+      rep.at(t, "'" + w + "' is inline assembly; not allowed", w);
       continue;
     }
     if (w == "__attribute__" || w == "__declspec") {
-      rep.at(t.line, t.column,
+      rep.at(t,
              "'" + w +
                  "' is not allowed: attributes can run code outside the kernel (constructor), alias symbols "
                  "or place code; write plain C++",
@@ -316,7 +339,7 @@ std::vector<Diagnostic> checkPreprocessedPolicy(const std::string& preprocessed,
       const bool tiling = c && next(2) == "int" && next(3) == "kwb_tiling" && next(4) == "(";
       if (!kernel && !tiling)
         rep.at(
-            t.line, t.column,
+            t,
             "'extern' is allowed only in the contract's two forms: extern \"C\" __global__ __aicore__ void " +
                 (options.kernelName.empty() ? std::string("<task>") : options.kernelName) +
                 "(...) and extern \"C\" int kwb_tiling(...); a candidate declares nothing from outside",
@@ -326,7 +349,7 @@ std::vector<Diagnostic> checkPreprocessedPolicy(const std::string& preprocessed,
     if (w == "namespace" && prev != "using" && k + 1 < candTokens.size()) {
       const std::string& n = next(1);
       if (next(2) != "=" && (n == "std" || n == "AscendC" || isReservedIdentifier(n) || headers.count(n)))
-        rep.at(t.line, t.column, "a candidate may not add declarations to namespace " + n, n);
+        rep.at(t, "a candidate may not add declarations to namespace " + n, n);
       continue;
     }
     if (allow.keywords.count(w)) continue;

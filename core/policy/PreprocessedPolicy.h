@@ -9,6 +9,7 @@
 // header declares that is not listed (write, fopen64, environ, kwb_sim, __builtin_fork, ...) is a
 // policy-violation at the candidate's line. See docs/candidate-contract.md.
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,16 @@ std::vector<Diagnostic> checkPreprocessedPolicy(const std::string& preprocessed,
                                                 const std::string& candidatePathAsSeenByCompiler,
                                                 const std::string& reportedFileName,
                                                 const PolicyOptions& options);
+
+// A multi-file candidate: `companionPaths` (name -> path in the linemarkers, PreprocessResult) are the
+// candidate's own files too. Their tokens and directives are judged like the primary file's (an
+// included candidate header is no way around the allow-list), their diagnostics carry their names, and
+// the candidate's files may include each other by quoted plain name.
+std::vector<Diagnostic> checkPreprocessedPolicy(const std::string& preprocessed,
+                                                const std::string& candidatePathAsSeenByCompiler,
+                                                const std::string& reportedFileName,
+                                                const PolicyOptions& options,
+                                                const std::map<std::string, std::string>& companionPaths);
 
 // Pragmas a candidate may write (after `#pragma`): loop hints only.
 bool isAllowedPragma(const std::string& pragmaText);

@@ -1,5 +1,7 @@
 #include "core/store/CrashTestHook.h"
 
+#include "core/base/Environment.h"
+
 #include <signal.h>
 
 #include <atomic>
@@ -13,10 +15,10 @@ namespace {
 // Read once: the count must be stable for the life of the process. 0 = hook off.
 long killAtPoint() {
   static const long point = [] {
-    const char* v = std::getenv(kKillAtCommitPointEnv);
-    if (!v || !*v) return 0L;
+    const auto v = environmentValue(kKillAtCommitPointEnv);
+    if (!v) return 0L;
     char* end = nullptr;
-    const long n = std::strtol(v, &end, 10);
+    const long n = std::strtol(v->c_str(), &end, 10);
     return (*end == '\0' && n > 0) ? n : 0L;
   }();
   return point;

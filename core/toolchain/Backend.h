@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -81,10 +82,14 @@ class Backend {
   // Where runs of this backend really execute ("emulator", "npu", "cann-sim", "cann-cpu").
   virtual RanOn ranOn() const = 0;
 
-  // Writes the candidate and the generated harness under workDir. Errors (e.g. no toolchain) come back
-  // as diagnostics; nothing is compiled yet.
+  // Writes the candidate and the generated harness under workDir. `companions` are the candidate's
+  // other files (headers its primary file includes, docs/candidate-contract.md "Several files"): they
+  // are written next to the candidate under their names (already checked: writeCompanionFiles) and take
+  // part in the build's identity. Errors (e.g. no toolchain) come back as diagnostics; nothing is
+  // compiled yet.
   virtual std::vector<Diagnostic> prepare(const Task& task, const std::string& candidateSource,
-                                          const std::filesystem::path& workDir) = 0;
+                                          const std::filesystem::path& workDir,
+                                          const std::map<std::string, std::string>& companions = {}) = 0;
   virtual CompileResult compile() = 0;
   // Runs one case in the sandbox; the case files already exist.
   virtual CaseRunResult run(const verify::PreparedCase& prepared, const CaseFiles& files) = 0;
@@ -109,6 +114,15 @@ class Backend {
   // Paths a person may want to open (sources, binaries, logs), by label.
   virtual std::map<std::string, std::string> artifacts() const { return {}; }
 };
+
+// Names a companion file may not have: those the backends generate next to the candidate.
+bool isReservedCandidateFileName(const std::string& name);
+// Writes `companions` into `dir` (the candidate's folder). Every name must be a plain file name that is
+// not reserved; false with `error` set otherwise or on I/O failure (nothing is written outside `dir`).
+bool writeCompanionFiles(const std::filesystem::path& dir,
+                         const std::map<std::string, std::string>& companions, std::string& error);
+// The companions' identity for build caches (names and contents).
+std::string companionFilesKey(const std::map<std::string, std::string>& companions);
 
 // "ascend-sim" or "ascend-cann"; nullptr with `error` set for other names.
 std::unique_ptr<Backend> makeBackend(const std::string& name, const BackendOptions& options,

@@ -58,7 +58,8 @@ RanOn CannBackend::ranOn() const {
 }
 
 std::vector<Diagnostic> CannBackend::prepare(const Task& task, const std::string& candidateSource,
-                                             const fs::path& workDir) {
+                                             const fs::path& workDir,
+                                             const std::map<std::string, std::string>& companions) {
   task_ = &task;
   if (!cann_)
     return {toolchainError(
@@ -85,6 +86,7 @@ std::vector<Diagnostic> CannBackend::prepare(const Task& task, const std::string
   fs::create_directories(workDir_ / "include", ec);
   kernelFile_ = workDir_ / "kernel.cpp";
   writeText(kernelFile_, candidateSource);
+  if (std::string cerr; !writeCompanionFiles(workDir_, companions, cerr)) return {toolchainError(cerr)};
   const fs::path inc = verify::taskIncludeDir(task);
   fs::copy_file(inc / "kwb_tiling.h", workDir_ / "include" / "kwb_tiling.h",
                 fs::copy_options::overwrite_existing, ec);

@@ -28,7 +28,8 @@ class CannBackend : public Backend {
   std::string soc() const override { return options_.soc; }
   RanOn ranOn() const override;
   std::vector<Diagnostic> prepare(const Task& task, const std::string& candidateSource,
-                                  const std::filesystem::path& workDir) override;
+                                  const std::filesystem::path& workDir,
+                                  const std::map<std::string, std::string>& companions = {}) override;
   CompileResult compile() override;
   CaseRunResult run(const verify::PreparedCase& prepared, const CaseFiles& files) override;
   std::map<std::string, std::string> artifacts() const override;

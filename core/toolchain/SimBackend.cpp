@@ -32,10 +32,22 @@ void writeText(const fs::path& p, const std::string& text) {
 }
 }  // namespace
 
+namespace {
+Diagnostic toolchainDiagnostic(Severity severity, std::string_view cat, std::string message) {
+  Diagnostic d;
+  d.source = "toolchain";
+  d.severity = severity;
+  d.category = std::string(cat);
+  d.message = std::move(message);
+  return d;
+}
+}  // namespace
+
 SimBackend::SimBackend(BackendOptions options) : options_(std::move(options)) {}
 
 std::vector<Diagnostic> SimBackend::prepare(const Task& task, const std::string& candidateSource,
-                                            const fs::path& workDir) {
+                                            const fs::path& workDir,
+                                            const std::map<std::string, std::string>& companions) {
   std::vector<Diagnostic> out;
   task_ = &task;
   std::error_code ec;
@@ -44,11 +56,7 @@ std::vector<Diagnostic> SimBackend::prepare(const Task& task, const std::string&
   std::string error;
   auto soc = loadSocInfo(options_.soc, error);
   if (!soc) {
-    Diagnostic d;
-    d.source = "toolchain";
-    d.category = std::string(category::InvalidParam);
-    d.message = error;
-    out.push_back(d);
+    out.push_back(toolchainDiagnostic(Severity::Error, category::InvalidParam, error));
     return out;
   }
   soc_ = *soc;
@@ -56,6 +64,10 @@ std::vector<Diagnostic> SimBackend::prepare(const Task& task, const std::string&
   harnessFile_ = workDir_ / "harness_main.cpp";
   writeText(kernelFile_, candidateSource);
   candidateSource_ = candidateSource;
+  if (std::string cerr; !writeCompanionFiles(workDir_, companions, cerr)) {
+    out.push_back(toolchainDiagnostic(Severity::Error, category::PolicyViolation, cerr));
+    return out;
+  }
   const std::string harness = generateCpuHarness(task);
   writeText(harnessFile_, harness);
   const fs::path inc = verify::taskIncludeDir(task);
@@ -78,22 +90,12 @@ std::vector<Diagnostic> SimBackend::prepare(const Task& task, const std::string&
   }
   // SimBuilder compiles with $KWB_SIM_CXX (default g++): a program built by one compiler must not be
   // reused by a run that asked for another.
-  buildKey_ = hashHex(candidateSource + "\n--harness--\n" + harness + "\n--soc--\n" + options_.soc +
-                      "\n--tiling--\n" + readTextFileOrEmpty(inc / "kwb_tiling.h") + "\n--emulator--\n" +
-                      emulatorStamp + "\n--cxx--\n" + emulatorCompiler());
+  buildKey_ = hashHex(candidateSource + "\n--companions--\n" + companionFilesKey(companions) + "\n--harness--\n" +
+                      harness + "\n--soc--\n" + options_.soc + "\n--tiling--\n" +
+                      readTextFileOrEmpty(inc / "kwb_tiling.h") + "\n--emulator--\n" + emulatorStamp +
+                      "\n--cxx--\n" + emulatorCompiler());
   return out;
 }
-
-namespace {
-Diagnostic toolchainDiagnostic(Severity severity, std::string_view cat, std::string message) {
-  Diagnostic d;
-  d.source = "toolchain";
-  d.severity = severity;
-  d.category = std::string(cat);
-  d.message = std::move(message);
-  return d;
-}
-}  // namespace
 
 CompileResult SimBackend::compile() {
   CompileResult r;

@@ -15,7 +15,8 @@ class SimBackend : public Backend {
   std::string soc() const override { return options_.soc; }
   RanOn ranOn() const override { return RanOn::Emulator; }
   std::vector<Diagnostic> prepare(const Task& task, const std::string& candidateSource,
-                                  const std::filesystem::path& workDir) override;
+                                  const std::filesystem::path& workDir,
+                                  const std::map<std::string, std::string>& companions = {}) override;
   CompileResult compile() override;
   CaseRunResult run(const verify::PreparedCase& prepared, const CaseFiles& files) override;
   std::map<std::string, std::string> artifacts() const override;

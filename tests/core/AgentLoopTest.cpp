@@ -6,6 +6,7 @@
 #include <thread>
 
 #include <atomic>
+#include <condition_variable>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -28,18 +29,55 @@ using namespace std::chrono_literals;
 // "// FAKE verdict=compile_error line=7 category=compile-error". Records what it evaluated.
 class ScriptedEvaluator : public CandidateEvaluator {
  public:
-  EvaluationOutcome evaluate(const Task&, const Candidate& c, const EvaluationContext& ctx) override {
+  EvaluationOutcome evaluate(const Task& t, const Candidate& c, const EvaluationContext& ctx) override {
+    int now = 0;
+    {
+      std::lock_guard lock(mutex);
+      now = ++active;
+      maxActive = std::max(maxActive, now);
+    }
+    struct Leave {
+      ScriptedEvaluator& e;
+      ~Leave() {
+        std::lock_guard lock(e.mutex);
+        --e.active;
+      }
+    } leave{*this};
+    return evaluateOnce(t, c, ctx);
+  }
+
+  // A candidate marked BLOCK waits in its evaluation (after the compile phase began) until release().
+  void release() {
+    std::lock_guard lock(mutex);
+    released = true;
+    cv.notify_all();
+  }
+  bool waitBlocked(std::chrono::milliseconds timeout) {
+    std::unique_lock lock(mutex);
+    return cv.wait_for(lock, timeout, [&] { return blocked; });
+  }
+
+  EvaluationOutcome evaluateOnce(const Task&, const Candidate& c, const EvaluationContext& ctx) {
     const std::string src = primaryCandidateFile(c).second;
     {
       std::lock_guard lock(mutex);
       evaluated.push_back(src);
       workDirs.push_back(ctx.workDir);
+      std::vector<std::string> names;
+      for (const auto& [name, text] : c.files) names.push_back(name);
+      files.push_back(names);
     }
     // What a real evaluation leaves in its work folder: a case folder with the emulator's trace.
     const fs::path caseDir = ctx.workDir / "cases" / "c";
     fs::create_directories(caseDir);
     std::ofstream(caseDir / "trace.json") << "{\"traceEvents\": []}";
     if (ctx.onPhase) ctx.onPhase(EvalPhase::Compiling);
+    if (src.find("BLOCK") != std::string::npos) {
+      std::unique_lock lock(mutex);
+      blocked = true;
+      cv.notify_all();
+      cv.wait(lock, [&] { return released; });
+    }
     std::smatch m;
     EvaluationOutcome o;
     std::string verdict = "pass";
@@ -88,8 +126,14 @@ class ScriptedEvaluator : public CandidateEvaluator {
   std::string backendName() const override { return "scripted"; }
 
   std::mutex mutex;
+  std::condition_variable cv;
   std::vector<std::string> evaluated;
   std::vector<fs::path> workDirs;
+  std::vector<std::vector<std::string>> files;  // each evaluated candidate's file names
+  int active = 0;                               // evaluations in progress
+  int maxActive = 0;                            // most at once (2 with N = 1: one was nested in another)
+  bool blocked = false;
+  bool released = false;
 };
 
 // Records every event; a state wait helper for tests.
@@ -325,6 +369,68 @@ TEST(AgentLoop, HumanEditIsEvaluatedLikeAnyOtherAndBecomesTheBase) {
   EXPECT_NE(store.readArtifact(3, "prompt.md").find("# optimize: add_custom"), std::string::npos);
 }
 
+// A human edit submitted while an agent candidate is being evaluated, with the loop paused inside that
+// evaluation, is evaluated after it: never nested inside it (docs/architecture.md, "The agent loop").
+TEST(AgentLoop, AnEditSubmittedDuringAnEvaluationIsEvaluatedAfterIt) {
+  Fixture f("edit-during-eval", {reply("verdict=pass us=40 BLOCK")}, maxIt(2));
+  auto loop = f.loop();
+  loop->start();
+  ASSERT_TRUE(f.evaluator->waitBlocked(30s));
+  loop->pause();
+  Candidate edit;
+  edit.files["kernel.cpp"] = "// FAKE verdict=pass us=30\n// engineer's version\n";
+  loop->submitEdit(edit, std::nullopt);
+  f.evaluator->release();  // the evaluation goes on to its next boundary and pauses there
+  ASSERT_TRUE(loop->waitForState(AgentState::Paused, 30s));
+  std::this_thread::sleep_for(200ms);
+  {
+    std::lock_guard lock(f.evaluator->mutex);
+    EXPECT_EQ(f.evaluator->evaluated.size(), 1u) << "the edit was evaluated inside the paused evaluation";
+  }
+  loop->resume();
+  ASSERT_TRUE(loop->waitUntilDone(60s));
+  EXPECT_EQ(f.evaluator->maxActive, 1);
+  ASSERT_EQ(f.evaluator->evaluated.size(), 2u);
+  EXPECT_NE(f.evaluator->evaluated[0].find("BLOCK"), std::string::npos);
+  EXPECT_NE(f.evaluator->evaluated[1].find("engineer's version"), std::string::npos);
+  const Session s = loop->snapshot();
+  ASSERT_EQ(s.iterations.size(), 2u);
+  EXPECT_EQ(s.iterations[0].origin, Origin::Replay);
+  EXPECT_EQ(s.iterations[0].state, IterationState::Done);
+  EXPECT_EQ(s.iterations[1].origin, Origin::Human);
+  EXPECT_EQ(s.iterations[1].parentId, 1);  // it builds on what the agent's iteration made the base
+  EXPECT_EQ(s.iterations[1].verdict, Verdict::Pass);
+}
+
+// start/step/submitEdit from several threads at once start one worker thread, never two (a second
+// std::thread assigned over a running one ends the process).
+TEST(AgentLoop, ConcurrentControlCallsStartOneWorker) {
+  for (int trial = 0; trial < 40; ++trial) {
+    Fixture f("launch-" + std::to_string(trial), {reply("verdict=pass us=40")}, maxIt(1));
+    auto loop = f.loop();
+    std::atomic<int> ready{0};
+    std::vector<std::thread> callers;
+    for (int k = 0; k < 6; ++k)
+      callers.emplace_back([&, k] {
+        ++ready;
+        while (ready.load() < 6) std::this_thread::yield();
+        if (k % 3 == 0) {
+          loop->start();
+        } else if (k % 3 == 1) {
+          loop->step();
+        } else {
+          Candidate edit;
+          edit.files["kernel.cpp"] = "// FAKE verdict=pass us=50\n";
+          loop->submitEdit(edit, std::nullopt);
+        }
+      });
+    for (auto& t : callers) t.join();
+    EXPECT_EQ(loop->workerLaunches(), 1) << "trial " << trial;
+    loop->stop();
+    EXPECT_TRUE(loop->waitUntilDone(30s));
+  }
+}
+
 TEST(AgentLoop, PinnedLockedRegionViolationIsRejectedWithoutRunning) {
   const std::string good = reply("verdict=pass us=40");
   std::string changed = good;
@@ -343,6 +449,7 @@ TEST(AgentLoop, PinnedLockedRegionViolationIsRejectedWithoutRunning) {
   EXPECT_EQ(s.iterations[0].verdict, Verdict::Rejected);
   ASSERT_FALSE(s.iterations[0].diagnostics.empty());
   EXPECT_EQ(s.iterations[0].diagnostics[0].category, "policy-violation");
+  EXPECT_EQ(s.iterations[0].diagnostics[0].constraintId, lockId);  // linked by id, not by its text
   EXPECT_FALSE(s.iterations[0].compile.has_value());
   EXPECT_EQ(s.iterations[1].verdict, Verdict::Pass);
   ASSERT_EQ(f.evaluator->evaluated.size(), 1u);  // the violating candidate never reached the evaluator
@@ -353,6 +460,54 @@ TEST(AgentLoop, PinnedLockedRegionViolationIsRejectedWithoutRunning) {
   EXPECT_TRUE(loop->unpinConstraint(lockId));
   EXPECT_FALSE(loop->unpinConstraint(lockId));
   EXPECT_EQ(loop->snapshot().constraints.size(), 1u);
+}
+
+// docs/candidate-contract.md, "Several files": a header of the candidate's own travels with it to the
+// evaluator and into the next prompt.
+TEST(AgentLoop, AMultiFileReplyIsEvaluatedWithAllItsFiles) {
+  const std::string multi = "```cpp add_custom_tiling.h\n#pragma once\nconstexpr int32_t TILE = 64;\n```\n" +
+                            reply("verdict=wrong_answer");
+  Fixture f("multifile", {multi, reply("verdict=pass us=40")}, maxIt(2));
+  auto loop = f.loop();
+  loop->start();
+  ASSERT_TRUE(loop->waitUntilDone(60s));
+  const Session s = loop->snapshot();
+  ASSERT_EQ(s.iterations.size(), 2u);
+  EXPECT_EQ(s.iterations[0].candidate.files.size(), 2u);
+  ASSERT_EQ(f.evaluator->files.size(), 2u);
+  EXPECT_EQ(f.evaluator->files[0], (std::vector<std::string>{"add_custom_tiling.h", "kernel.cpp"}));
+  const std::string p2 =
+      SessionStore::open(f.dir / "session", {OpenMode::ReadOnly}).readArtifact(2, "prompt.md");
+  const auto kernelAt = p2.find("```cpp kernel.cpp");
+  const auto headerAt = p2.find("```cpp add_custom_tiling.h\n#pragma once");
+  ASSERT_NE(kernelAt, std::string::npos) << p2;
+  ASSERT_NE(headerAt, std::string::npos) << p2;
+  EXPECT_LT(kernelAt, headerAt);  // the primary file first
+}
+
+// Issue: with two full kernels in one reply the last was used silently. It still is (deterministic,
+// documented), and the feedback says which.
+TEST(AgentLoop, TwoKernelsInOneReplyAreReportedInTheFeedback) {
+  const std::string two =
+      "First:\n```cpp\n// FAKE verdict=wrong_answer\nextern \"C\" __global__ __aicore__ void "
+      "add_custom(GM_ADDR x) "
+      "{}\n```\nBetter:\n```cpp\n// FAKE verdict=pass us=40\nextern \"C\" __global__ __aicore__ void "
+      "add_custom(GM_ADDR x) {}\n```\n";
+  Fixture f("twokernels", {two}, maxIt(1));
+  auto loop = f.loop();
+  loop->start();
+  ASSERT_TRUE(loop->waitUntilDone(60s));
+  const Session s = loop->snapshot();
+  ASSERT_EQ(s.iterations.size(), 1u);
+  EXPECT_EQ(s.iterations[0].verdict, Verdict::Pass);  // the last one
+  const auto& ds = s.iterations[0].diagnostics;
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds[0].category, "ambiguous-reply");
+  EXPECT_EQ(ds[0].severity, Severity::Warning);
+  const std::string feedback =
+      SessionStore::open(f.dir / "session", {OpenMode::ReadOnly}).readArtifact(1, "feedback.md");
+  EXPECT_NE(feedback.find("the last one (code block 2) was used as kernel.cpp"), std::string::npos)
+      << feedback;
 }
 
 TEST(AgentLoop, RollbackStartsANewBranchAndKeepsTheOldOne) {

@@ -207,13 +207,13 @@ TEST(AgentConstraintEnforcer, LockedRegionMayMoveButNotChange) {
   Candidate c;
   c.files["kernel.cpp"] = kSource;
   const Constraint lock = Constraint::lockRegion("kernel.cpp", kSource, 6, 8);
-  EXPECT_TRUE(checkConstraints(c, {lock}).empty());
+  EXPECT_TRUE(ConstraintEnforcer({lock}).before(c).empty());
   c.files["kernel.cpp"] = std::string("// moved down\n") + kSource;
-  EXPECT_TRUE(checkConstraints(c, {lock}).empty());
+  EXPECT_TRUE(ConstraintEnforcer({lock}).before(c).empty());
   std::string changed = kSource;
   changed.replace(changed.find("DataCopy("), 9, "DataCopyPad(");
   c.files["kernel.cpp"] = changed;
-  const auto v = checkConstraints(c, {lock});
+  const auto v = ConstraintEnforcer({lock}).before(c);
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0].category, "policy-violation");
   EXPECT_EQ(v[0].line, 6);
@@ -222,12 +222,13 @@ TEST(AgentConstraintEnforcer, LockedRegionMayMoveButNotChange) {
 TEST(AgentConstraintEnforcer, FixedParameterForms) {
   Candidate c;
   c.files["kernel.cpp"] = kSource;
-  EXPECT_TRUE(checkConstraints(c, {Constraint::fixParameter("BUFFER_NUM", 2)}).empty());
-  const auto v = checkConstraints(c, {Constraint::fixParameter("BUFFER_NUM", 1)});
+  EXPECT_TRUE(ConstraintEnforcer({Constraint::fixParameter("BUFFER_NUM", 2)}).before(c).empty());
+  const auto v = ConstraintEnforcer({Constraint::fixParameter("BUFFER_NUM", 1)}).before(c);
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0].line, 5);
   EXPECT_NE(v[0].message.find("sets it to 2"), std::string::npos);
-  EXPECT_EQ(checkConstraints(c, {Constraint::fixParameter("TILE_LENGTH", 128)}).size(), 1u);  // missing
+  EXPECT_EQ(ConstraintEnforcer({Constraint::fixParameter("TILE_LENGTH", 128)}).before(c).size(),
+            1u);  // missing
   EXPECT_TRUE(parameterValueMatches("8192u", 8192));
   EXPECT_TRUE(parameterValueMatches("(2.0f)", 2.0));
   EXPECT_FALSE(parameterValueMatches("2 * 4", 8));

@@ -28,6 +28,7 @@ bool contains(const std::string& s, const std::string& needle) {
 std::string allNotes(const ParsedReply& r) {
   std::string out;
   for (const auto& n : r.notes) out += n + "\n";
+  for (const auto& w : r.warnings) out += w + "\n";
   return out;
 }
 
@@ -208,4 +209,69 @@ TEST(ResponseParser, EveryPrefixOfEveryFixtureYieldsACandidateOrFeedback) {
     }
   }
   EXPECT_GT(parsed, 500u);
+}
+
+// docs/candidate-contract.md, "Several files": one rule picks the primary file, and choices the
+// model should hear about are warnings (they go into the next prompt's feedback).
+TEST(ResponseParser, TwoFullKernelsUseTheLastAndSayWhichInAWarning) {
+  const std::string reply =
+      "First try:\n```cpp\nextern \"C\" __global__ __aicore__ void add_custom() { int first; }\n```\n"
+      "Or this one:\n```cpp\nextern \"C\" __global__ __aicore__ void add_custom() { int second; }\n```\n";
+  auto r = parseLlmReply(reply);
+  ASSERT_TRUE(r.hasCandidate()) << r.feedback;
+  ASSERT_EQ(r.files.size(), 1u);
+  EXPECT_TRUE(contains(r.primary()->content, "second"));
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_TRUE(contains(r.warnings[0], "2 full kernels")) << r.warnings[0];
+  EXPECT_TRUE(contains(r.warnings[0], "the last one (code block 2) was used as kernel.cpp")) << r.warnings[0];
+}
+
+TEST(ResponseParser, TwoNamedKernelFilesFollowThePrimaryRuleAndSaySo) {
+  const std::string reply =
+      "```cpp add_custom_v2.cpp\nextern \"C\" __global__ __aicore__ void add_custom() { int v2; }\n```\n"
+      "```cpp add_custom.cpp\nextern \"C\" __global__ __aicore__ void add_custom() { int v1; }\n```\n";
+  auto r = parseLlmReply(reply);
+  ASSERT_TRUE(r.hasCandidate()) << r.feedback;
+  EXPECT_EQ(r.primary()->name, "add_custom.cpp");  // no kernel.cpp: the first by name
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_TRUE(contains(r.warnings[0], "add_custom.cpp was compiled and add_custom_v2.cpp")) << r.warnings[0];
+}
+
+TEST(ResponseParser, AHeaderFirstInTheReplyIsNotThePrimary) {
+  const std::string reply =
+      "```cpp add_custom_tiling.h\n#pragma once\ninline __aicore__ void h() {}\n```\n"
+      "```cpp kernel.cpp\n#include \"add_custom_tiling.h\"\nextern \"C\" __global__ __aicore__ void "
+      "add_custom() "
+      "{}\n```\n";
+  auto r = parseLlmReply(reply);
+  ASSERT_EQ(r.files.size(), 2u) << r.feedback;
+  EXPECT_EQ(r.files[0].name, "kernel.cpp");
+  EXPECT_EQ(r.files[1].name, "add_custom_tiling.h");
+  EXPECT_TRUE(r.warnings.empty());
+}
+
+TEST(ResponseParser, RepeatedFileNameWarnsWhichVersionWasUsed) {
+  const std::string reply =
+      "```cpp kernel.cpp\nextern \"C\" __global__ __aicore__ void k() { int v1; }\n```\n"
+      "```cpp kernel.cpp\nextern \"C\" __global__ __aicore__ void k() { int v2; }\n```\n";
+  auto r = parseLlmReply(reply);
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_TRUE(contains(r.warnings[0], "the last version (code block 2) was used")) << r.warnings[0];
+}
+
+TEST(ResponseParser, UnsafeFileNamesFromTheModelAreRefusedWithFeedback) {
+  for (const std::string name : {"../kernel.cpp", "include/kernel_tiling.h", "a/../../x.h"}) {
+    const std::string reply =
+        "```cpp kernel.cpp\nextern \"C\" __global__ __aicore__ void k() {}\n```\n```cpp " + name +
+        "\n#pragma once\n```\n";
+    auto r = parseLlmReply(reply);
+    EXPECT_FALSE(r.hasCandidate()) << name;
+    EXPECT_TRUE(contains(r.feedback, "Your reply's files cannot be used")) << r.feedback;
+    EXPECT_TRUE(contains(r.feedback, name)) << r.feedback;
+  }
+  std::string many = "```cpp kernel.cpp\nextern \"C\" __global__ __aicore__ void k() {}\n```\n";
+  for (int k = 0; k < 9; ++k) many += "```cpp h" + std::to_string(k) + ".h\n#pragma once\n```\n";
+  auto r = parseLlmReply(many);
+  EXPECT_FALSE(r.hasCandidate());
+  EXPECT_TRUE(contains(r.feedback, "at most 8 are accepted")) << r.feedback;
 }

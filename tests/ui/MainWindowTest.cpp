@@ -4,6 +4,7 @@
 #include <QSplitter>
 #include <QTabWidget>
 
+#include "ui/ConstraintsPanel.h"
 #include "ui/DiffView.h"
 #include "ui/KernelEditor.h"
 #include "ui/LatencyChart.h"
@@ -61,6 +62,59 @@ class MainWindowTest : public QObject {
     QCOMPARE(paused, QStringLiteral("0:01 elapsed"));
     QTest::qWait(1100);
     QCOMPARE(w.elapsedText(), paused);  // paused time does not count
+  }
+
+  // Rejections are linked to constraints by the diagnostic's constraint id: "constraint 12" in a
+  // message is not a rejection by constraint 1.
+  void constraintRejectionsAreCountedById() {
+    kwb::ui::MainWindow w;
+    kwb::Session s;
+    s.task.name = "add_custom";
+    kwb::Constraint one = kwb::Constraint::fixParameter("BUFFER_NUM", 2);
+    one.id = 1;
+    kwb::Constraint twelve = kwb::Constraint::fixParameter("TILE_LENGTH", 128);
+    twelve.id = 12;
+    s.constraints = {one, twelve};
+    for (int id = 1; id <= 2; ++id) {
+      kwb::Iteration it;
+      it.id = id;
+      it.state = kwb::IterationState::Done;
+      it.verdict = kwb::Verdict::Rejected;
+      it.candidate.files["kernel.cpp"] = "// k\n";
+      kwb::Diagnostic d;
+      d.source = "policy";
+      d.category = "policy-violation";
+      d.message = "fixed parameter TILE_LENGTH must be 128 (constraint 12), the candidate sets it to 64";
+      d.constraintId = 12;
+      it.diagnostics = {d, d};  // twice in one iteration: still one rejected iteration
+      s.iterations.push_back(it);
+    }
+    w.showSession(s);
+    auto* panel = w.constraintsPanel();
+    QVERIFY2(!panel->itemText(0).contains(QStringLiteral("rejected")), qPrintable(panel->itemText(0)));
+    QVERIFY2(panel->itemText(1).contains(QStringLiteral("rejected 2 candidate(s)")),
+             qPrintable(panel->itemText(1)));
+    w.setConstraints(s.constraints);
+    QVERIFY2(!panel->itemText(0).contains(QStringLiteral("rejected")), qPrintable(panel->itemText(0)));
+    QVERIFY2(panel->itemText(1).contains(QStringLiteral("rejected 2 candidate(s)")),
+             qPrintable(panel->itemText(1)));
+  }
+
+  // The editor shows the candidate's primary file by the evaluator's rule, not the first by name.
+  void theEditorShowsThePrimaryFile() {
+    kwb::ui::MainWindow w;
+    kwb::Session s;
+    s.task.name = "add_custom";
+    kwb::Iteration it;
+    it.id = 1;
+    it.state = kwb::IterationState::Done;
+    it.candidate.files["add_custom_tiling.h"] = "#pragma once\n";
+    it.candidate.files["kernel.cpp"] =
+        "#include \"add_custom_tiling.h\"\nextern \"C\" __global__ __aicore__ void add_custom() {}\n";
+    s.iterations.push_back(it);
+    w.showSession(s);
+    QCOMPARE(w.shownFile(), QStringLiteral("kernel.cpp"));
+    QVERIFY(w.editor()->text().contains(QStringLiteral("__global__")));
   }
 
   void missingTaskFolderIsReportedNotFatal() {

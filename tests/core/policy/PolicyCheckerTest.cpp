@@ -122,3 +122,46 @@ TEST(PolicyChecker, MissingEntriesAndWrongArity) {
   EXPECT_NE(e[0].message.find("takes 5 parameters; the contract wants 6"), std::string::npos);
   EXPECT_EQ(e[0].line, 7);
 }
+
+// A multi-file candidate (docs/candidate-contract.md, "Several files").
+TEST(PolicyChecker, TheCandidatesOwnHeaderMayBeIncludedByName) {
+  const std::string kernel = withLine("#include \"add_custom_tiling.h\"\n");
+  EXPECT_FALSE(check(kernel).empty());  // one file: an unknown header
+  const auto d =
+      checkCandidateFilesPolicy(kernel, "kernel.cpp", {{"add_custom_tiling.h", "#pragma once\n"}}, opts());
+  EXPECT_TRUE(d.empty()) << (d.empty() ? "" : d.front().format());
+  // Only in quotes, only by the exact name.
+  EXPECT_FALSE(checkCandidateFilesPolicy(withLine("#include <add_custom_tiling.h>\n"), "kernel.cpp",
+                                         {{"add_custom_tiling.h", ""}}, opts())
+                   .empty());
+  EXPECT_FALSE(checkCandidateFilesPolicy(withLine("#include \"./add_custom_tiling.h\"\n"), "kernel.cpp",
+                                         {{"add_custom_tiling.h", ""}}, opts())
+                   .empty());
+}
+
+TEST(PolicyChecker, EveryCandidateFileMeetsTheSameRules) {
+  const auto d = checkCandidateFilesPolicy(withLine("#include \"helpers.h\"\n"), "kernel.cpp",
+                                           {{"helpers.h",
+                                             "#pragma once\n#include <unistd.h>\ninline int f() "
+                                             "{ return fork(); }\n"}},
+                                           opts());
+  ASSERT_GE(d.size(), 2u);
+  for (const auto& x : d) EXPECT_EQ(x.file, "helpers.h") << x.format();
+  EXPECT_EQ(d[0].line, 2);
+}
+
+TEST(PolicyChecker, TheTilingFunctionMayLiveInACandidateHeader) {
+  std::string kernel = kGood;
+  const auto at = kernel.find("#if KWB_COMPILE_TILING");
+  const std::string tiling = kernel.substr(at);
+  kernel = kernel.substr(0, at) + "#include \"add_custom_tiling.h\"\n";
+  EXPECT_FALSE(
+      checkCandidateFilesPolicy(kernel, "kernel.cpp", {{"add_custom_tiling.h", "#pragma once\n"}}, opts())
+          .empty());  // defined nowhere
+  const auto d = checkCandidateFilesPolicy(
+      kernel, "kernel.cpp", {{"add_custom_tiling.h", "#pragma once\n#include <cstdint>\n" + tiling}}, opts());
+  EXPECT_TRUE(d.empty()) << (d.empty() ? "" : d.front().format());
+  // The kernel entry, though, must be in the primary file.
+  EXPECT_FALSE(
+      checkCandidateFilesPolicy("#include \"k.h\"\n", "kernel.cpp", {{"k.h", kGood}}, opts()).empty());
+}

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include <unistd.h>
@@ -49,10 +50,12 @@ struct Checked {
   }
 };
 
-Checked run(const std::string& source, const std::string& kernel = "add_custom") {
+Checked run(const std::string& source, const std::string& kernel = "add_custom",
+            const std::map<std::string, std::string>& companions = {}) {
   static int counter = 0;
   PreprocessSpec spec;
   spec.sourceText = source;
+  spec.companions = companions;
   const std::string tasksInclude = std::string(KWB_SOURCE_DIR) + "/resources/tasks/include";
   spec.flags = simPreprocessFlags("Ascend910B1", "c++17", true, {tasksInclude},
                                   {"KWB_COMPILE_KERNEL=1", "KWB_COMPILE_TILING=1"});
@@ -65,7 +68,8 @@ Checked run(const std::string& source, const std::string& kernel = "add_custom")
   o.kernelName = kernel;
   o.apiHeaderDirs = {currentInstallLayout().emulatorIncludeDir.string(), tasksInclude};
   if (!c.pre.text.empty())
-    c.policy = checkPreprocessedPolicy(c.pre.text, c.pre.candidatePath, "kernel.cpp", o);
+    c.policy =
+        checkPreprocessedPolicy(c.pre.text, c.pre.candidatePath, "kernel.cpp", o, c.pre.companionPaths);
   fs::remove_all(spec.scratchDir);
   return c;
 }
@@ -91,6 +95,52 @@ TEST(PolicyPreprocessed, CleanSkeletonPasses) {
                          "uint32_t n = static_cast<uint32_t>(in->inputs[0].elements);\n(void)n;"));
   EXPECT_TRUE(c.pre.ok) << c.all();
   EXPECT_TRUE(c.policy.empty()) << c.all();
+}
+
+// A multi-file candidate (docs/candidate-contract.md, "Several files"): its own header is included by
+// name and judged like the primary file, so it is no way around the allow-list.
+const char* kTilingHeader =
+    "#pragma once\n#include <cstdint>\nstruct AddTiling { uint32_t total; uint32_t tile; };\nconstexpr "
+    "int32_t "
+    "kTile = 64;\n";
+
+TEST(PolicyPreprocessed, AnIncludedCandidateHeaderPasses) {
+  auto c = run(candidate("#include \"add_custom_tiling.h\"\nconstexpr int32_t kTwice = kTile * 2;"),
+               "add_custom", {{"add_custom_tiling.h", kTilingHeader}});
+  EXPECT_TRUE(c.pre.ok) << c.all();
+  EXPECT_TRUE(c.policy.empty()) << c.all();
+  ASSERT_EQ(c.pre.companionPaths.count("add_custom_tiling.h"), 1u);
+}
+
+TEST(PolicyPreprocessed, AForbiddenConstructInAnIncludedCandidateHeaderIsRejected) {
+  const std::string header = std::string(kTilingHeader) +
+                             "inline int sneaky() { return sy\\\nstem(\"id\"); }\n"
+                             "inline void spin() { __asm__ volatile(\"nop\"); }\n";
+  auto c =
+      run(candidate("#include \"add_custom_tiling.h\"\n"), "add_custom", {{"add_custom_tiling.h", header}});
+  EXPECT_FLAGS(c, "system");
+  EXPECT_FLAGS(c, "__asm__");
+  for (const auto& d : c.policy) {
+    EXPECT_EQ(d.file, "add_custom_tiling.h") << d.format();
+    EXPECT_GE(d.line, 5) << d.format();
+  }
+  // Without knowing the header is the candidate's, its text counts as a header's and goes unjudged:
+  // what the companion paths close.
+  PolicyOptions o;
+  o.kernelName = "add_custom";
+  EXPECT_FALSE(c.pre.text.empty());
+  const auto blind = checkPreprocessedPolicy(c.pre.text, c.pre.candidatePath, "kernel.cpp", o);
+  EXPECT_TRUE(std::none_of(blind.begin(), blind.end(),
+                           [](const Diagnostic& d) { return d.api.value_or("") == "__asm__"; }));
+}
+
+TEST(PolicyPreprocessed, ACandidateHeaderMayNotIncludeAHostHeader) {
+  const std::string header = "#pragma once\n#include \"/etc/passwd\"\n";
+  auto c =
+      run(candidate("#include \"add_custom_tiling.h\"\n"), "add_custom", {{"add_custom_tiling.h", header}});
+  ASSERT_FALSE(c.policy.empty()) << c.all();
+  EXPECT_EQ(c.policy.front().file, "add_custom_tiling.h");
+  EXPECT_EQ(c.policy.front().line, 2);
 }
 
 TEST(PolicyPreprocessed, LineSpliceInsideIdentifier) {

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "core/eval/Evaluator.h"
@@ -181,4 +182,82 @@ TEST(BackendSim, HostileSpinTimesOut) {
   const EvalReport r = evalFixture(t, "hostile_spin.cpp", std::chrono::milliseconds(5000));
   ASSERT_EQ(r.verdict, Verdict::Timeout) << dump(r);
   EXPECT_LT(r.durationMs, 120000.0);
+}
+
+namespace {
+// The expert add_custom split in two (docs/candidate-contract.md, "Several files"): the tiling struct
+// and kwb_tiling in a header of the candidate's own, the kernel including it.
+std::pair<std::string, std::string> splitExpert() {
+  const std::string src = readText(tasksDir() / "add_custom" / "expert_candidate.cpp");
+  const auto kernelAt = src.find("#if KWB_COMPILE_KERNEL");
+  const auto tilingAt = src.find("#if KWB_COMPILE_TILING");
+  const std::string header = "#pragma once\n" + src.substr(0, kernelAt) + src.substr(tilingAt);
+  const std::string kernel = "#include \"add_custom_tiling.h\"\n" + src.substr(kernelAt, tilingAt - kernelAt);
+  return {kernel, header};
+}
+
+EvalReport evalFiles(const Task& task, const std::string& kernel,
+                     std::map<std::string, std::string> companions, const std::string& label,
+                     fs::path cacheDir = fs::path(KWB_TEST_BIN_DIR) / "eval-cache") {
+  BackendOptions o;
+  o.soc = "Ascend910B1";
+  o.cacheDir = cacheDir;
+  SimBackend backend(o);
+  EvalRequest r;
+  r.candidateSource = kernel;
+  r.companionFiles = std::move(companions);
+  r.seed = 1234;
+  r.workDir = fs::path(KWB_TEST_BIN_DIR) / "eval-work" / label;
+  r.cacheDir = o.cacheDir;
+  return evaluate(task, backend, r);
+}
+}  // namespace
+
+TEST(BackendSim, AMultiFileCandidateIsBuiltWithItsHeader) {
+  const Task t = addTask({"sample_8x2048", "tail_16397"});
+  const auto [kernel, header] = splitExpert();
+  // A cache of this run's own: what an earlier run built must not answer for this one.
+  const fs::path cache = fs::path(KWB_TEST_BIN_DIR) / ("eval-cache-multi-" + std::to_string(::getpid()));
+  fs::remove_all(cache);
+  const EvalReport r = evalFiles(t, kernel, {{"add_custom_tiling.h", header}}, "multi_file", cache);
+  ASSERT_EQ(r.verdict, Verdict::Pass) << dump(r);
+  // Without its header the same kernel is refused (an include of an unknown file): the header was used.
+  const EvalReport alone = evalFiles(t, kernel, {}, "multi_file_alone");
+  EXPECT_NE(alone.verdict, Verdict::Pass) << dump(alone);
+  // A changed header is a different build.
+  std::string slower = header;
+  slower.replace(slower.find("if (tile > 8192) tile = 8192;"), 29, "if (tile > 1024) tile = 1024;");
+  const EvalReport b = evalFiles(t, kernel, {{"add_custom_tiling.h", slower}}, "multi_file_b", cache);
+  const EvalReport again = evalFiles(t, kernel, {{"add_custom_tiling.h", header}}, "multi_file", cache);
+  fs::remove_all(cache);
+  ASSERT_EQ(b.verdict, Verdict::Pass) << dump(b);
+  ASSERT_TRUE(b.compile.has_value());
+  EXPECT_FALSE(b.compile->cached) << "a changed header reused the build of the old one";
+  ASSERT_TRUE(again.compile.has_value());
+  EXPECT_TRUE(again.compile->cached) << "an unchanged multi-file candidate was recompiled";
+}
+
+TEST(BackendSim, AForbiddenConstructInAnIncludedCandidateHeaderIsRejected) {
+  const Task t = addTask({"sample_8x2048"});
+  const auto [kernel, header] = splitExpert();
+  const std::string hostile = header + "inline int sneaky() { return sy\\\nstem(\"id\"); }\n";
+  const EvalReport r = evalFiles(t, kernel, {{"add_custom_tiling.h", hostile}}, "multi_file_hostile");
+  ASSERT_EQ(r.verdict, Verdict::Rejected) << dump(r);
+  EXPECT_FALSE(r.compile.has_value());
+  ASSERT_FALSE(r.diagnostics.empty());
+  EXPECT_EQ(r.diagnostics.front().category, "policy-violation");
+  EXPECT_EQ(r.diagnostics.front().file, "add_custom_tiling.h");
+}
+
+TEST(BackendSim, CandidateFileNamesAreCheckedBeforeAnythingIsWritten) {
+  const Task t = addTask({"sample_8x2048"});
+  const auto [kernel, header] = splitExpert();
+  for (const std::string bad : {"../add_custom_tiling.h", "harness_main.cpp", "kernel.cpp", "/tmp/x.h"}) {
+    const EvalReport r = evalFiles(t, kernel, {{bad, header}}, "multi_file_name");
+    EXPECT_EQ(r.verdict, Verdict::Rejected) << bad << "\n" << dump(r);
+    EXPECT_FALSE(r.compile.has_value()) << bad;
+    ASSERT_FALSE(r.diagnostics.empty()) << bad;
+    EXPECT_NE(r.diagnostics.front().message.find(bad), std::string::npos) << r.diagnostics.front().message;
+  }
+  EXPECT_FALSE(fs::exists(fs::path(KWB_TEST_BIN_DIR) / "eval-work" / "add_custom_tiling.h"));
 }
