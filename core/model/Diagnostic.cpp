@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "core/model/JsonReader.h"
+#include "core/model/Utf8Text.h"
 
 namespace kwb {
 
@@ -61,16 +62,22 @@ std::string Diagnostic::format() const {
 }
 
 void to_json(nlohmann::json& j, const Diagnostic& d) {
-  j = nlohmann::json{{"source", d.source},     {"severity", toString(d.severity)},
-                     {"category", d.category}, {"file", d.file},
-                     {"line", d.line},         {"column", d.column},
-                     {"message", d.message}};
+  j = nlohmann::json{{"source", d.source},
+                     {"severity", toString(d.severity)},
+                     {"category", d.category},
+                     {"file", toValidUtf8(d.file)},
+                     {"line", d.line},
+                     {"column", d.column},
+                     {"message", toValidUtf8(d.message)}};
   if (d.api) j["api"] = *d.api;
   if (d.tensor) j["tensor"] = *d.tensor;
   if (d.block) j["block"] = *d.block;
   if (d.pipe) j["pipe"] = *d.pipe;
-  if (!d.notes.empty()) j["notes"] = d.notes;
-  if (!d.excerpt.empty()) j["excerpt"] = d.excerpt;
+  if (!d.notes.empty()) {
+    j["notes"] = nlohmann::json::array();
+    for (const auto& n : d.notes) j["notes"].push_back(toValidUtf8(n));
+  }
+  if (!d.excerpt.empty()) j["excerpt"] = toValidUtf8(d.excerpt);
 }
 
 void read(const JsonReader& r, Diagnostic& d) {
