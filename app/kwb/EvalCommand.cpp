@@ -7,10 +7,12 @@
 #include <sstream>
 
 #include "app/kwb/Cli.h"
+#include "core/model/BoundedFileRead.h"
 #include "core/model/JsonReader.h"
 #include "core/model/Task.h"
 #include "core/toolchain/Evaluator.h"
 #include "core/toolchain/PrivateCacheDir.h"
+#include "core/toolchain/TaskPreflight.h"
 #include "core/toolchain/TempWorkDir.h"
 
 namespace kwb::cli {
@@ -74,12 +76,15 @@ int runEval(const EvalArgs& a) {
   } catch (const std::exception& e) {
     return bad(e.what());
   }
-  std::ifstream kf(a.kernel, std::ios::binary);
-  if (!kf) return bad("cannot read kernel file " + a.kernel);
-  std::stringstream ss;
-  ss << kf.rdbuf();
+  if (auto why = taskProblemBeforeEvaluation(task, a.soc); !why.empty()) return bad(why);
+  if (auto why = a.workDir.empty() ? environmentProblemBeforeEvaluation() : workFolderProblem(a.workDir);
+      !why.empty())
+    return bad(a.workDir.empty() ? why : "--work-dir " + why);
+  std::string readError;
+  auto source = readBoundedRegularFile(a.kernel, kMaxCandidateFileBytes, readError);
+  if (!source) return bad("kernel file: " + readError);
   EvalRequest req;
-  req.candidateSource = ss.str();
+  req.candidateSource = std::move(*source);
   req.candidateName = fs::path(a.kernel).filename().string();
   if (!a.seed.empty()) {
     try {

@@ -1,6 +1,7 @@
 #include "core/toolchain/SocInfo.h"
 #include "core/toolchain/InstallLayout.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 
@@ -11,6 +12,15 @@ namespace kwb {
 std::filesystem::path socDir() {
   if (const char* d = std::getenv("KWB_SOC_DIR"); d && *d) return d;
   return currentInstallLayout().dataRoot / "resources" / "soc";
+}
+
+std::vector<std::string> knownSocs() {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(socDir(), ec), end; !ec && it != end; it.increment(ec))
+    if (it->path().extension() == ".json") out.push_back(it->path().stem().string());
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 std::optional<SocInfo> loadSocInfo(const std::string& soc, std::string& error) {

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace kwb {
 
@@ -18,6 +19,8 @@ struct SocInfo {
 
 // Folder of the SoC files: $KWB_SOC_DIR, else the source tree's resources/soc.
 std::filesystem::path socDir();
+// The SoCs socDir() has a file for, sorted ("Ascend310P1", ..., "Ascend910B4").
+std::vector<std::string> knownSocs();
 // nullopt with `error` set when the SoC has no readable file.
 std::optional<SocInfo> loadSocInfo(const std::string& soc, std::string& error);
 
