@@ -455,7 +455,11 @@ bool AgentLoop::Impl::limitsReached(std::string& why) {
   const SessionLimits& L = s.settings.limits;
   const bool anyBudget = L.maxIterations || L.maxTokens || L.maxSeconds;
   const int maxIt = L.maxIterations ? *L.maxIterations : (anyBudget ? 0 : options.defaultMaxIterations);
-  if (maxIt > 0 && static_cast<int>(s.iterations.size()) >= maxIt) {
+  // Interrupted iterations (stopped by the engineer, a kill or a crash before they finished) did not
+  // use the budget they were started with: only the others count.
+  const auto counted = std::count_if(s.iterations.begin(), s.iterations.end(),
+                                     [](const Iteration& it) { return it.state != IterationState::Stopped; });
+  if (maxIt > 0 && static_cast<int>(counted) >= maxIt) {
     why = "iteration budget (" + std::to_string(maxIt) + ") reached";
     return true;
   }

@@ -54,6 +54,10 @@
 
 namespace kwb {
 
+// How an iteration's LLM failure starts its Error event and, when it ends the loop, the finish reason:
+// `kwb run` maps that reason to its own exit code (provider/network failures are not internal errors).
+inline constexpr std::string_view kLlmFailurePrefix = "LLM request failed";
+
 struct AgentLoopOptions {
   PromptResources prompts;  // empty contract: loadPromptResources() at construction
   PromptBudget budget;

@@ -96,10 +96,15 @@ void AgentLoop::Impl::decide(const RoundPlan& plan, const std::vector<int>& ids)
   std::lock_guard lock(mutex);
   if (allFailed) {
     finished = true;
-    finishReason = "the workbench could not complete iteration " + std::to_string(results.front()->id) +
-                   ": " +
-                   (results.front()->diagnostics.empty() ? std::string("see its log")
-                                                         : results.front()->diagnostics.back().message);
+    const Iteration& first = *results.front();
+    const bool llmFailure = !first.diagnostics.empty() && first.diagnostics.back().category == "llm-error";
+    if (llmFailure)
+      finishReason = std::string(kLlmFailurePrefix) + " in iteration " + std::to_string(first.id) + ": " +
+                     first.diagnostics.back().message;
+    else
+      finishReason =
+          "the workbench could not complete iteration " + std::to_string(first.id) + ": " +
+          (first.diagnostics.empty() ? std::string("see its log") : first.diagnostics.back().message);
     return;
   }
   // The engineer moved the base during the round (an edit evaluated while paused): it wins.

@@ -91,6 +91,21 @@ int AgentLoop::Impl::runAgentIteration(const RoundPlan& plan) {
       emit(agent_event::IterationFinished{it});
     }
     throw;
+  } catch (const std::exception& e) {
+    // Whatever went wrong, the iteration ends with its cause instead of staying `generating`; the
+    // round then stops the loop (every candidate failed) with this message.
+    if (!isFinal(it.state)) {
+      it.state = IterationState::Failed;
+      it.diagnostics.push_back(agentDiagnostic("internal-error", std::string("internal error: ") + e.what()));
+      try {
+        save(it);
+      } catch (const std::exception&) {
+        // The store refused too: the event below still reports the cause.
+      }
+      emit(agent_event::Error{it.id, std::string("iteration ") + std::to_string(it.id) +
+                                         " failed with an internal error: " + e.what()});
+      emit(agent_event::IterationFinished{it});
+    }
   }
   return it.id;
 }
@@ -101,6 +116,10 @@ void AgentLoop::Impl::generateAndEvaluate(Iteration& it, const RoundPlan& plan, 
   so.onText = [&](std::string_view d) { emit(agent_event::TokenStreamed{id, std::string(d), false}); };
   so.onReasoning = [&](std::string_view d) { emit(agent_event::TokenStreamed{id, std::string(d), true}); };
   so.onRestart = [&](int, const LlmError&) { emit(agent_event::StreamRestarted{id}); };
+  so.onRetry = [&](int attempt, std::chrono::milliseconds wait, const LlmError& why) {
+    emit(agent_event::LlmRetry{id, attempt, static_cast<long long>(wait.count()),
+                               std::string(toString(why.kind)) + ": " + why.message});
+  };
   const LlmResponse resp = llm->complete(prompt.request, so, &stopRequested);
   LlmUsage usage;
   usage.promptTokens = resp.usage.promptTokens;
@@ -125,7 +144,8 @@ void AgentLoop::Impl::generateAndEvaluate(Iteration& it, const RoundPlan& plan, 
     it.diagnostics.push_back(
         agentDiagnostic("llm-error", std::string(toString(resp.error.kind)) + ": " + resp.error.message));
     save(it);
-    emit(agent_event::Error{it.id, "LLM request failed (" + llm->describe() + "): " + resp.error.message});
+    emit(agent_event::Error{
+        it.id, std::string(kLlmFailurePrefix) + " (" + llm->describe() + "): " + resp.error.message});
     emit(agent_event::IterationFinished{it});
     return;
   }
