@@ -289,8 +289,9 @@ TEST(Task, TensorAndCaseSizesAreCapped) {
   j["cases"][0]["shapes"]["x"] = {65536, 65536};
   std::string msg = loadMessage(j);
   EXPECT_NE(msg.find("/cases/0/shapes/x"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("4294967296 elements (8192.0 MiB of float16); a tensor may have at most 16777216 elements"),
-            std::string::npos)
+  EXPECT_NE(
+      msg.find("4294967296 elements (8192.0 MiB of float16); a tensor may have at most 16777216 elements"),
+      std::string::npos)
       << msg;
   j = minimalTaskJson();
   for (auto& t : j["inputs"]) t["dtype"] = "float32";
