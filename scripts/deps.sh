@@ -6,7 +6,8 @@ kwb_install_deps() {
     nlohmann-json3-dev libcli11-dev libcpp-httplib-dev libcurl4-openssl-dev
     libgtest-dev libgmock-dev libbenchmark-dev libdtl-dev python3-numpy
     qt6-base-dev libqt6charts6-dev libqt6opengl6-dev libqscintilla2-qt6-dev
-    bubblewrap xvfb xauth clang-format clang-tidy)
+    bubblewrap xvfb xauth clang-format clang-tidy
+    clang libclang-rt-14-dev)  # the fuzz preset: clang with libFuzzer (docs/reliability.md)
   local missing=()
   for p in "${pkgs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

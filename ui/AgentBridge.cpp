@@ -92,6 +92,12 @@ void AgentBridge::deliver(const AgentEvent& event) {
         } else if constexpr (std::is_same_v<T, agent_event::Error>) {
           qCWarning(lcUiAgent) << "agent error:" << e.message.c_str();
           window_->setAgentStatus(tr("error"), QString::fromStdString(e.message));
+        } else if constexpr (std::is_same_v<T, agent_event::LlmRetry>) {
+          window_->setAgentStatus(tr("retrying"), tr("Iteration %1: LLM retry %2 in %3 s after %4")
+                                                      .arg(e.iterationId)
+                                                      .arg(e.attempt)
+                                                      .arg(static_cast<double>(e.waitMs) / 1000.0, 0, 'f', 1)
+                                                      .arg(QString::fromStdString(e.reason)));
         } else if constexpr (std::is_same_v<T, agent_event::StreamRestarted>) {
           window_->appendStreamedText(e.iterationId,
                                       QStringLiteral("\n/* -- retrying: the reply restarts -- */\n"));

@@ -5,7 +5,9 @@
 namespace kwb::cli {
 
 void printJson(const nlohmann::json& doc) {
-  std::cout << doc.dump(2) << std::endl;
+  // Text from outside is made UTF-8 where it enters the model (toValidUtf8); should a byte slip through
+  // anyway, it is replaced here rather than ending a --json command without its document.
+  std::cout << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
 }
 
 }  // namespace kwb::cli

@@ -9,8 +9,9 @@
 
 namespace kwb::cli {
 
-// Exit codes of the CLI contract (README, "Exit codes").
-enum ExitCode : int { Success = 0, Failed = 1, BadInput = 2, InternalError = 3 };
+// Exit codes of the CLI contract, plus 4 for an LLM provider or network failure (`kwb run`): a server,
+// key or network problem is not an internal error. README.md ("Exit codes") has the table.
+enum ExitCode : int { Success = 0, Failed = 1, BadInput = 2, InternalError = 3, LlmFailure = 4 };
 
 // Every command sets its action through this; main() runs it after parsing, maps exceptions to exit
 // code 3 and keeps --json output a single document.

@@ -7,11 +7,13 @@
 #include <sstream>
 
 #include "app/kwb/Cli.h"
+#include "core/base/BoundedFileRead.h"
 #include "core/base/PrivateCacheDir.h"
 #include "core/base/TempWorkDir.h"
 #include "core/eval/Evaluator.h"
 #include "core/model/JsonReader.h"
 #include "core/model/Task.h"
+#include "core/toolchain/TaskPreflight.h"
 
 namespace kwb::cli {
 namespace {
@@ -74,12 +76,15 @@ int runEval(const EvalArgs& a) {
   } catch (const std::exception& e) {
     return bad(e.what());
   }
-  std::ifstream kf(a.kernel, std::ios::binary);
-  if (!kf) return bad("cannot read kernel file " + a.kernel);
-  std::stringstream ss;
-  ss << kf.rdbuf();
+  if (auto why = taskProblemBeforeEvaluation(task, a.soc); !why.empty()) return bad(why);
+  if (auto why = a.workDir.empty() ? environmentProblemBeforeEvaluation() : workFolderProblem(a.workDir);
+      !why.empty())
+    return bad(a.workDir.empty() ? why : "--work-dir " + why);
+  std::string readError;
+  auto source = readBoundedRegularFile(a.kernel, kMaxCandidateFileBytes, readError);
+  if (!source) return bad("kernel file: " + readError);
   EvalRequest req;
-  req.candidateSource = ss.str();
+  req.candidateSource = std::move(*source);
   req.candidateName = fs::path(a.kernel).filename().string();
   if (!a.seed.empty()) {
     try {

@@ -1,8 +1,9 @@
 // kwb run: the agent loop, headless. One progress line per step on stderr; --json prints the final
 // session summary on stdout. Exit: 0 a passing candidate exists, 1 none, 2 bad input (including a
-// damaged session resumed without --repair), 3 internal error (including an LLM endpoint that could
-// not be used), 128 + N when stopped by signal N (SIGINT, SIGTERM, SIGHUP: the run stops cleanly,
-// its scratch is removed and the session can be resumed).
+// damaged session resumed without --repair), 3 internal error, 4 the LLM endpoint failed (provider, key
+// or network; retries exhausted), 128 + N when stopped by signal N (SIGINT, SIGTERM, SIGHUP: the run
+// stops cleanly, its scratch is removed and the session can be resumed).
+#include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
@@ -15,6 +16,7 @@
 #include "core/agent/SessionSummary.h"
 #include "core/llm/LlmClient.h"
 #include "core/model/Task.h"
+#include "core/toolchain/TaskPreflight.h"
 
 namespace kwb::cli {
 namespace {
@@ -60,6 +62,13 @@ class ProgressPrinter : public AgentObserver {
       line = "#" + std::to_string(a->iterationId) + " accepted, exported to " + a->exportDir;
     } else if (auto* err = std::get_if<agent_event::Error>(&e)) {
       line = "error: " + err->message;
+    } else if (auto* r = std::get_if<agent_event::LlmRetry>(&e)) {
+      char wait[32];
+      std::snprintf(wait, sizeof wait, "%.1f s", static_cast<double>(r->waitMs) / 1000.0);
+      line = "#" + std::to_string(r->iterationId) + " LLM retry " + std::to_string(r->attempt) + " in " +
+             wait + " after " + r->reason;
+    } else if (auto* rs = std::get_if<agent_event::StreamRestarted>(&e)) {
+      line = "#" + std::to_string(rs->iterationId) + " the reply restarts (partial text discarded)";
     }
     if (line.empty()) return;
     std::lock_guard lock(mutex_);
@@ -98,6 +107,9 @@ int runAgent(const RunArgs& a) {
   } catch (const std::exception& e) {
     return bad(e.what());
   }
+  // Problems that would fail every iteration are found before a single LLM token is spent.
+  if (auto why = taskProblemBeforeEvaluation(task); !why.empty()) return bad(why);
+  if (auto why = environmentProblemBeforeEvaluation(); !why.empty()) return bad(why);
   LlmEndpointConfig cfg = llmEndpointFromEnvironment();
   if (!a.provider.empty()) cfg.provider = a.provider;
   if (!a.replay.empty()) {
@@ -107,6 +119,10 @@ int runAgent(const RunArgs& a) {
   if (!a.baseUrl.empty()) cfg.baseUrl = a.baseUrl;
   if (!a.model.empty()) cfg.model = a.model;
   if (!a.apiKeyEnv.empty()) cfg.apiKeyEnv = a.apiKeyEnv;
+  // Child processes never inherit the key (ProcessSpec: isSecretEnvironmentName reads this variable to
+  // know its name); set before any thread starts.
+  if (!cfg.apiKeyEnv.empty()) ::setenv("KWB_LLM_API_KEY_ENV", cfg.apiKeyEnv.c_str(), 1);
+  for (const auto& w : cfg.warnings) std::cerr << "kwb run: warning: " << w << "\n";
   if (cfg.provider.empty())
     return bad(
         "no LLM configured: pass --provider openai|anthropic|replay (with --base-url/--model or --replay), "
@@ -170,6 +186,10 @@ int runAgent(const RunArgs& a) {
   }
   std::cerr << "kwb run: " << (resume ? "resuming" : "new") << " session " << sessionDir.string() << " ("
             << llm->describe() << ", backend " << a.backend << ")\n";
+  if (auto pid = store->staleLockPid())
+    std::cerr << "kwb run: warning: took over the lock of " << sessionDir.string() << " from process " << *pid
+              << ", which ended without releasing it (crashed or killed); its unfinished iteration is "
+                 "re-evaluated or marked stopped\n";
 
   AgentLoopOptions options;
   if (!a.seed.empty()) {
@@ -205,8 +225,14 @@ int runAgent(const RunArgs& a) {
   }
   loop.removeObserver(&printer);
   const Session s = loop.snapshot();
+  const bool llmFailure = !best && reason.rfind(kLlmFailurePrefix, 0) == 0;
   const bool internal =
       !best && (reason.rfind("internal error", 0) == 0 || reason.rfind("the workbench could not", 0) == 0);
+  if (llmFailure)
+    std::cerr
+        << "kwb run: the LLM endpoint failed; fix it (see the message above), then resume with: kwb run "
+           "--task "
+        << a.task << " --session " << sessionDir.string() << "\n";
   if (a.json) {
     nlohmann::json j = sessionSummaryJson(s);
     j["session_dir"] = fs::absolute(sessionDir).string();
@@ -225,6 +251,7 @@ int runAgent(const RunArgs& a) {
     return 128 + sig;
   }
   if (best) return Success;
+  if (llmFailure) return LlmFailure;
   return internal ? InternalError : Failed;
 }
 

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "app/kwb/Cli.h"
+#include "core/base/BoundedFileRead.h"
 #include "core/base/PrivateCacheDir.h"
 #include "core/base/TempWorkDir.h"
 #include "core/eval/Evaluator.h"
@@ -89,10 +90,9 @@ int runSuite(const SuiteArgs& a) {
     nlohmann::json item{{"task", dir.filename().string()}};
     try {
       Task task = loadTaskDir(dir);
-      std::ifstream kf(dir / a.candidate, std::ios::binary);
-      if (!kf) throw std::runtime_error("no " + a.candidate + " in " + dir.string());
-      std::stringstream ss;
-      ss << kf.rdbuf();
+      std::string readError;
+      auto source = readBoundedRegularFile(dir / a.candidate, kMaxCandidateFileBytes, readError);
+      if (!source) throw std::runtime_error(readError);
       BackendOptions bo;
       bo.soc = a.soc.empty() ? task.soc : a.soc;
       bo.cacheDir = cache;
@@ -100,7 +100,7 @@ int runSuite(const SuiteArgs& a) {
       auto backend = makeBackend(a.backend, bo, error);
       if (!backend) throw std::runtime_error(error);
       EvalRequest req;
-      req.candidateSource = ss.str();
+      req.candidateSource = std::move(*source);
       req.candidateName = a.candidate;
       req.seed = seed;
       req.workDir = root / task.name;

@@ -3,6 +3,7 @@
 
 #include "app/kwb/Cli.h"
 #include "core/model/Task.h"
+#include "core/toolchain/TaskPreflight.h"
 
 namespace kwb::cli {
 namespace {
@@ -24,6 +25,8 @@ int validateTaskCommand(const std::string& pathArg, bool json) {
           fs::is_directory(path, ec) ? "not a task folder: it has no task.json" : "no such file or folder");
     read(JsonReader(readJsonFile(taskJson), taskJson.string()), task);
     issues = validateTask(task);
+    // The SoC list is the installation's (resources/soc), so this check lives beside the model's rules.
+    if (auto why = unknownSocProblem(task.soc); !why.empty()) issues.push_back({"/soc", why});
   } catch (const LoadError& e) {
     issues.push_back({e.pointer(), e.detail()});
     out["file"] = e.file().empty() ? taskJson.string() : e.file();

@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -13,6 +14,10 @@
 #include "core/model/ProfileReport.h"
 
 namespace kwb {
+
+// How an iteration's LLM failure starts its Error event and, when it ends the loop, the finish reason:
+// `kwb run` maps that reason to its own exit code (provider/network failures are not internal errors).
+inline constexpr std::string_view kLlmFailurePrefix = "LLM request failed";
 
 enum class AgentState {
   Idle,
@@ -41,6 +46,12 @@ struct TokenStreamed {
 };
 struct StreamRestarted {  // the client retried after partial output: discard what was streamed
   int iterationId;
+};
+struct LlmRetry {  // the LLM request failed in a retryable way and is tried again after `waitMs`
+  int iterationId;
+  int attempt = 1;  // 1 = the first retry
+  long long waitMs = 0;
+  std::string reason;  // what failed, and whether partial text was discarded
 };
 struct IterationStarted {
   Iteration iteration;  // state Generating (agent) or Compiling (human edit / replay)
@@ -72,9 +83,9 @@ struct Error {
 
 using AgentEvent =
     std::variant<agent_event::StateChanged, agent_event::TokenStreamed, agent_event::StreamRestarted,
-                 agent_event::IterationStarted, agent_event::IterationUpdated, agent_event::IterationFinished,
-                 agent_event::DiagnosticsReported, agent_event::ProfileReady, agent_event::ConstraintsChanged,
-                 agent_event::Accepted, agent_event::Error>;
+                 agent_event::LlmRetry, agent_event::IterationStarted, agent_event::IterationUpdated,
+                 agent_event::IterationFinished, agent_event::DiagnosticsReported, agent_event::ProfileReady,
+                 agent_event::ConstraintsChanged, agent_event::Accepted, agent_event::Error>;
 
 class AgentObserver {
  public:

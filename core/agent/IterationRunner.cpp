@@ -103,6 +103,21 @@ int IterationRunner::runAgentIteration(const RoundPlan& plan) {
       hooks_.emit(agent_event::IterationFinished{it});
     }
     throw;
+  } catch (const std::exception& e) {
+    // Whatever went wrong, the iteration ends with its cause instead of staying `generating`; the
+    // round then stops the loop (every candidate failed) with this message.
+    if (!isFinal(it.state)) {
+      it.state = IterationState::Failed;
+      it.diagnostics.push_back(agentDiagnostic("internal-error", std::string("internal error: ") + e.what()));
+      try {
+        save(it);
+      } catch (const std::exception&) {
+        // The store refused too: the event below still reports the cause.
+      }
+      hooks_.emit(agent_event::Error{it.id, std::string("iteration ") + std::to_string(it.id) +
+                                                " failed with an internal error: " + e.what()});
+      hooks_.emit(agent_event::IterationFinished{it});
+    }
   }
   return it.id;
 }
@@ -115,6 +130,10 @@ void IterationRunner::generateAndEvaluate(Iteration& it, const RoundPlan& plan, 
     hooks_.emit(agent_event::TokenStreamed{id, std::string(d), true});
   };
   so.onRestart = [&](int, const LlmError&) { hooks_.emit(agent_event::StreamRestarted{id}); };
+  so.onRetry = [&](int attempt, std::chrono::milliseconds wait, const LlmError& why) {
+    hooks_.emit(agent_event::LlmRetry{id, attempt, static_cast<long long>(wait.count()),
+                                      std::string(toString(why.kind)) + ": " + why.message});
+  };
   const LlmResponse resp = llm_->complete(prompt.request, so, hooks_.stop);
   LlmUsage usage;
   usage.promptTokens = resp.usage.promptTokens;
@@ -139,8 +158,8 @@ void IterationRunner::generateAndEvaluate(Iteration& it, const RoundPlan& plan, 
     it.diagnostics.push_back(
         agentDiagnostic("llm-error", std::string(toString(resp.error.kind)) + ": " + resp.error.message));
     save(it);
-    hooks_.emit(
-        agent_event::Error{it.id, "LLM request failed (" + llm_->describe() + "): " + resp.error.message});
+    hooks_.emit(agent_event::Error{
+        it.id, std::string(kLlmFailurePrefix) + " (" + llm_->describe() + "): " + resp.error.message});
     hooks_.emit(agent_event::IterationFinished{it});
     return;
   }

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "core/agent/AgentEvents.h"
 #include "core/agent/SessionSummary.h"
 
 namespace kwb {
@@ -81,7 +82,11 @@ std::optional<std::string> RoundPolicy::limitReached(const Session& s, const Loo
   const SessionLimits& L = s.settings.limits;
   const bool anyBudget = L.maxIterations || L.maxTokens || L.maxSeconds;
   const int maxIt = L.maxIterations ? *L.maxIterations : (anyBudget ? 0 : config_.defaultMaxIterations);
-  if (maxIt > 0 && static_cast<int>(s.iterations.size()) >= maxIt)
+  // Interrupted iterations (stopped by the engineer, a kill or a crash before they finished) did not
+  // use the budget they were started with: only the others count.
+  const auto counted = std::count_if(s.iterations.begin(), s.iterations.end(),
+                                     [](const Iteration& it) { return it.state != IterationState::Stopped; });
+  if (maxIt > 0 && static_cast<int>(counted) >= maxIt)
     return "iteration budget (" + std::to_string(maxIt) + ") reached";
   if (L.maxTokens) {
     std::int64_t used = 0;
@@ -122,9 +127,15 @@ RoundDecision RoundPolicy::decide(const Session& s, const RoundPlan& plan, const
                          std::all_of(results.begin(), results.end(),
                                      [](const Iteration* it) { return it->state == IterationState::Failed; });
   if (allFailed) {
-    out.finish = "the workbench could not complete iteration " + std::to_string(results.front()->id) + ": " +
-                 (results.front()->diagnostics.empty() ? std::string("see its log")
-                                                       : results.front()->diagnostics.back().message);
+    const Iteration& first = *results.front();
+    const bool llmFailure = !first.diagnostics.empty() && first.diagnostics.back().category == "llm-error";
+    if (llmFailure)
+      out.finish = std::string(kLlmFailurePrefix) + " in iteration " + std::to_string(first.id) + ": " +
+                   first.diagnostics.back().message;
+    else
+      out.finish =
+          "the workbench could not complete iteration " + std::to_string(first.id) + ": " +
+          (first.diagnostics.empty() ? std::string("see its log") : first.diagnostics.back().message);
     return out;
   }
   // The engineer moved the base during the round (an edit evaluated at a boundary): it wins.

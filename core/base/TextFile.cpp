@@ -1,60 +1,14 @@
 #include "core/base/TextFile.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 #include <stdexcept>
+
+#include "core/base/BoundedFileRead.h"
 
 namespace kwb {
 
 TextFileRead readTextFile(const std::filesystem::path& path, std::uintmax_t maxBytes) {
   TextFileRead r;
-  auto fail = [&](const std::string& what) {
-    r.error = path.string() + ": " + what;
-    return r;
-  };
-  // O_NONBLOCK: opening a FIFO must not wait for a writer; the fstat below then rejects it.
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) return fail(std::strerror(errno));
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    const int err = errno;
-    ::close(fd);
-    return fail(std::strerror(err));
-  }
-  if (!S_ISREG(st.st_mode)) {
-    ::close(fd);
-    return fail("not a regular file");
-  }
-  if (static_cast<std::uintmax_t>(st.st_size) > maxBytes) {
-    ::close(fd);
-    return fail("too large (" + std::to_string(st.st_size) + " bytes, the limit is " + std::to_string(maxBytes) +
-                ")");
-  }
-  std::string text;
-  text.reserve(static_cast<std::size_t>(st.st_size));
-  char buf[65536];
-  for (;;) {
-    const ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const int err = errno;
-      ::close(fd);
-      return fail(std::strerror(err));
-    }
-    if (n == 0) break;
-    // The file may grow after the fstat: the limit holds for what is read, not just what was seen.
-    if (text.size() + static_cast<std::size_t>(n) > maxBytes) {
-      ::close(fd);
-      return fail("grew past the limit of " + std::to_string(maxBytes) + " bytes while being read");
-    }
-    text.append(buf, static_cast<std::size_t>(n));
-  }
-  ::close(fd);
-  r.text = std::move(text);
+  r.text = readBoundedRegularFile(path, static_cast<std::size_t>(maxBytes), r.error);
   return r;
 }
 

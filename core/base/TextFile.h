@@ -1,8 +1,8 @@
 #pragma once
-// Reading a whole file into memory, the one way tool code does it. Files a candidate or a task could
-// have written are read with a size limit and only when they are regular files (a FIFO, /dev/zero or a
-// huge file is an error, not a hang or an OOM); for files a run writes back, see
-// core/toolchain/ResultFile.h, which is stricter still.
+// Reading a whole file into memory, the one way tool code does it: always through
+// readBoundedRegularFile (core/base/BoundedFileRead.h), so only regular files within a size limit are
+// read (a FIFO, /dev/zero or a huge file is an error, not a hang or an OOM). For files a run writes
+// back, see core/toolchain/ResultFile.h, which is stricter still.
 
 #include <cstdint>
 #include <filesystem>
@@ -16,7 +16,7 @@ inline constexpr std::uintmax_t kDefaultTextFileLimit = 64ull << 20;
 
 struct TextFileRead {
   std::optional<std::string> text;  // nullopt on any failure
-  std::string error;                // "<path>: <what is wrong>" when text is nullopt
+  std::string error;                // what is wrong, naming the path, when text is nullopt
 };
 
 // Follows symlinks (a task folder may link its files) but requires a regular file of at most maxBytes.

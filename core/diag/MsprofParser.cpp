@@ -174,7 +174,8 @@ std::vector<MsprofPipeRow> parsePipeUtilization(std::string_view csv, std::strin
     row.aicTotalCycles = lookup(row, {"aic_total_cycles", "total_cycles"});
     row.aivTimeUs = lookup(row, {"aiv_time(us)"});
     row.aivTotalCycles = lookup(row, {"aiv_total_cycles"});
-    for (const auto& [c, pc] : pipeCols) {
+    for (const auto& [c, pcBinding] : pipeCols) {
+      const auto& pc = pcBinding;  // clang 14 (the fuzz preset) cannot capture a structured binding
       const auto v = optNumber(t, r, c);
       if (!v) continue;
       auto it = std::find_if(row.pipes.begin(), row.pipes.end(),

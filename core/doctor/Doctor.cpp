@@ -5,6 +5,7 @@
 
 #include "core/base/ExecutableSearch.h"
 #include "core/base/InstallLayout.h"
+#include "core/model/Session.h"
 #include "core/process/ProcessRunner.h"
 #include "core/sandbox/MemoryCgroup.h"
 #include "core/sandbox/Sandbox.h"
@@ -160,12 +161,14 @@ DoctorReport runDoctor(const DoctorOptions& o) {
                   std::nullopt, std::nullopt};
     if (r.llm.configured()) {
       c.status = (r.llm.apiKeyPresent || r.llm.provider == "replay") ? "ok" : "warning";
-      c.detail = r.llm.provider + " at " + r.llm.baseUrl +
+      c.detail = r.llm.provider + " at " + redactUrl(r.llm.baseUrl) +
                  (r.llm.model.empty() ? "" : " model " + r.llm.model) + "; key variable " + r.llm.apiKeyEnv +
                  (r.llm.apiKeyPresent ? " is set" : " is NOT set");
     }
     r.checks.push_back(c);
   }
+  for (const auto& w : r.llm.warnings)
+    r.checks.push_back({"llm setting", "warning", w, std::nullopt, std::nullopt});
   return r;
 }
 
@@ -196,7 +199,8 @@ nlohmann::json toJson(const DoctorReport& r) {
           {"llm",
            {{"configured", r.llm.configured()},
             {"provider", r.llm.provider},
-            {"base_url", r.llm.baseUrl},
+            {"base_url", redactUrl(r.llm.baseUrl)},
+            {"warnings", r.llm.warnings},
             {"model", r.llm.model},
             {"api_key_env", r.llm.apiKeyEnv},
             {"api_key_present", r.llm.apiKeyPresent}}}};

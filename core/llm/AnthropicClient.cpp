@@ -13,14 +13,14 @@ std::string stringAt(const nlohmann::json& j, const char* key) {
   return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
-void readUsage(const nlohmann::json& usage, StreamState& state) {
+void readUsage(const nlohmann::json& usage, StreamState& state, const std::string& where) {
   if (!usage.is_object()) return;
-  if (usage.contains("input_tokens") && usage["input_tokens"].is_number()) {
-    state.usage.promptTokens = usage["input_tokens"].get<std::int64_t>();
+  if (auto n = HttpLlmClient::tokenCount(usage, "input_tokens", where, state)) {
+    state.usage.promptTokens = *n;
     state.usage.reported = true;
   }
-  if (usage.contains("output_tokens") && usage["output_tokens"].is_number()) {
-    state.usage.completionTokens = usage["output_tokens"].get<std::int64_t>();
+  if (auto n = HttpLlmClient::tokenCount(usage, "output_tokens", where, state)) {
+    state.usage.completionTokens = *n;
     state.usage.reported = true;
   }
 }
@@ -55,11 +55,11 @@ nlohmann::json AnthropicClient::requestBody(const LlmRequest& r, const std::stri
 
 void AnthropicClient::onEvent(const SseEvent& e, StreamState& state) const {
   if (e.event == "ping" || e.data.empty()) return;
-  nlohmann::json j = nlohmann::json::parse(e.data, nullptr, false);
+  nlohmann::json j = parseEventJson(e.data);
   if (j.is_discarded() || !j.is_object()) {
     state.error = {LlmErrorKind::BadResponse,
                    "unparseable " + (e.event.empty() ? std::string("stream") : e.event) + " event from " +
-                       endpointUrl() + ": " + bodySnippet(e.data),
+                       displayUrl() + ": " + bodySnippet(e.data),
                    0};
     return;
   }
@@ -68,7 +68,7 @@ void AnthropicClient::onEvent(const SseEvent& e, StreamState& state) const {
     if (auto m = j.find("message"); m != j.end() && m->is_object()) {
       if (auto model = stringAt(*m, "model"); !model.empty()) state.model = model;
       if (auto id = stringAt(*m, "id"); !id.empty() && state.requestId.empty()) state.requestId = id;
-      if (auto u = m->find("usage"); u != m->end()) readUsage(*u, state);
+      if (auto u = m->find("usage"); u != m->end()) readUsage(*u, state, displayUrl());
     }
   } else if (type == "content_block_start") {
     if (auto b = j.find("content_block"); b != j.end() && b->is_object()) {
@@ -88,14 +88,14 @@ void AnthropicClient::onEvent(const SseEvent& e, StreamState& state) const {
   } else if (type == "message_delta") {
     if (auto d = j.find("delta"); d != j.end() && d->is_object())
       if (auto reason = stringAt(*d, "stop_reason"); !reason.empty()) state.finishReason = reason;
-    if (auto u = j.find("usage"); u != j.end()) readUsage(*u, state);
+    if (auto u = j.find("usage"); u != j.end()) readUsage(*u, state, displayUrl());
   } else if (type == "message_stop") {
     state.done = true;
   } else if (type == "error") {
     const std::string code = errorCodeFromJson(j);
     state.error = {
         code == "overloaded_error" || code == "api_error" ? LlmErrorKind::Server : LlmErrorKind::BadResponse,
-        "error event in the stream from " + endpointUrl() + ": " +
+        "error event in the stream from " + displayUrl() + ": " +
             (code.empty() ? std::string() : code + ": ") + errorMessageFromJson(j),
         0};
     state.errorRetryable = state.error.kind == LlmErrorKind::Server;
@@ -106,7 +106,7 @@ bool AnthropicClient::onJsonBody(const nlohmann::json& body, StreamState& state)
   if (!body.is_object() || stringAt(body, "type") != "message") return false;
   if (auto model = stringAt(body, "model"); !model.empty()) state.model = model;
   if (auto id = stringAt(body, "id"); !id.empty() && state.requestId.empty()) state.requestId = id;
-  if (auto u = body.find("usage"); u != body.end()) readUsage(*u, state);
+  if (auto u = body.find("usage"); u != body.end()) readUsage(*u, state, displayUrl());
   if (auto content = body.find("content"); content != body.end() && content->is_array())
     for (const auto& block : *content) {
       if (stringAt(block, "type") == "text") state.emitText(stringAt(block, "text"));

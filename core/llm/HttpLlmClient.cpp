@@ -6,6 +6,8 @@
 
 #include "core/llm/CurlTransport.h"
 #include "core/llm/Redaction.h"
+#include "core/model/Session.h"
+#include "core/model/Utf8Text.h"
 
 namespace kwb {
 
@@ -36,17 +38,43 @@ std::string seconds(std::chrono::milliseconds ms) {
 void StreamState::emitText(std::string_view delta) {
   if (delta.empty()) return;
   if (!firstDelta) firstDelta = Clock::now();
-  text.append(delta);
+  const std::string clean = toValidUtf8(delta);  // the model's text ends up in JSON documents
+  text.append(clean);
   delivered_ = true;
-  if (observer_.onText) observer_.onText(delta);
+  if (observer_.onText) observer_.onText(clean);
 }
 
 void StreamState::emitReasoning(std::string_view delta) {
   if (delta.empty()) return;
   if (!firstDelta) firstDelta = Clock::now();
-  reasoning.append(delta);
+  const std::string clean = toValidUtf8(delta);
+  reasoning.append(clean);
   delivered_ = true;
-  if (observer_.onReasoning) observer_.onReasoning(delta);
+  if (observer_.onReasoning) observer_.onReasoning(clean);
+}
+
+nlohmann::json HttpLlmClient::parseEventJson(std::string_view data) {
+  nlohmann::json j = nlohmann::json::parse(data, nullptr, false);
+  // JSON must be UTF-8; a server that passes a model's stray byte through (split multi-byte tokens)
+  // still meant the rest of the event: read it with U+FFFD in place of the bad bytes.
+  if (j.is_discarded() && !isValidUtf8(data)) j = nlohmann::json::parse(toValidUtf8(data), nullptr, false);
+  return j;
+}
+
+std::optional<std::int64_t> HttpLlmClient::tokenCount(const nlohmann::json& usage, const char* field,
+                                                      const std::string& where, StreamState& state) {
+  auto it = usage.find(field);
+  if (it == usage.end() || it->is_null()) return std::nullopt;
+  if (it->is_number_integer() && it->get<std::int64_t>() >= 0) return it->get<std::int64_t>();
+  if (it->is_number_float() && it->get<double>() >= 0 && it->get<double>() < 9e15)
+    return static_cast<std::int64_t>(it->get<double>());
+  if (!state.error)
+    state.error = {LlmErrorKind::BadResponse,
+                   "protocol error in the reply from " + where + ": usage." + field + " is " +
+                       (it->is_string() ? "a string (" + bodySnippet(it->dump(), 40) + ")" : it->dump()) +
+                       ", expected a non-negative integer",
+                   0};
+  return std::nullopt;
 }
 
 struct HttpLlmClient::Attempt {
@@ -66,8 +94,12 @@ HttpLlmClient::HttpLlmClient(LlmEndpointConfig config, LlmClientHooks hooks)
 }
 
 std::string HttpLlmClient::describe() const {
-  return provider() + " at " + redactSecret(endpointUrl(), "") +
-         (config_.model.empty() ? "" : " model " + config_.model) + " (key from $" + config_.apiKeyEnv + ")";
+  return provider() + " at " + displayUrl() + (config_.model.empty() ? "" : " model " + config_.model) +
+         " (key from $" + config_.apiKeyEnv + ")";
+}
+
+std::string HttpLlmClient::displayUrl() const {
+  return redactSecret(redactUrl(endpointUrl()), "");
 }
 
 void HttpLlmClient::log(const std::string& line, const std::string& apiKey) const {
@@ -101,10 +133,10 @@ HttpLlmClient::Attempt HttpLlmClient::runAttempt(const LlmRequest& request, cons
                                                  const StreamObserver& observer,
                                                  const std::atomic<bool>* cancel) const {
   Attempt a(observer);
-  const std::string url = endpointUrl();
+  const std::string url = displayUrl();  // for messages: a key in the base URL is never shown
   const std::string model = request.model.empty() ? config_.model : request.model;
   HttpPostSpec spec;
-  spec.url = url;
+  spec.url = endpointUrl();
   spec.headers = headers(apiKey);
   spec.headers.emplace_back("Content-Type", "application/json");
   spec.headers.emplace_back("Accept", "text/event-stream, application/json");
@@ -117,8 +149,20 @@ HttpLlmClient::Attempt HttpLlmClient::runAttempt(const LlmRequest& request, cons
 
   enum class Mode { Undecided, Sse, Buffer } mode = Mode::Undecided;
   std::string buffered;
+  // Exceptions must not unwind through curl's C callbacks: a JSON value of the wrong type that a
+  // wire format reads (a string where a number belongs) is a protocol error of this reply.
+  auto guarded = [&](auto&& handle) {
+    try {
+      handle();
+    } catch (const std::exception& e) {
+      if (!a.state.error)
+        a.state.error = {LlmErrorKind::BadResponse,
+                         "protocol error in the reply from " + displayUrl() + ": " + toValidUtf8(e.what()),
+                         0};
+    }
+  };
   SseParser parser([&](const SseEvent& e) {
-    onEvent(e, a.state);
+    guarded([&] { onEvent(e, a.state); });
     return !a.state.error;
   });
 
@@ -139,8 +183,8 @@ HttpLlmClient::Attempt HttpLlmClient::runAttempt(const LlmRequest& request, cons
       cancel);
 
   const HttpOutcome& h = a.http;
-  a.state.requestId =
-      headerOr(h, requestIdHeader()).empty() ? a.state.requestId : headerOr(h, requestIdHeader());
+  a.state.requestId = headerOr(h, requestIdHeader()).empty() ? a.state.requestId
+                                                             : toValidUtf8(headerOr(h, requestIdHeader()));
   auto fail = [&](LlmErrorKind kind, std::string message, bool retryable) {
     a.error = {kind, redactSecret(message, apiKey), static_cast<int>(h.status)};
     a.retryable = retryable;
@@ -213,10 +257,16 @@ HttpLlmClient::Attempt HttpLlmClient::runAttempt(const LlmRequest& request, cons
 
   // 2xx
   if (mode == Mode::Buffer && !buffered.empty()) {
-    nlohmann::json body = nlohmann::json::parse(buffered, nullptr, false);
+    nlohmann::json body = parseEventJson(buffered);
     const std::string contentType = headerOr(h, "content-type");
     if (!body.is_discarded()) {
-      if (!onJsonBody(body, a.state)) {
+      bool recognised = false;
+      guarded([&] { recognised = onJsonBody(body, a.state); });
+      if (a.state.error) {
+        a.error = a.state.error;
+        return std::move(a);
+      }
+      if (!recognised) {
         const std::string msg = errorMessageFromJson(body);
         if (!msg.empty()) return fail(LlmErrorKind::Server, "error from " + url + ": " + msg, true);
         return fail(LlmErrorKind::BadResponse, "unexpected JSON from " + url + ": " + bodySnippet(buffered),
@@ -247,9 +297,7 @@ HttpLlmClient::Attempt HttpLlmClient::runAttempt(const LlmRequest& request, cons
   if (h.failure == HttpFailure::Network || (h.failure == HttpFailure::None && !a.state.done)) {
     const std::string how = h.failure == HttpFailure::Network ? " (" + h.curlMessage + ")" : "";
     return fail(LlmErrorKind::Truncated,
-                "the stream from " + url + " ended before " + endMarker() + partial + how +
-                    "; the partial reply is kept",
-                true);
+                "the stream from " + url + " ended before " + endMarker() + partial + how, true);
   }
   return a;
 }
@@ -261,7 +309,7 @@ LlmResponse HttpLlmClient::complete(const LlmRequest& request, const StreamObser
   out.provider = provider();
   out.model = request.model.empty() ? config_.model : request.model;
   const std::string apiKey = hooks_.env(config_.apiKeyEnv).value_or("");
-  const std::string url = endpointUrl();
+  const std::string url = displayUrl();
 
   for (int attempt = 0;; ++attempt) {
     if (cancel && cancel->load()) {
@@ -298,7 +346,10 @@ LlmResponse HttpLlmClient::complete(const LlmRequest& request, const StreamObser
     const bool canRestart = config_.restartAfterPartialStream && observer.onRestart;
     if (!a.retryable || attempt >= config_.maxRetries || (a.state.delivered() && !canRestart)) {
       if (a.retryable && attempt >= config_.maxRetries && attempt > 0)
-        out.error.message += " (gave up after " + std::to_string(attempt + 1) + " attempts)";
+        out.error.message += " (gave up after " + std::to_string(attempt + 1) +
+                             " attempts: check the server and any proxy in between (logs, timeouts), or "
+                             "allow more with KWB_LLM_MAX_RETRIES" +
+                             (a.error.kind == LlmErrorKind::Timeout ? " / KWB_LLM_IDLE_TIMEOUT_S" : "") + ")";
       break;
     }
     std::chrono::milliseconds wait =
@@ -313,7 +364,13 @@ LlmResponse HttpLlmClient::complete(const LlmRequest& request, const StreamObser
       }
       wait = *a.retryAfter;
     }
-    if (a.state.delivered()) observer.onRestart(attempt + 1, a.error);
+    if (a.state.delivered()) {
+      // The attempt's partial text is not resumable (the APIs have no "continue from here"): it is
+      // discarded and the reply starts again; the observer and the log are told so.
+      a.error.message += "; " + std::to_string(a.state.text.size() + a.state.reasoning.size()) +
+                         " characters of partial reply discarded";
+      observer.onRestart(attempt + 1, a.error);
+    }
     if (observer.onRetry) observer.onRetry(attempt + 1, wait, a.error);
     log("retry " + std::to_string(attempt + 1) + " of " + std::to_string(config_.maxRetries) + " in " +
             std::to_string(wait.count()) + " ms",

@@ -4,6 +4,7 @@
 // actionable messages, timing, and key redaction. Subclasses only describe their wire format.
 
 #include <chrono>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -46,12 +47,22 @@ class HttpLlmClient : public LlmClient {
   std::string describe() const override;
   const LlmEndpointConfig& config() const { return config_; }
   virtual std::string endpointUrl() const = 0;
+  // endpointUrl() as shown in messages, logs and transcripts: userinfo and key-like query parameters
+  // (key=, api-key=, token=, ...) removed (redactUrl).
+  std::string displayUrl() const;
 
   // Message out of a JSON error body: {"error":{"message":..}}, {"type":"error","error":{..}},
   // {"error":"..."}, {"message":..}, {"detail":..}. Empty when none is recognised.
   static std::string errorMessageFromJson(const nlohmann::json& j);
   // Provider error type/code ("insufficient_quota", "overloaded_error", ...), empty when none.
   static std::string errorCodeFromJson(const nlohmann::json& j);
+  // One event's JSON; data that is not UTF-8 is read with U+FFFD in place of the bad bytes. Discarded
+  // (is_discarded()) when it is not JSON.
+  static nlohmann::json parseEventJson(std::string_view data);
+  // usage[field] as a token count: nullopt when absent; a value that is not a non-negative number
+  // sets state.error (a protocol error naming the field) and returns nullopt.
+  static std::optional<std::int64_t> tokenCount(const nlohmann::json& usage, const char* field,
+                                                const std::string& where, StreamState& state);
 
  protected:
   virtual std::vector<std::pair<std::string, std::string>> headers(const std::string& apiKey) const = 0;

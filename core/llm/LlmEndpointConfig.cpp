@@ -1,13 +1,33 @@
 #include "core/llm/LlmEndpointConfig.h"
 
 #include <charconv>
+#include <cstdio>
 #include <stdexcept>
+#include <type_traits>
 
 #include <nlohmann/json.hpp>
+
+#include "core/llm/Redaction.h"
+#include "core/model/Session.h"
+#include "core/model/Utf8Text.h"
 
 namespace kwb {
 
 namespace {
+
+std::string formatBound(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+bool isEnvironmentName(const std::string& s) {
+  if (s.empty() || (s[0] >= '0' && s[0] <= '9')) return false;
+  for (char ch : s)
+    if (!((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_'))
+      return false;
+  return true;
+}
 
 std::string stripTrailingSlashes(std::string s) {
   while (!s.empty() && s.back() == '/') s.pop_back();
@@ -26,20 +46,41 @@ std::string urlPath(const std::string& url) {
   return slash == std::string::npos ? std::string() : url.substr(slash);
 }
 
+// Reads a number in [minValue, maxValue] (before scaling); anything else keeps the default and adds a
+// warning naming the variable, its value and what is wrong with it.
 template <typename T>
-void readNumber(const EnvLookup& env, const char* name, T& target, T minValue, LlmEndpointConfig& c,
-                double scale = 1) {
+void readNumber(const EnvLookup& env, const char* name, T& target, double minValue, double maxValue,
+                LlmEndpointConfig& c, double scale = 1) {
   auto v = env(name);
   if (!v) return;
   double parsed = 0;
   const char* first = v->data();
   const char* last = v->data() + v->size();
   auto [ptr, ec] = std::from_chars(first, last, parsed);
-  if (ec != std::errc() || ptr != last || parsed * scale < static_cast<double>(minValue)) {
-    c.warnings.push_back(std::string(name) + "=\"" + *v + "\" is not a usable number; keeping the default");
+  std::string problem;
+  if (v->empty())
+    problem = "is empty";
+  else if (ec != std::errc() || ptr != last)
+    problem = "is not a number";
+  else if (std::is_integral_v<T> && scale == 1 &&
+           parsed != static_cast<double>(static_cast<long long>(parsed)))
+    problem = "is not a whole number";
+  else if (!(parsed >= minValue && parsed <= maxValue))
+    problem = "is out of range (" + formatBound(minValue) + " to " + formatBound(maxValue) + ")";
+  if (!problem.empty()) {
+    c.warnings.push_back(std::string(name) + "=\"" + toValidUtf8(bodySnippet(*v, 40)) + "\" " + problem +
+                         "; keeping the default " + formatBound(static_cast<double>(target) / scale));
     return;
   }
   target = static_cast<T>(parsed * scale);
+}
+
+// Splits "scheme://host/path?query#fragment" into the part the path rules apply to and the rest
+// ("?query#fragment", kept as given), so an Azure-style ?api-version=... stays at the end.
+std::pair<std::string, std::string> splitQuery(const std::string& url) {
+  const std::size_t q = url.find_first_of("?#");
+  if (q == std::string::npos) return {url, std::string()};
+  return {url.substr(0, q), url.substr(q)};
 }
 
 template <typename T>
@@ -66,11 +107,27 @@ LlmEndpointConfig llmEndpointFromEnvironment(const EnvLookup& env) {
   const std::string defaultKeyEnv = c.provider == "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY";
   c.apiKeyEnv = env("KWB_LLM_API_KEY_ENV").value_or(defaultKeyEnv);
   c.apiKeyPresent = env(c.apiKeyEnv).has_value();
-  readNumber(env, "KWB_LLM_TEMPERATURE", c.temperature, 0.0, c);
-  readNumber(env, "KWB_LLM_MAX_TOKENS", c.maxTokens, 1, c);
-  readNumber(env, "KWB_LLM_TIMEOUT_S", c.requestTimeoutMs, 1, c, 1000);
-  readNumber(env, "KWB_LLM_IDLE_TIMEOUT_S", c.idleTimeoutMs, 1, c, 1000);
-  readNumber(env, "KWB_LLM_MAX_RETRIES", c.maxRetries, 0, c);
+  readNumber(env, "KWB_LLM_TEMPERATURE", c.temperature, 0.0, 2.0, c);
+  readNumber(env, "KWB_LLM_MAX_TOKENS", c.maxTokens, 1, 10'000'000, c);
+  readNumber(env, "KWB_LLM_TIMEOUT_S", c.requestTimeoutMs, 1, 86'400, c, 1000);
+  readNumber(env, "KWB_LLM_IDLE_TIMEOUT_S", c.idleTimeoutMs, 1, 86'400, c, 1000);
+  readNumber(env, "KWB_LLM_MAX_RETRIES", c.maxRetries, 0, 100, c);
+  if (auto p = env("KWB_LLM_PROVIDER");
+      p && !p->empty() && *p != "openai" && *p != "anthropic" && *p != "replay")
+    c.warnings.push_back("KWB_LLM_PROVIDER=\"" + toValidUtf8(bodySnippet(*p, 40)) +
+                         "\" is not a provider kwb knows (openai, anthropic, replay)");
+  if (auto u = env("KWB_LLM_BASE_URL"); u && !u->empty()) {
+    const std::string shown = redactUrl(toValidUtf8(*u));
+    if (u->rfind("http://", 0) != 0 && u->rfind("https://", 0) != 0)
+      c.warnings.push_back("KWB_LLM_BASE_URL=\"" + shown + "\" does not start with http:// or https://");
+    else if (u->find_first_of(" \t\r\n") != std::string::npos)
+      c.warnings.push_back("KWB_LLM_BASE_URL=\"" + shown + "\" contains whitespace");
+  }
+  if (auto k = env("KWB_LLM_API_KEY_ENV"); k && !isEnvironmentName(*k))
+    // The value is not quoted: it may be a key pasted in the wrong place.
+    c.warnings.push_back("KWB_LLM_API_KEY_ENV is not an environment variable name (letters, digits, _; " +
+                         std::to_string(k->size()) +
+                         " characters given): it must NAME the variable that holds the key, not be the key");
   return c;
 }
 
@@ -118,17 +175,19 @@ LlmEndpointConfig llmEndpointFromJson(const nlohmann::json& j) {
 }
 
 std::string openAiChatCompletionsUrl(const std::string& baseUrl) {
-  const std::string base = stripTrailingSlashes(baseUrl);
-  if (endsWith(base, "/chat/completions")) return base;
-  if (urlPath(base).empty()) return base + "/v1/chat/completions";
-  return base + "/chat/completions";
+  const auto [path, query] = splitQuery(baseUrl);
+  const std::string base = stripTrailingSlashes(path);
+  if (endsWith(base, "/chat/completions")) return base + query;
+  if (urlPath(base).empty()) return base + "/v1/chat/completions" + query;
+  return base + "/chat/completions" + query;
 }
 
 std::string anthropicMessagesUrl(const std::string& baseUrl) {
-  const std::string base = stripTrailingSlashes(baseUrl);
-  if (endsWith(base, "/v1/messages")) return base;
-  if (endsWith(base, "/v1")) return base + "/messages";
-  return base + "/v1/messages";
+  const auto [path, query] = splitQuery(baseUrl);
+  const std::string base = stripTrailingSlashes(path);
+  if (endsWith(base, "/v1/messages")) return base + query;
+  if (endsWith(base, "/v1")) return base + "/messages" + query;
+  return base + "/v1/messages" + query;
 }
 
 }  // namespace kwb

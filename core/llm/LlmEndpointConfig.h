@@ -30,8 +30,9 @@ struct LlmEndpointConfig {
   int backoffBaseMs = 1'000;      // exponential backoff: base * 2^n, with +-25 % jitter
   int backoffMaxMs = 60'000;      // cap for one backoff wait
   int retryAfterMaxMs = 120'000;  // a Retry-After longer than this is not waited for: rate_limited error
-  // Retry even after deltas were delivered, first telling the observer to discard them (onRestart).
-  bool restartAfterPartialStream = false;
+  // Retry a stream cut or stalled after deltas were delivered (when the observer has onRestart, which
+  // is then told to discard them): the partial text cannot be resumed, so the reply starts again.
+  bool restartAfterPartialStream = true;
 
   std::vector<std::string> warnings;  // values from the environment that could not be used; not serialised
 
@@ -40,8 +41,11 @@ struct LlmEndpointConfig {
 
 // Reads KWB_LLM_PROVIDER, KWB_LLM_BASE_URL, KWB_LLM_MODEL and KWB_LLM_API_KEY_ENV (default
 // OPENAI_API_KEY or ANTHROPIC_API_KEY by provider) and whether that variable is set; optionally
-// KWB_LLM_REPLAY_FILE, KWB_LLM_TEMPERATURE, KWB_LLM_MAX_TOKENS, KWB_LLM_TIMEOUT_S, KWB_LLM_IDLE_TIMEOUT_S
-// and KWB_LLM_MAX_RETRIES (unparseable values keep the default and add a line to `warnings`).
+// KWB_LLM_REPLAY_FILE, KWB_LLM_TEMPERATURE (0-2), KWB_LLM_MAX_TOKENS (1-10^7), KWB_LLM_TIMEOUT_S and
+// KWB_LLM_IDLE_TIMEOUT_S (1-86400) and KWB_LLM_MAX_RETRIES (0-100). A value that is not a number, not
+// whole where it must be, or out of range keeps the default and adds a line to `warnings` naming the
+// variable and the problem; so do an unknown provider, a base URL without http(s):// and a key variable
+// name that is not a name (a key pasted in its place).
 LlmEndpointConfig llmEndpointFromEnvironment(const EnvLookup& env = processEnvironment());
 
 // Settings as JSON for sessions: the key's variable NAME only, never its value.
@@ -53,10 +57,11 @@ LlmEndpointConfig llmEndpointFromJson(const nlohmann::json& j);
 //   - a base already ending in /chat/completions is used as is;
 //   - a base with no path ("https://api.deepseek.com", "http://localhost:11434") gets /v1/chat/completions;
 //   - any other path names the API root and gets /chat/completions
-//     ("https://api.openai.com/v1", "https://openrouter.ai/api/v1", ".../compatible-mode/v1").
+//     ("https://api.openai.com/v1", "https://openrouter.ai/api/v1", ".../compatible-mode/v1");
+//   - a query or fragment ("?api-version=2024-06-01") stays at the end, after the inserted path.
 std::string openAiChatCompletionsUrl(const std::string& baseUrl);
 // Anthropic: a base ending in /v1/messages is used as is, one ending in /v1 gets /messages, anything else
-// ("https://api.anthropic.com", a gateway prefix) gets /v1/messages.
+// ("https://api.anthropic.com", a gateway prefix) gets /v1/messages; a query stays at the end.
 std::string anthropicMessagesUrl(const std::string& baseUrl);
 
 }  // namespace kwb

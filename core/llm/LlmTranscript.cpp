@@ -81,7 +81,7 @@ void LlmTranscript::save(const std::filesystem::path& path) const {
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) throw std::runtime_error(tmp.string() + ": cannot open for writing");
-    out << toJson().dump(2) << '\n';
+    out << toJson().dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     if (!out.flush()) throw std::runtime_error(tmp.string() + ": write failed");
   }
   std::error_code ec;

@@ -13,11 +13,14 @@ std::string stringAt(const nlohmann::json& j, const char* key) {
   return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
-void readUsage(const nlohmann::json& chunk, StreamState& state) {
+void readUsage(const nlohmann::json& chunk, StreamState& state, const std::string& where) {
   auto u = chunk.find("usage");
   if (u == chunk.end() || !u->is_object()) return;
-  state.usage.promptTokens = u->value("prompt_tokens", std::int64_t{0});
-  state.usage.completionTokens = u->value("completion_tokens", std::int64_t{0});
+  const auto prompt = HttpLlmClient::tokenCount(*u, "prompt_tokens", where, state);
+  const auto completion = HttpLlmClient::tokenCount(*u, "completion_tokens", where, state);
+  if (state.error) return;
+  state.usage.promptTokens = prompt.value_or(0);
+  state.usage.completionTokens = completion.value_or(0);
   state.usage.reported = true;
 }
 
@@ -56,21 +59,22 @@ void OpenAICompatibleClient::onEvent(const SseEvent& e, StreamState& state) cons
     return;
   }
   if (e.data.empty()) return;
-  nlohmann::json chunk = nlohmann::json::parse(e.data, nullptr, false);
+  nlohmann::json chunk = parseEventJson(e.data);
   if (chunk.is_discarded() || !chunk.is_object()) {
     state.error = {LlmErrorKind::BadResponse,
-                   "unparseable stream event from " + endpointUrl() + ": " + bodySnippet(e.data), 0};
+                   "unparseable stream event from " + displayUrl() + ": " + bodySnippet(e.data), 0};
     return;
   }
   if (chunk.contains("error")) {  // some servers report failures inside the stream
     state.error = {LlmErrorKind::Server,
-                   "error in the stream from " + endpointUrl() + ": " + errorMessageFromJson(chunk), 0};
+                   "error in the stream from " + displayUrl() + ": " + errorMessageFromJson(chunk), 0};
     state.errorRetryable = true;
     return;
   }
   if (auto m = stringAt(chunk, "model"); !m.empty()) state.model = m;
   if (auto id = stringAt(chunk, "id"); !id.empty() && state.requestId.empty()) state.requestId = id;
-  readUsage(chunk, state);
+  readUsage(chunk, state, displayUrl());
+  if (state.error) return;
   auto choices = chunk.find("choices");
   if (choices == chunk.end() || !choices->is_array() || choices->empty()) return;
   const auto& choice = (*choices)[0];
@@ -91,7 +95,8 @@ bool OpenAICompatibleClient::onJsonBody(const nlohmann::json& body, StreamState&
   if (msg == choice.end() || !msg->is_object()) return false;
   if (auto m = stringAt(body, "model"); !m.empty()) state.model = m;
   if (auto id = stringAt(body, "id"); !id.empty() && state.requestId.empty()) state.requestId = id;
-  readUsage(body, state);
+  readUsage(body, state, displayUrl());
+  if (state.error) return true;
   state.emitReasoning(stringAt(*msg, "reasoning_content"));
   state.emitText(stringAt(*msg, "content"));
   state.finishReason = stringAt(choice, "finish_reason");

@@ -4,6 +4,8 @@
 #include <array>
 #include <cctype>
 
+#include "core/model/Utf8Text.h"
+
 namespace kwb {
 
 namespace {
@@ -56,10 +58,12 @@ std::string redactSecret(std::string_view text, std::string_view secret) {
 
 std::string bodySnippet(std::string_view body, std::size_t maxChars) {
   std::string out;
-  for (char c : body.substr(0, std::min(body.size(), maxChars)))
-    out.push_back(std::iscntrl(static_cast<unsigned char>(c)) ? ' ' : c);
-  if (body.size() > maxChars) out += "...";
-  return out;
+  std::size_t n = std::min(body.size(), maxChars);
+  // Do not cut a UTF-8 sequence in half (the cut would read as a bad byte).
+  while (n < body.size() && n > 0 && (static_cast<unsigned char>(body[n]) & 0xC0) == 0x80) --n;
+  for (char c : body.substr(0, n)) out.push_back(std::iscntrl(static_cast<unsigned char>(c)) ? ' ' : c);
+  if (body.size() > n) out += "...";
+  return toValidUtf8(out);  // servers quote whatever they were sent; messages end up in JSON
 }
 
 }  // namespace kwb

@@ -13,8 +13,8 @@ inline constexpr std::string_view kRedacted = "[REDACTED]";
 // "api-key: <token>" that appears. Empty secret: only the pattern masking applies.
 std::string redactSecret(std::string_view text, std::string_view secret);
 
-// First `maxChars` characters of a body, with control characters shown as spaces and an ellipsis when
-// cut, for error messages that quote what a server sent.
+// First `maxChars` characters of a body, with control characters shown as spaces, bytes that are not
+// UTF-8 as U+FFFD and an ellipsis when cut, for error messages that quote what a server sent.
 std::string bodySnippet(std::string_view body, std::size_t maxChars = 200);
 
 }  // namespace kwb

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/model/JsonReader.h"
+#include "core/model/Utf8Text.h"
 
 namespace kwb {
 
@@ -19,9 +20,9 @@ void read(const JsonReader& r, CompileResult& c) {
 void to_json(nlohmann::json& j, const CompileResult& c) {
   j = {{"ok", c.ok},
        {"diagnostics", c.diagnostics},
-       {"log", c.log},
+       {"log", toValidUtf8(c.log)},
        {"duration_ms", c.durationMs},
-       {"command_line", c.commandLine},
+       {"command_line", toValidUtf8(c.commandLine)},
        {"cached", c.cached}};
 }
 

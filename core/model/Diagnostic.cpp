@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "core/model/JsonReader.h"
+#include "core/model/Utf8Text.h"
 
 namespace kwb {
 
@@ -62,16 +63,24 @@ std::string Diagnostic::format() const {
 }
 
 void to_json(nlohmann::json& j, const Diagnostic& d) {
-  j = nlohmann::json{{"source", d.source},     {"severity", toString(d.severity)},
-                     {"category", d.category}, {"file", d.file},
-                     {"line", d.line},         {"column", d.column},
-                     {"message", d.message}};
-  if (d.api) j["api"] = *d.api;
-  if (d.tensor) j["tensor"] = *d.tensor;
+  // Every text field may come from tool output (fuzz_diagnostics found an `api` taken from a runtime
+  // log with a byte that is not UTF-8).
+  j = nlohmann::json{{"source", toValidUtf8(d.source)},
+                     {"severity", toString(d.severity)},
+                     {"category", toValidUtf8(d.category)},
+                     {"file", toValidUtf8(d.file)},
+                     {"line", d.line},
+                     {"column", d.column},
+                     {"message", toValidUtf8(d.message)}};
+  if (d.api) j["api"] = toValidUtf8(*d.api);
+  if (d.tensor) j["tensor"] = toValidUtf8(*d.tensor);
   if (d.block) j["block"] = *d.block;
-  if (d.pipe) j["pipe"] = *d.pipe;
-  if (!d.notes.empty()) j["notes"] = d.notes;
-  if (!d.excerpt.empty()) j["excerpt"] = d.excerpt;
+  if (d.pipe) j["pipe"] = toValidUtf8(*d.pipe);
+  if (!d.notes.empty()) {
+    j["notes"] = nlohmann::json::array();
+    for (const auto& n : d.notes) j["notes"].push_back(toValidUtf8(n));
+  }
+  if (!d.excerpt.empty()) j["excerpt"] = toValidUtf8(d.excerpt);
   if (d.constraintId) j["constraint_id"] = *d.constraintId;
 }
 

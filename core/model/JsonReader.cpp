@@ -1,5 +1,7 @@
 #include "core/model/JsonReader.h"
 
+#include "core/base/BoundedFileRead.h"
+
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -104,16 +106,17 @@ nlohmann::json parseJsonText(std::string_view text, const std::string& file) {
 }
 
 nlohmann::json readJsonFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    const int err = errno;
-    throw LoadError(path.string(), "",
-                    std::string("cannot open: ") + (err != 0 ? std::strerror(err) : "unreadable"));
+  // Regular files of a bounded size only: `task.json` may be a link to /dev/zero or a FIFO.
+  std::string error;
+  auto text = readBoundedRegularFile(path, kMaxJsonFileBytes, error);
+  if (!text) {
+    const std::string prefix = path.string() + " ";
+    if (error.rfind(prefix, 0) == 0) error = error.substr(prefix.size());  // LoadError names the file
+    if (error.rfind("cannot read " + path.string() + ": ", 0) == 0)
+      error = "cannot open: " + error.substr(("cannot read " + path.string() + ": ").size());
+    throw LoadError(path.string(), "", error);
   }
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  if (in.bad()) throw LoadError(path.string(), "", "read error");
-  return parseJsonText(buf.str(), path.string());
+  return parseJsonText(*text, path.string());
 }
 
 nlohmann::json numberToJson(double v) {

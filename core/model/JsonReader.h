@@ -3,6 +3,7 @@
 // whose message names the file, the JSON pointer of the offending value and what was expected versus
 // what was found, because "type_error.302" tells nobody which of forty fields in task.json is wrong.
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <initializer_list>
@@ -62,7 +63,10 @@ std::pair<int, int> lineColumnAt(std::string_view text, std::size_t byteOffset);
 
 // Parses text; a syntax error becomes a LoadError "FILE:LINE:COL: invalid JSON: ...".
 nlohmann::json parseJsonText(std::string_view text, const std::string& file);
-// Reads and parses a file; unreadable files are LoadErrors too.
+// The largest JSON file kwb reads (task files, sessions, transcripts).
+inline constexpr std::size_t kMaxJsonFileBytes = std::size_t{64} << 20;  // 64 MiB
+// Reads and parses a file; unreadable files, files that are not regular files and files over
+// kMaxJsonFileBytes are LoadErrors too.
 nlohmann::json readJsonFile(const std::filesystem::path& path);
 
 // Doubles that may be NaN or infinite (verifier values) are stored as numbers when finite and as the

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/model/JsonReader.h"
+#include "core/model/Utf8Text.h"
 
 namespace kwb {
 
@@ -39,8 +40,12 @@ void read(const JsonReader& r, RunResult& rr) {
 }
 
 void to_json(nlohmann::json& j, const RunResult& rr) {
-  j = {{"status", runStatusName(rr.status)}, {"diagnostics", rr.diagnostics}, {"stdout", rr.stdoutExcerpt},
-       {"stderr", rr.stderrExcerpt},         {"duration_ms", rr.durationMs},  {"backend", rr.backend},
+  j = {{"status", runStatusName(rr.status)},
+       {"diagnostics", rr.diagnostics},
+       {"stdout", toValidUtf8(rr.stdoutExcerpt)},
+       {"stderr", toValidUtf8(rr.stderrExcerpt)},
+       {"duration_ms", rr.durationMs},
+       {"backend", rr.backend},
        {"ran_on", ranOnName(rr.ranOn)}};
   if (rr.exitCode) j["exit_code"] = *rr.exitCode;
   if (rr.signal) j["signal"] = *rr.signal;

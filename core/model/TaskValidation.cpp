@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <set>
 
@@ -32,6 +33,12 @@ bool isReservedName(std::string_view s) {
 
 std::string ptr(std::string_view base, std::string_view token) {
   return std::string(base) + "/" + escapePointerToken(token);
+}
+
+std::string mib(std::int64_t bytes) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
+  return buf;
 }
 
 std::string ptr(std::string_view base, std::size_t index) {
@@ -129,14 +136,31 @@ class Checker {
     };
     need(task_.inputs, "input");
     need(task_.outputs, "output");
+    std::int64_t caseBytes = 0;
     for (const auto& [tensor, shape] : c.shapes) {
       const auto p = ptr(shapesPtr, tensor);
-      if (!task_.findTensor(tensor)) {
+      const TensorDecl* decl = task_.findTensor(tensor);
+      if (!decl) {
         add(p, "\"" + tensor + "\" is not a tensor of this task");
         continue;
       }
-      if (auto why = validateShape(shape); !why.empty()) add(p, why);
+      if (auto why = validateShape(shape); !why.empty()) {
+        add(p, why);
+        continue;
+      }
+      std::int64_t elements = 1;
+      for (auto d : shape) elements *= d;  // validateShape bounds the product (2^40)
+      const std::int64_t bytes = elements * static_cast<std::int64_t>(dtypeSize(decl->dtype));
+      if (elements > kMaxTensorElements || bytes > kMaxTensorBytes)
+        add(p, "shape " + shapeToString(shape) + " is " + std::to_string(elements) + " elements (" +
+                   mib(bytes) + " of " + std::string(dtypeName(decl->dtype)) +
+                   "); a tensor may have at most " + std::to_string(kMaxTensorElements) + " elements and " +
+                   mib(kMaxTensorBytes));
+      caseBytes += bytes;
     }
+    if (caseBytes > kMaxCaseBytes)
+      add(shapesPtr, "the tensors of case \"" + c.name + "\" total " + mib(caseBytes) +
+                         "; a case may have at most " + mib(kMaxCaseBytes));
   }
 
   void checkCaseAttrs(const VerificationCase& c, const std::string& base) {

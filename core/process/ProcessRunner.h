@@ -15,6 +15,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kwb {
@@ -22,7 +23,8 @@ namespace kwb {
 struct ProcessSpec {
   std::vector<std::string> argv;  // argv[0] is looked up in PATH when it has no '/'
   std::optional<std::string> workingDirectory;
-  // Environment: when inheritEnvironment is true the parent's environment is the base; `environment`
+  // Environment: when inheritEnvironment is true the parent's environment is the base, without the
+  // LLM's secrets (isSecretEnvironmentName: compilers and candidates never need a key); `environment`
   // entries override it and `unsetEnvironment` names are removed.
   bool inheritEnvironment = true;
   std::map<std::string, std::string> environment;
@@ -51,6 +53,11 @@ struct ProcessSpec {
   // process group id). Must not block.
   std::function<void(int pid)> onStarted;
 };
+
+// Variables an inherited environment never passes on to a child: every KWB_LLM_* setting, names that
+// end in _API_KEY, _API_TOKEN, _AUTH_TOKEN, _ACCESS_TOKEN or _SECRET_KEY (any case), and the variable
+// that `keyVariable` names (the parent's $KWB_LLM_API_KEY_ENV: the key may live under any name).
+bool isSecretEnvironmentName(std::string_view name, std::string_view keyVariable);
 
 struct ProcessResult {
   bool started = false;  // false: spawn failed, see startError

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <set>
 
@@ -61,15 +62,39 @@ void closeFd(int& fd) {
 
 }  // namespace
 
+}  // namespace kwb::detail
+
+namespace kwb {
+
+bool isSecretEnvironmentName(std::string_view name, std::string_view keyVariable) {
+  if (name.empty()) return false;
+  if (!keyVariable.empty() && name == keyVariable) return true;
+  std::string upper(name);
+  for (char& c : upper)
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+  if (upper.rfind("KWB_LLM_", 0) == 0) return true;
+  for (std::string_view suffix : {"_API_KEY", "_API_TOKEN", "_AUTH_TOKEN", "_ACCESS_TOKEN", "_SECRET_KEY"})
+    if (upper.size() >= suffix.size() &&
+        upper.compare(upper.size() - suffix.size(), suffix.size(), suffix) == 0)
+      return true;
+  return upper == "API_KEY";
+}
+
+}  // namespace kwb
+
+namespace kwb::detail {
+
 std::vector<std::string> buildEnvironment(const ProcessSpec& spec) {
   std::vector<std::string> env;
   std::set<std::string> drop(spec.unsetEnvironment.begin(), spec.unsetEnvironment.end());
   for (const auto& kv : spec.environment) drop.insert(kv.first);
   if (spec.inheritEnvironment) {
+    const char* keyVariable = std::getenv("KWB_LLM_API_KEY_ENV");
     for (char** e = environ; e && *e; ++e) {
       std::string entry(*e);
       auto eq = entry.find('=');
-      if (drop.count(entry.substr(0, eq))) continue;
+      const std::string name = entry.substr(0, eq);
+      if (drop.count(name) || isSecretEnvironmentName(name, keyVariable ? keyVariable : "")) continue;
       env.push_back(std::move(entry));
     }
   }

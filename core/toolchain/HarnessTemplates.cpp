@@ -38,7 +38,8 @@ std::string renderHarnessTemplate(std::string_view fileName, const std::map<std:
     pos = end + 1;
   }
   for (const auto& [name, value] : vars)
-    if (!used.count(name)) throw std::logic_error(where + ": value for @" + name + "@ but no such placeholder");
+    if (!used.count(name))
+      throw std::logic_error(where + ": value for @" + name + "@ but no such placeholder");
   return out;
 }
 

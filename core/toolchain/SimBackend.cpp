@@ -90,8 +90,8 @@ std::vector<Diagnostic> SimBackend::prepare(const Task& task, const std::string&
   }
   // SimBuilder compiles with $KWB_SIM_CXX (default g++): a program built by one compiler must not be
   // reused by a run that asked for another.
-  buildKey_ = hashHex(candidateSource + "\n--companions--\n" + companionFilesKey(companions) + "\n--harness--\n" +
-                      harness + "\n--soc--\n" + options_.soc + "\n--tiling--\n" +
+  buildKey_ = hashHex(candidateSource + "\n--companions--\n" + companionFilesKey(companions) +
+                      "\n--harness--\n" + harness + "\n--soc--\n" + options_.soc + "\n--tiling--\n" +
                       readTextFileOrEmpty(inc / "kwb_tiling.h") + "\n--emulator--\n" + emulatorStamp +
                       "\n--cxx--\n" + emulatorCompiler());
   return out;

@@ -5,6 +5,10 @@
 
 namespace kwb {
 
+std::vector<std::string> knownSocs() {
+  return sim::availableSocs(socDirectory(currentInstallLayout()));
+}
+
 std::optional<SocInfo> loadSocInfo(const std::string& soc, std::string& error) {
   try {
     const sim::SocParams p = sim::loadSocByName(soc, socDirectory(currentInstallLayout()));

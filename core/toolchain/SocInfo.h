@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace kwb {
 
@@ -15,6 +16,8 @@ struct SocInfo {
   std::uint64_t ubSize = 0;
 };
 
+// The SoCs that have a file in socDirectory(), sorted ("Ascend310P1", ..., "Ascend910B4").
+std::vector<std::string> knownSocs();
 // nullopt with `error` set when the SoC has no readable file (the error lists the known SoCs).
 std::optional<SocInfo> loadSocInfo(const std::string& soc, std::string& error);
 

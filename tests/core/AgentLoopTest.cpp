@@ -612,7 +612,9 @@ TEST(AgentLoop, AcceptExportsACannKernelLaunchProject) {
 }
 
 TEST(AgentLoop, KilledSessionResumesFromDisk) {
-  Fixture f("resume", {reply("verdict=pass us=40")}, maxIt(3));
+  // A budget of 2: iteration 1 (redone) and the new iteration 3 use it; the interrupted iteration 2
+  // does not (issue 16, item 7: interrupted iterations do not count towards --max-iterations).
+  Fixture f("resume", {reply("verdict=pass us=40")}, maxIt(2));
   {
     // A process that died after generating iteration 1 (candidate saved, state compiling) and while
     // generating iteration 2 (no candidate yet).
@@ -639,6 +641,7 @@ TEST(AgentLoop, KilledSessionResumesFromDisk) {
   EXPECT_EQ(s.iterations[0].verdict, Verdict::WrongAnswer);  // the interrupted step was redone
   EXPECT_EQ(s.iterations[2].parentId, 1);                    // and the loop continued from it
   EXPECT_EQ(s.iterations[2].verdict, Verdict::Pass);
+  EXPECT_NE(loop->finishReason().find("iteration budget (2)"), std::string::npos) << loop->finishReason();
 }
 
 TEST(AgentLoop, BestOfNEvaluatesEveryCandidateAndKeepsTheFastest) {

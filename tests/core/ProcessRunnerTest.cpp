@@ -482,5 +482,33 @@ TEST(ProcessRunner, ConcurrentRunsDoNotMixOutput) {
   }
 }
 
+// Compilers and candidates inherit the environment (when they do at all) without the LLM's key:
+// issue 16, item 5. The child prints everything it got.
+TEST(ProcessRunner, InheritedEnvironmentNeverCarriesTheLlmKey) {
+  setenv("OPENAI_API_KEY", "sk-test-openai-123456", 1);
+  setenv("KWB_LLM_BASE_URL", "https://user:sk-in-url@example.invalid/v1", 1);
+  setenv("KWB_LLM_API_KEY_ENV", "KWB_TEST_CUSTOM_KEYVAR", 1);
+  setenv("KWB_TEST_CUSTOM_KEYVAR", "sk-custom-999", 1);
+  setenv("KWB_PROC_TEST_PLAIN", "kept", 1);
+  ProcessResult r = ProcessRunner().run(childSpec({"env-dump"}));
+  ASSERT_TRUE(r.ok()) << r.describe();
+  EXPECT_EQ(r.stdoutText.find("sk-"), std::string::npos) << r.stdoutText;
+  EXPECT_EQ(r.stdoutText.find("KWB_LLM_"), std::string::npos) << r.stdoutText;
+  EXPECT_EQ(r.stdoutText.find("OPENAI_API_KEY"), std::string::npos);
+  EXPECT_NE(r.stdoutText.find("KWB_PROC_TEST_PLAIN=kept"), std::string::npos) << "other variables stay";
+  // An explicit entry is the caller's decision and still passes.
+  ProcessSpec spec = childSpec({"env", "OPENAI_API_KEY"});
+  spec.environment = {{"OPENAI_API_KEY", "given"}};
+  EXPECT_EQ(ProcessRunner().run(spec).stdoutText, "given\n");
+  for (const char* n : {"OPENAI_API_KEY", "KWB_LLM_BASE_URL", "KWB_LLM_API_KEY_ENV", "KWB_TEST_CUSTOM_KEYVAR",
+                        "KWB_PROC_TEST_PLAIN"})
+    unsetenv(n);
+  EXPECT_TRUE(isSecretEnvironmentName("ANTHROPIC_API_KEY", ""));
+  EXPECT_TRUE(isSecretEnvironmentName("hf_api_token", ""));
+  EXPECT_TRUE(isSecretEnvironmentName("MYKEY", "MYKEY"));
+  EXPECT_FALSE(isSecretEnvironmentName("PATH", ""));
+  EXPECT_FALSE(isSecretEnvironmentName("KEYBOARD", ""));
+}
+
 }  // namespace
 }  // namespace kwb

@@ -7,6 +7,8 @@
 #include <sstream>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "core/diag/RuntimeErrorParser.h"
 
 using namespace kwb;
@@ -186,4 +188,17 @@ TEST(RuntimeErrorParser, SurvivesTruncatedInput) {
     }
   }
   EXPECT_TRUE(parseRuntimeErrors("x.cpp:1 aclError:99999999999999999999\nfailed: 12345678901234\n").empty());
+}
+
+// Regression (fuzz_diagnostics, issue 16): a runtime log with a byte that is not UTF-8 where a field
+// of the diagnostic is taken from made the diagnostic's JSON throw type_error 316 on dump.
+TEST(RuntimeErrorParser, DiagnosticsFromALogWithBadBytesDumpAsJson) {
+  std::ifstream in(std::string(KWB_FIXTURES_DIR) + "/fuzz/diagnostics_bad_utf8_in_runtime_log.txt",
+                   std::ios::binary);
+  ASSERT_TRUE(in.good());
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const nlohmann::json j = parseRuntimeErrors(ss.str());
+  ASSERT_FALSE(j.empty());
+  EXPECT_NO_THROW((void)j.dump());
 }

@@ -20,6 +20,7 @@
 //   exit-early-stdin        exit 0 without reading stdin
 //   env NAME                print the value of NAME, or "<unset>" and exit 3
 //   env-count               print the number of environment variables
+//   env-dump                print every NAME=value of the environment, one per line
 //   cwd                     print the working directory
 //   cat-fd FD               copy descriptor FD to stdout
 //   list-fds                print the open descriptors, space separated
@@ -244,6 +245,10 @@ int main(int argc, char** argv) {
     const char* v = getenv(arg(2));
     printf("%s\n", v ? v : "<unset>");
     return v ? 0 : 3;
+  }
+  if (mode == "env-dump") {  // every NAME=value, one per line
+    for (char** e = environ; *e; ++e) printf("%s\n", *e);
+    return 0;
   }
   if (mode == "env-count") {
     int n = 0;

@@ -281,3 +281,27 @@ TEST(Task, ValidateTaskListsEveryProblemForProgrammaticTasks) {
   EXPECT_EQ(issues[3].pointer, "/tolerances/float32/max_mismatch_ratio");
   EXPECT_EQ(issues[4].pointer, "/block_dim");
 }
+
+// Issue 16, item 7: absurd sizes fail validation (naming the pointer and the cap) instead of reaching
+// the verifier as bad_alloc or a timeout.
+TEST(Task, TensorAndCaseSizesAreCapped) {
+  auto j = minimalTaskJson();
+  j["cases"][0]["shapes"]["x"] = {65536, 65536};
+  std::string msg = loadMessage(j);
+  EXPECT_NE(msg.find("/cases/0/shapes/x"), std::string::npos) << msg;
+  EXPECT_NE(
+      msg.find("4294967296 elements (8192.0 MiB of float16); a tensor may have at most 16777216 elements"),
+      std::string::npos)
+      << msg;
+  j = minimalTaskJson();
+  for (auto& t : j["inputs"]) t["dtype"] = "float32";
+  j["outputs"][0]["dtype"] = "float32";
+  for (const char* t : {"x", "y", "z"}) j["cases"][1]["shapes"][t] = {4096, 4096};  // 64 MiB each
+  msg = loadMessage(j);
+  EXPECT_NE(msg.find("/cases/1/shapes"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("total 192.0 MiB; a case may have at most 128.0 MiB"), std::string::npos) << msg;
+  j["cases"][1]["shapes"]["z"] = {1024, 1024};  // 64 + 64 + 4 MiB: over the cap
+  EXPECT_NE(loadMessage(j), "");
+  j["cases"][1]["shapes"]["y"] = {1024, 1024};  // 64 + 4 + 4 MiB: within it
+  EXPECT_EQ(loadMessage(j), "");
+}
