@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/llm/HttpLlmClient.h"
 
 #include <algorithm>
@@ -264,7 +265,7 @@ HttpLlmClient::Attempt HttpLlmClient::runAttempt(const LlmRequest& request, cons
       guarded([&] { recognised = onJsonBody(body, a.state); });
       if (a.state.error) {
         a.error = a.state.error;
-        return std::move(a);
+        return a;
       }
       if (!recognised) {
         const std::string msg = errorMessageFromJson(body);
