@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The cost model's share of emulator time (cost-model issue goal: at most +30 %) measured robustly on a
 # shared or virtual machine: the emulator Add benchmark with and without the cost model, interleaved
 # ROUNDS times, keeping the minimum of each (interference only ever adds time) for real time and for the

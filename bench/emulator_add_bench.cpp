@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Emulator wall time for Add over 16M halves (48 blocks, double buffer) against a plain C++ loop doing the
 // same adds (issue: "at most 3x the plain loop"), with and without the cost model (KWB_SIM_COST_MODEL=off;
 // issue: "the cost model adds at most 30%"). Real time is measured: the emulator runs blocks in child

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Opening a 1,000-iteration session in the workbench: SessionStore::load plus MainWindow::showSession
 // (timeline model, latency chart, selection of the last iteration), offscreen. Goal: under 1 second.
 #include <benchmark/benchmark.h>

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # What the trusted evaluation costs on the built-in suite: `kwb suite eval resources/tasks --reference`
 # with two kwb binaries (before and after), interleaved so that both meet the same machine load, each
 # with its own warm build cache (the first round fills the caches and is not counted). Prints the

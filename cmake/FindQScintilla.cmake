@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Debian's libqscintilla2-qt6-dev ships no CMake config; find headers under the Qt6 include dir.
 find_package(Qt6 COMPONENTS Widgets QUIET)
 get_target_property(_qt_inc Qt6::Widgets INTERFACE_INCLUDE_DIRECTORIES)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Build-time script: embeds text files into a C++ source as raw string literals, so generated programs'
 # templates live as readable resource files (resources/harness/) yet kwb needs no data folder to use them.
 #   cmake -DOUTPUT=<file.cpp> -DFUNCTION=<qualified name> -DINPUTS="a;b" -P KwbEmbedText.cmake

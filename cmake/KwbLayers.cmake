@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The layers of kwb_core (docs/architecture.md, "Layers"). Each area of core/ is one static library,
 # kwb_<area>, declared bottom-up with kwb_add_area(); its DEPS are the only areas it may use, and they
 # must be declared before it, so the dependency graph cannot have a cycle. kwb_check_layers() then reads

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 cmake_minimum_required(VERSION 3.25)
 # Script form of the layer check: cmake -DCORE_DIR=<core> -DSPEC_FILE=<kwb_layers.spec> -P this file.
 # Exits non-zero and lists each broken include (tests/layers runs it on the real tree and on a tree

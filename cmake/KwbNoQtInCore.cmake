@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Fails configuration if any file under core/ includes a Qt header. The first layering rule (docs/architecture.md, "Layers")
 # (core is plain C++) is enforced here, not left to review.
 function(kwb_check_no_qt_in_core dir)

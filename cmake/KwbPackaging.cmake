@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Desktop integration and a Debian package (cpack -G DEB).
 if(KWB_BUILD_UI)
   install(FILES ${PROJECT_SOURCE_DIR}/packaging/kernel-workbench.desktop

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Warnings shared by every first-party target. KWB_WERROR (on in the dev preset, so in CI) turns them
 # into errors: a new warning fails the build where it is introduced instead of piling up.
 option(KWB_WERROR "Treat warnings of first-party code as errors" OFF)

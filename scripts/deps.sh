@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs the Debian 12 packages the build and tests need, only those missing. Quiet and idempotent.
 # Sourced by scripts/test and scripts/run.
 kwb_install_deps() {

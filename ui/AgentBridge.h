@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Connects an AgentLoop (core, its own thread) to the MainWindow (GUI thread). Loop events arrive on
 // the loop's threads and are only queued here; streamed tokens are batched and flushed every 50 ms so a

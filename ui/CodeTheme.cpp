@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "ui/CodeTheme.h"
 
 #include <Qsci/qscilexercpp.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Colours of the code views (editor, diff) that follow the system palette, light or dark: paper and
 // text from the palette, a syntax scheme readable on either, and marker/annotation tints that keep

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Pinned constraints of the session: text rules, locked source regions and fixed parameters, with
 // what each one did (rejections it caused). Editing emits requests; the owner applies them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What the agent was told and what it answered for one iteration, plus the feedback that went into the
 // next prompt. Replayed replies are labelled as replays.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "ui/DiagnosticsFilterModel.h"
 
 #include "ui/DiagnosticsModel.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Filters diagnostics by producer (compiler, emulator, verifier, sandbox, policy, ...) and sorts
 // severity by rank rather than by name.

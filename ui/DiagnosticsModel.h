@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Table model over the shared kwb::Diagnostic list of one iteration.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "ui/DiagnosticsPanel.h"
 #include "ui/StyleStatusIcons.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Sortable, source-filterable list of the selected iteration's diagnostics; activating a row asks the
 // editor to jump to its line.

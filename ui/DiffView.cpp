@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "ui/DiffView.h"
 
 #include "ui/CodeTheme.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Two iterations side by side (or inline): changed lines highlighted, rows aligned, scrolling linked,
 // and their metrics compared above the code.

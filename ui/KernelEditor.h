@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The kernel source editor: QScintilla with the C++ lexer, a monospace font and line numbers; shows
 // diagnostics as margin markers, squiggles and inline annotations, and shades locked regions, which

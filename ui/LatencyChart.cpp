@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "ui/LatencyChart.h"
 
 #include "ui/CodeTheme.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Latency of each iteration (emulator estimate or device measurement) against the task baseline and the
 // roofline floor (the fastest any kernel could be for that workload on that SoC).

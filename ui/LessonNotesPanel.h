@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Teaching mode: the explanation of a lesson step shown beside the diff of the iteration that step
 // produced, with Previous/Next to walk through the lesson. The window maps iterations to steps (the

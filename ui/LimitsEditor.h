@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Editor for an agent session's limits (iteration, token and time budgets, best-of-N, patience,
 // target speedup). 0 means "no limit" wherever a limit is optional.

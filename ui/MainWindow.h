@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The workbench main window: the kernel editor in the middle, the iteration timeline on the left,
 // diagnostics and the conversation below, profile / trace / diff / constraints on the right, steering

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // MainWindow's actions: the toolbar and menus, the timeline's context menu, and the small dialogs the
 // actions open (hint, accept, trace export, save a copy). The layout and the views live in MainWindow.cpp.
 #include <QAction>

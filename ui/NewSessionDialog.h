@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // New session: the task (a built-in one or any task folder, validated before it can be chosen), the
 // backend (the built-in emulator; the CANN toolkit when one is installed), the SoC, the LLM provider in

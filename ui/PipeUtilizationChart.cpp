@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "ui/PipeUtilizationChart.h"
 
 #include "ui/CodeTheme.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Per-pipe busy ratio of one iteration's profile, as horizontal bars, with the bound pipe called out.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Per-core, per-pipe Gantt chart of a pipeline trace. Ctrl+wheel (or +/-) zooms around the cursor, drag
 // pans, hovering a slice shows its API, timing and source line; double-click asks to jump to the line.

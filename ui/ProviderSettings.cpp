@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "ui/ProviderSettings.h"
 
 #include "ui/UiLogging.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The LLM provider settings the GUI keeps with QSettings (standard location): provider, base URL, model
 // and the NAME of the environment variable holding the API key. The key itself is never stored.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What a new session starts with unless the engineer changes it in the new-session dialog: the agent's
 // limits and the sandbox's per-case time limit. Stored with QSettings (Settings ▸ Limits / Sandbox).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "ui/SessionHistory.h"
 
 #include <QCryptographicHash>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What the workbench remembers about sessions between runs, in QSettings: the recently used session
 // folders (newest first) and, per session folder, the view the engineer left it in (selected

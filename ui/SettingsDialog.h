@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Settings: the LLM provider (provider, base URL, model and the environment variable that holds the API
 // key — never the key), the limits new sessions start with, and the sandbox (per-case time limit and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The icons the item models show. Models live in kwb_ui_models, which links Qt Gui but not Widgets (so
 // they can be tested and reused without a widget style): the widget layer fills this from its style

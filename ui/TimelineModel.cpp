@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "ui/TimelineModel.h"
 
 #include <QFont>

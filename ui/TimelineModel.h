@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The iteration timeline as a tree: a chain of iterations stays on one level (the first child of an
 // iteration continues its line, like a commit log), and every further child starts a nested branch

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "ui/UiLogging.h"
 
 // Off below warnings by default: the GUI reports to the user in its own panels, the log is for support.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Logging categories of the workbench GUI, so a user can turn on just what they need:
 //   QT_LOGGING_RULES="kwb.ui.*=true" kernel-workbench

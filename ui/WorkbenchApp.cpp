@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "ui/WorkbenchApp.h"
 
 #include <QDateTime>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Wires the workbench together: the main window, the provider settings, and (when a provider is
 // configured) a live agent session on a task through AgentBridge. Without a provider the window says so,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "app/kwb/Cli.h"
 
 #include <iostream>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Shared plumbing of the kwb command groups: exit codes (README, "Exit codes") and JSON/text output.
 

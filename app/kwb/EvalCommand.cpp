@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // kwb eval: evaluate one candidate kernel for one task on a backend (docs/candidate-contract.md).
 #include <unistd.h>
 #include <cstdlib>

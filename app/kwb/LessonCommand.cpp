@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // kwb lesson list | play NAME [--json] [--session DIR]: replays a recorded lesson through the real loop
 // and emulator, printing each step's explanation and the feedback it produced.
 #include <unistd.h>

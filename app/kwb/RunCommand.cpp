@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // kwb run: the agent loop, headless. One progress line per step on stderr; --json prints the final
 // session summary on stdout. Exit: 0 a passing candidate exists, 1 none, 2 bad input (including a
 // damaged session resumed without --repair), 3 internal error, 4 the LLM endpoint failed (provider, key

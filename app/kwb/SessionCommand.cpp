@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // kwb session show DIR [--json]: the iteration tree of a session with verdicts and timings.
 // Exit: 0 a healthy session, 1 the session is damaged (the problems are listed; what could be read is
 // still shown), 2 not a readable session.

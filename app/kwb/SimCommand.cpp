@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // kwb sim build: compile a CANN CPU-mode Ascend C program against the kwb emulator.
 
 #include <iostream>

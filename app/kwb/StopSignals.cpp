@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "app/kwb/StopSignals.h"
 
 #include <pthread.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // kwb run ends on SIGINT, SIGTERM or SIGHUP like on any other stop: the agent loop is asked to stop,
 // the interrupted iteration is saved as stopped, scratch folders are removed by their owners'

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // kwb suite eval DIR --reference: evaluates every task's expert candidate (or one named candidate file
 // per task) and prints one progress line per task and a summary.
 #include <unistd.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What the agent loop tells its observers (the CLI's progress printer, the GUI's adapter). Events are
 // delivered on the loop's thread; observers must return quickly and never block (the GUI adapter only

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/agent/AgentLoop.h"
 #include "core/base/TextFile.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The steerable agent loop: generating -> compiling -> running -> verifying -> profiling -> deciding, on
 // its own thread, over a session directory (SessionStore). Repairs until a candidate passes, then

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/agent/CandidateEvaluator.h"
 
 #include <algorithm>

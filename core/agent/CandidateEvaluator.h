@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The agent loop's seam to the evaluation harness: evaluate one candidate and return what the
 // iteration records. BackendEvaluator drives core/toolchain's evaluate() on a fresh backend per call

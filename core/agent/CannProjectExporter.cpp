@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/agent/CannProjectExporter.h"
 
 #include <fstream>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Exports an accepted iteration as a CANN kernel-launch project in the layout of the official
 // `kernel_launch` samples, which builds with CANN unchanged:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Text of the exported CANN kernel-launch project (see CannProjectExporter.h).
 #include <sstream>
 

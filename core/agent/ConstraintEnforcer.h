@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The one place the engineer's pinned constraints are enforced, in two steps around the evaluation:
 //  - before(): on the candidate's text, before anything compiles: a locked region must still appear

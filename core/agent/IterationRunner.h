@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Runs one iteration of the agent loop from start to end: prompt -> LLM -> parse -> evaluate ->
 // store, persisting after each step (docs/architecture.md, "The agent loop"). It knows nothing of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/agent/KnowledgePack.h"
 #include "core/base/InstallLayout.h"
 #include "core/base/TextFile.h"

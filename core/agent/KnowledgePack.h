@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Loads the texts the system prompt is made of: docs/candidate-contract.md (verbatim) and
 // resources/knowledge/*.md (in file-name order), from the workbench's data root.

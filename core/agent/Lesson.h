@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Lessons: recorded trajectories written by us (resources/lessons/<name>/lesson.json) in which a
 // realistic mistake is repaired from the workbench's feedback. Each step holds the model's recorded

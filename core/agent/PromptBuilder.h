@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Builds what the agent sends to the model, as a pure function of its inputs (no I/O: the texts come
 // from KnowledgePack). The system prompt holds the role, the candidate contract (verbatim), the Ascend C

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Pieces of the prompt builder: sections with a trimming policy, the budget fitter, and the compact
 // task description. Internal to core/agent (PromptBuilder.h is the interface).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/agent/ResponseParser.h"
 
 #include <algorithm>

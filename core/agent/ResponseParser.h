@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Turns an LLM reply into candidate source files. Tolerant of how models actually answer: prose around
 // the code, ```cpp / ```c++ / ``` / ~~~ fences, file names in the fence info ("```cpp kernel.cpp",

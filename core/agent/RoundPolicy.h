@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What the agent loop does next, decided over an immutable session snapshot: which iteration the next
 // round builds on and in which mode (initial, repair, optimise), whether a budget or the goal ends the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/agent/SessionSummary.h"
 
 #include <cstdio>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What `kwb run --json`, `kwb session show` and lesson players print about a session: the best passing
 // iteration, the speedup over the baseline, and the iteration tree with verdicts and timings.

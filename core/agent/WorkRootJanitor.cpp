@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/agent/WorkRootJanitor.h"
 
 #include <sys/stat.h>

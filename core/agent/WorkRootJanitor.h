@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Scratch folders of the agent loop ($TMPDIR/kwb-agent-XXXXXX, tens of MB each) are removed when the
 // loop ends; a kwb killed with SIGKILL cannot do that. So each folder carries an owner marker, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/base/BoundedFileRead.h"
 
 #include <fcntl.h>

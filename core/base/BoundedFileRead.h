@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Reading a file someone else named (a candidate kernel, a task file) without trusting it: regular
 // files only (not /dev/zero, a FIFO or a folder), and never more than a cap, checked before and while

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The one way tool code reads the process environment. Functions that depend on the environment take
 // an EnvLookup so tests (and callers with their own settings) can pass another one in; only the

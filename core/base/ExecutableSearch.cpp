@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/base/ExecutableSearch.h"
 #include "core/base/Environment.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/base/InstallLayout.h"
 
 #include "core/base/PrivateCacheDir.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/base/PrivateCacheDir.h"
 #include "core/base/Environment.h"
 

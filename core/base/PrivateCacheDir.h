@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Where kwb keeps what it reuses across runs (sim builds, reference builds, the emulator's precompiled
 // header), and the check that makes such a folder trustworthy. Binaries in a cache are executed later,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Unique work folders in the temp directory, removed when done. Fixed names such as
 // /tmp/kwb-eval-<task>-<pid> can be pre-created by another local user (who then owns what kwb writes

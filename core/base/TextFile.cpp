@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/base/TextFile.h"
 
 #include <stdexcept>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Reading a whole file into memory, the one way tool code does it: always through
 // readBoundedRegularFile (core/base/BoundedFileRead.h), so only regular files within a size limit are

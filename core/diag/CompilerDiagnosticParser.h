@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Pure parser for compiler and linker output: clang and the clang-based bisheng/ccec, gcc/g++, nvcc, GNU ld
 // (through collect2) and lld. Running the compiler is the toolchain's job; this only reads its text.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Recognisers for single lines of compiler/linker output, used by CompilerDiagnosticParser (which keeps the
 // state across lines). Internal to core/diag; namespace kwb::compiler_lines.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/diag/Csv.h"
 
 #include <cctype>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A small, strict CSV reader for tool outputs (msprof CSVs and the like): RFC 4180 quoting (commas,
 // quotes and newlines inside quoted fields), a UTF-8 byte-order mark, CRLF or LF line ends, blank lines

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/diag/DiagnosticLocation.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Where a diagnostic points, after parsing: source excerpts built from the source text when a tool printed
 // none, file-name matching across relative/absolute paths, locations at the start of note lines, and moving

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Pure parsers for the CSV files `msprof op` and `msprof op simulator` write (column names from
 // docs/ascend-notes.md §4 and the msOpProf docs). Running msprof is the backend's job;

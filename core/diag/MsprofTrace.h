@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Pure parser for the Chrome-trace trace.json that `msprof op simulator` writes per core and merged at
 // the simulator root (events {name, cname, ph, ts, dur, pid, tid, args{pc_addr, code, detail}}; lanes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Pure parser for CANN / ACL runtime failures as a host program prints them (stdout + stderr of a real NPU
 // or CANN-simulator run). Running the program is someone else's job; this only reads the text.

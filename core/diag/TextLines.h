@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Small text helpers shared by the output parsers in core/diag (compiler, runtime, msprof). They work on
 // string_views into the caller's buffer and never allocate except where they return std::string.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/diff/LineDiff.h"
 
 #include <dtl/dtl.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Line diff of two candidate sources, aligned for side-by-side display and summarised for prompts
 // and reviews. Built on dtl (an O(ND) diff) rather than a hand-written LCS.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/doctor/Doctor.h"
 
 #include <nlohmann/json.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // `kwb doctor`: what this machine offers the workbench. Never prints secrets: for the LLM key it
 // reports only the variable's name and whether it is set.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/emulator/SimBuilder.h"
 #include "core/base/InstallLayout.h"
 #include "core/base/TextFile.h"

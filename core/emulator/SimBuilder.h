@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // `kwb sim build`: compiles a CANN CPU-mode Ascend C program (kernel + host main) with g++ against the
 // kwb emulator headers and links it with kwb_sim_runtime. A precompiled header of the emulator API is

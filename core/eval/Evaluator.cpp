@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/eval/Evaluator.h"
 
 #include <algorithm>

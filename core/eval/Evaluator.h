@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Evaluates one candidate for one task on one backend: policy checks, prepare, compile, then for every
 // verification case fresh inputs (from the recorded seed), poisoned outputs, a sandboxed run, the

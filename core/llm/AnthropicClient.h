@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Anthropic Messages API with streaming: POST {base}/v1/messages (URL rule in anthropicMessagesUrl) with
 // x-api-key and anthropic-version: 2023-06-01. Events: message_start (input tokens, model, id),

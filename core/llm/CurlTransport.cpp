@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/llm/CurlTransport.h"
 
 #include <algorithm>

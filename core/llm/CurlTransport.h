@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // One streaming HTTP POST over libcurl, driven by curl's multi interface so that cancellation and the
 // idle (stall) timeout are checked every ~50 ms rather than at curl's once-a-second progress ticks.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What OpenAI-compatible and Anthropic clients share: the retry loop (Retry-After, backoff, what is and
 // is not retried), the streaming plumbing (SSE or whole-JSON bodies), error classification with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The one interface the agent loop, the CLI and the GUI use to talk to a model. complete() blocks the
 // calling thread (run it on a worker thread), streams deltas to the observer on that same thread as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/llm/LlmEndpointConfig.h"
 
 #include <charconv>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Where the agent's LLM lives and how to talk to it. The API key itself is never stored here: only the
 // NAME of the environment variable that holds it, read at request time, so sessions, logs, transcripts

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/llm/LlmTranscript.h"
 
 #include <ctime>

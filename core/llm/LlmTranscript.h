@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The recording format for what was said to a model and what came back, for sessions to persist and
 // for ReplayClient to play back. It holds the request (system prompt, messages, model, sampling), the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/llm/LlmTypes.h"
 
 #include <array>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The vocabulary every LLM client speaks: what is asked (LlmRequest), what streams back (StreamObserver),
 // and what the call produced (LlmResponse with typed LlmError). Plain data, JSON-serialisable, and free

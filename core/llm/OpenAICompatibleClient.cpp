@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/llm/OpenAICompatibleClient.h"
 
 #include <nlohmann/json.hpp>

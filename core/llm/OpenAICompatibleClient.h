@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // OpenAI-compatible Chat Completions with SSE streaming: OpenAI, vLLM, Ollama, llama.cpp server,
 // DeepSeek, Qwen/DashScope compatible mode and most gateways. POST {base}/chat/completions (URL rule in

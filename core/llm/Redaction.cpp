@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/llm/Redaction.h"
 
 #include <algorithm>

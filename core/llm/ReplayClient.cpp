@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/llm/ReplayClient.h"
 
 #include <fstream>

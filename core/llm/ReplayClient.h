@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Plays back recorded replies for lessons, demos and deterministic tests. Every response it returns
 // says provider "replay" (and model "replay:<recorded model>") so no UI can mistake it for a live model.

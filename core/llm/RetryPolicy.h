@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // When and how long to wait before retrying an LLM request: Retry-After (delta-seconds or HTTP date)
 // when the server sends one, otherwise exponential backoff with jitter. Time and randomness are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Incremental Server-Sent Events parser (WHATWG event-stream rules): bytes arrive in arbitrary chunks;
 // lines end in LF, CRLF or CR (also when the CR and LF land in different chunks); ':' lines are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Scalar or list parameters of an operator (a LeakyRelu slope, a reduction axis, an epsilon). Values
 // are kept as JSON so that prompts, tiling code and reports print them exactly as the task wrote them.

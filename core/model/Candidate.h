@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A candidate kernel: its source files, plus who wrote it. One of them, the primary file
 // (choosePrimaryFile below), is the translation unit an evaluation compiles; the others are headers it

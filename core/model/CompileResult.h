@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What compiling a candidate produced: success, parsed diagnostics, the raw log (for people), the exact
 // command line (re-runnable), and whether the build came from the content-hash cache.

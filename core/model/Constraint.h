@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Constraints the engineer pins on the agent. Text rules go into prompts; locked source regions and
 // fixed parameters are enforced on every candidate (the agent loop rejects a candidate that breaks

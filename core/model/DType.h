@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Element types of kernel tensors. Names follow numpy/torch ("float16"); parsing also accepts the
 // spellings people type in task files and Ascend C sources ("half", "fp16", "bfloat16_t", "int32_t").

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/model/Diagnostic.h"
 
 #include <array>

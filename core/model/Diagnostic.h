@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The one diagnostic type shared by every producer (compiler, emulator, runtime, verifier, sandbox,
 // policy, agent) and every consumer (prompts, CLI, GUI). Categories are stable strings: add, never rename.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/model/Hash.h"
 
 namespace kwb {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Content hashes for change detection (locked source regions, candidate identity, store integrity).
 // FNV-1a 64 is enough: these detect accidental edits and truncation, not adversaries; the candidate

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // One step of the loop: a candidate (from the agent, a human edit or a replay), what evaluating it
 // produced, and how it came about. Iterations form a tree through parentId: a rollback starts a new

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/model/JsonReader.h"
 
 #include "core/base/BoundedFileRead.h"

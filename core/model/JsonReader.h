@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Reading JSON that people and older/newer versions of kwb wrote. Every failure becomes a LoadError
 // whose message names the file, the JSON pointer of the offending value and what was expected versus

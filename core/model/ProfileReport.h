@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Where the time went for one run: cycles and microseconds, per-pipe busy time, the bound, the
 // theoretical floor and memory traffic. The typed fields are what prompts, charts and comparisons use;

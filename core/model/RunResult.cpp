@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/model/RunResult.h"
 
 #include <nlohmann/json.hpp>

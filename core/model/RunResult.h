@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What running a compiled candidate produced. `ranOn` says where the code really executed, so no
 // report can pass off an emulator run as a device run.

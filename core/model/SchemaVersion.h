@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Version of every JSON document kwb writes (session.json, iteration.json, embedded tasks). Readers
 // refuse documents with a higher number instead of silently dropping fields they do not know; bump it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/model/Session.h"
 
 #include <algorithm>

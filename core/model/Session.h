@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A working session on one task: the task (an embedded copy, so a session stays readable when the task
 // folder changes), the settings it runs with, the pinned constraints, the iteration tree and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/model/Sha256.h"
 
 #include <array>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // SHA-256 (FIPS 180-4) of bytes and of files. Used where a digest must resist someone who chooses the
 // bytes (cached binaries that are executed later); core/model/Hash.h's FNV-1a is only good against

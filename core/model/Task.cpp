@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/model/Task.h"
 
 #include <cmath>

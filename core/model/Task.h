@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // An operator specification: the kernel signature (entry name, inputs, outputs, attributes), the
 // verification cases that define "correct", the tolerances per dtype, and hints for the target.

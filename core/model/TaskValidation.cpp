@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // validateTask: the semantic rules of task.json. Each issue carries the JSON pointer of the value to
 // fix, so "kwb task validate" and load errors point at the exact line a person has to edit.
 

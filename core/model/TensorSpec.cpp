@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/model/TensorSpec.h"
 
 #include <array>

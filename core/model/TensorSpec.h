@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Tensors of a kernel signature. A task declares each argument once (TensorDecl: name, dtype, format);
 // shapes are concrete per verification case, and TensorSpec is the resolved (decl + shape) pair that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Timestamps in session files: ISO-8601 UTC with milliseconds ("2025-03-01T12:34:56.789Z"), so they
 // sort as text and read the same in every time zone.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/model/Tolerance.h"
 
 #include <nlohmann/json.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Pass rule per output dtype: an element is wrong when |actual-expected| > atol_eff AND
 // |actual-expected| > rtol*|expected|, with atol_eff = atol capped at rtol * max|expected| of the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/model/Utf8Text.h"
 
 namespace kwb {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Text from outside the workbench (LLM replies, compiler and tool output, file contents, HTTP headers)
 // may hold bytes that are not UTF-8. JSON output requires UTF-8 (nlohmann::json refuses to dump

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/model/Verdict.h"
 
 #include "core/model/JsonReader.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The outcome of evaluating one candidate, as `kwb eval` prints it and the agent reads it.
 

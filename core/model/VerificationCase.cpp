@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/model/VerificationCase.h"
 
 #include "core/model/JsonReader.h"

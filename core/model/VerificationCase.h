@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // One verification case of a task: concrete shapes for every tensor, attribute values, and hints for
 // the input value distribution. The verifier draws fresh random inputs per evaluation; the hints only

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The verifier's account of one evaluation, detailed enough for an agent to act on: per case and
 // output tensor, how many elements failed, the worst errors, the first mismatches and the pattern they

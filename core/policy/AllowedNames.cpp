@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/policy/AllowedNames.h"
 
 #include <sstream>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The allow-list of what a candidate's own tokens may name (docs/candidate-contract.md, "What a
 // candidate may not do"). A name that exists outside the candidate (in any header the preprocessor

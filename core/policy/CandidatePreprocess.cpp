@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/policy/CandidatePreprocess.h"
 
 #include <algorithm>

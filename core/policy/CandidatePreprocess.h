@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Runs the candidate through the compiler's preprocessor (`g++ -E -dD`, linemarkers kept) inside the
 // sandbox, so that the policy check (PreprocessedPolicy.h) sees the token stream the compiler will

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/policy/PolicyChecker.h"
 
 #include <algorithm>

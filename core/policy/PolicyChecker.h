@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Static checks on a candidate's source before anything compiles or runs it. Each breach is a
 // `policy-violation` diagnostic (source "policy") at the line and column of the offending token, with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/policy/PreprocessedPolicy.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The authoritative policy check: on what the compiler will actually see. Input is the candidate's
 // `g++ -E -dD` output (linemarkers kept; CandidatePreprocess.h runs it). Splices, digraphs, macros

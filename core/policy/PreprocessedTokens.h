@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Reads `g++ -E -dD` output (linemarkers kept) into tokens that know the file and line they came
 // from. Pure text processing: running the preprocessor is CandidatePreprocess's job. The policy check

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/process/GroupWatchdog.h"
 
 #include <signal.h>

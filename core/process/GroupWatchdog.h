@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Makes a child's whole process group die with kwb, even when kwb is killed with SIGKILL and runs
 // no code of its own: a compiler (g++ and the cc1plus it forks) or a candidate would otherwise run on

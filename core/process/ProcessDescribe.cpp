@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The printable side of the process runner: shell quoting, the re-runnable command line, signal names
 // and the one-line outcome used in every error message.
 

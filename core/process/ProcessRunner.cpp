@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The running half of ProcessRunner: one poll() loop over the child's stdout, stderr, stdin and a
 // pidfd, with the timeout, cancellation and output-cap decisions made between wake-ups.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Runs one external program: posix_spawn with an argv (never a shell), environment and working
 // directory control, stdout/stderr captured up to a cap, per-line callbacks, a timeout that kills the

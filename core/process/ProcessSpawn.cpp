@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/process/ProcessSpawn.h"
 
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The spawning half of ProcessRunner: environment, PATH lookup, pre-flight checks with clear messages,
 // and posix_spawn into a new process group with pipes on 0/1/2. Internal to core/process.

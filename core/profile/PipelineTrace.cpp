@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/profile/PipelineTrace.h"
 
 #include <algorithm>

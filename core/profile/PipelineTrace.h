@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A Chrome trace (the emulator's cost-model trace, or msprof's simulator trace.json) read into lanes of
 // slices for the pipeline view. Only complete ("X") events and name metadata matter here; flow and

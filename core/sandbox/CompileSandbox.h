@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Compiler runs on untrusted source (a candidate kernel, a task's reference) go through kwb::Sandbox
 // like the programs they produce: g++ opens whatever a source names (`#include "/dev/zero"` grows

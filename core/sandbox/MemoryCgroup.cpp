@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/sandbox/MemoryCgroup.h"
 
 #include <signal.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // One cgroup per sandboxed run that caps the memory of all its processes together. RLIMIT_AS is per
 // process, and a run may have many processes (one per emulated block): without this, N processes may

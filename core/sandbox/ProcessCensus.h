@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Counting processes from /proc: how many tasks (processes and their threads) live under a process,
 // or belong to a user. The sandbox samples its process tree while a program runs so that hitting the

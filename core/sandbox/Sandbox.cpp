@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/sandbox/Sandbox.h"
 
 #include <sys/stat.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Runs untrusted programs (candidates, generated harnesses) under a SandboxPolicy: bubblewrap
 // namespaces (no network, read-only system, private /tmp, writable scratch only) plus rlimits and a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/sandbox/SandboxCommand.h"
 
 #include <sys/resource.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Turns a policy and a program's argv into the command that runs it sandboxed:
 //

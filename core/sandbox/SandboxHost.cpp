@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/sandbox/SandboxHost.h"
 #include "core/base/Environment.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What this machine offers for sandboxing, probed once per process: bubblewrap (and whether it can
 // actually create a sandbox here: user namespaces may be disabled), util-linux prlimit and setpriv,

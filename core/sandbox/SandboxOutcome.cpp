@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/sandbox/SandboxOutcome.h"
 
 #include <signal.h>

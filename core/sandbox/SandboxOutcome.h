@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Maps how a sandboxed run ended to shared Diagnostics (source "sandbox"):
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What a sandboxed run of untrusted code (a candidate's binary, a generated host harness) may do.
 // See docs/sandbox.md for how each limit is enforced.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/sandbox/SeccompFilter.h"
 
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The seccomp filter bubblewrap loads (--seccomp FD) before it starts the sandboxed program.
 //

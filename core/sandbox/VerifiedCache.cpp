@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/sandbox/VerifiedCache.h"
 
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Cached binaries with a SHA-256 sidecar. kwb writes `ENTRY.sha256` (the digest of ENTRY's bytes) right
 // after a successful build, and recomputes the digest whenever the entry is about to be used: on the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/store/AtomicFile.h"
 
 #include <fcntl.h>

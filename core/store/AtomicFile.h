@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // File writes that a crash cannot tear: content goes to a temporary file in the target's directory,
 // is flushed, and replaces the target with rename(2), which is atomic on POSIX file systems. Readers

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/store/CrashTestHook.h"
 
 #include "core/base/Environment.h"

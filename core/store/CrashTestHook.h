@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // TEST HOOK for the crash tests (docs/reliability.md, "Crash tests"): with the environment variable
 // KWB_TEST_HOOK_KILL_AT_COMMIT_POINT=N (N >= 1) the process sends itself SIGKILL at the Nth commit

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The single-writer lock of a session directory: `session.lock`, held with flock(2) and naming the
 // holder's pid. flock is released by the kernel when the holder dies, so a crashed writer never leaves

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Repairing a damaged session without losing anything: damaged iteration folders are moved (rename(2),
 // never copied and deleted) into DIR/damaged-<UTC time>/iterations/, next to a copy of the session.json
 // they were listed in and damage.txt saying what was wrong. See docs/reliability.md, "Damaged sessions".

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/store/SessionStore.h"
 
 #include <unistd.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Internals shared by SessionStore.cpp (writing) and SessionStoreLoad.cpp (opening and reconciling).
 // Not part of the store's API.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Opening a session directory: read the session.json header and index, read every iteration folder,
 // and reconcile the two (see SessionStore.h for why the folders are the truth).
 

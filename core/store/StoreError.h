@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Failures of the session store that are not malformed JSON (those are kwb::LoadError): I/O errors,
 // a session locked by another writer, writes to a read-only store, strict opens of a damaged session.

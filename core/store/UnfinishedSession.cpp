@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A session folder whose creation was cut short: create() takes the lock (session.lock), makes
 // iterations/ and writes session.json through a temporary file, so a writer killed before that rename
 // leaves exactly those names and nothing else. Anything else in the folder is not ours and makes

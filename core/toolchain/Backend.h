@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // One interface for every way of evaluating a candidate: prepare (write the candidate and a generated
 // host harness), compile, run one verification case (inside the sandbox), verify (shared verifier) and

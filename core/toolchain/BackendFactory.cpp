@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/policy/CandidatePreprocess.h"
 #include "core/toolchain/Backend.h"
 #include "core/toolchain/CannBackend.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/toolchain/CannBackend.h"
 #include "core/base/TextFile.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // `ascend-cann`: the real CANN toolchain (8.x ascend-toolkit or the CANN 9 layout, found by
 // detectCann). Generates the kernel-launch program the official samples use and builds it with

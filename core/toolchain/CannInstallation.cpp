@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/toolchain/CannInstallation.h"
 
 #include <cstdlib>

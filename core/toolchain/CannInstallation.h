@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Finds a CANN toolkit the way its set_env.sh scripts lay it out (classic 8.x and the CANN 9 layout).
 // Only reports what is on disk; it never claims a device is present.

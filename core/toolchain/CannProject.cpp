@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Generated sources of the ascend-cann backend: the ACL host harness and the equivalent CMake project.
 #include "core/toolchain/CannBackend.h"
 #include "core/toolchain/HarnessTemplates.h"

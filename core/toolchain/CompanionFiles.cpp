@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A multi-file candidate's other files, written next to its primary file so that `#include "x.h"`
 // finds them in the build as in the policy's preprocessed check (docs/candidate-contract.md, "Several
 // files").

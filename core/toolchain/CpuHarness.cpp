@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The generated host harness shared by the emulator and CANN's CPU mode, and its manifest format.
 #include <cstring>
 #include <fstream>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/toolchain/HarnessTemplates.h"
 
 #include <set>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The programs kwb generates around a candidate (the CPU-mode harness, the ACL harness, the CANN
 // kernel-launch CMake project) are templates under resources/harness/, embedded into kwb at build time

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Reading back what a sandboxed run left, as hostile input (docs/sandbox.md, "Trusted evaluation"):
 // the file is opened without following a link and without blocking (a FIFO or device planted in its

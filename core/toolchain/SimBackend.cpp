@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/toolchain/SimBackend.h"
 #include "core/base/TextFile.h"
 

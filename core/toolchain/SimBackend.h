@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // `ascend-sim`: the candidate plus the generated CPU-mode harness, built with the emulator's
 // SimBuilder (`kwb sim build`) and cached by content hash (an unchanged candidate is not recompiled;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/toolchain/SocInfo.h"
 
 #include "core/base/InstallLayout.h"

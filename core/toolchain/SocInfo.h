@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What the tiling function is told about a SoC: vector/cube core counts and UB size. A view on the one
 // reader of resources/soc/<SoC>.json (core/emulator/costmodel/SocParams), found through socDirectory().

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Checks made before any work is spent on a task (an LLM call, a compile): a problem that would fail
 // every iteration is reported once, as bad input naming what to fix, instead of surfacing later as

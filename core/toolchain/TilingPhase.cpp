@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/toolchain/TilingPhase.h"
 
 #include <fstream>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The first of a case's two sandboxed runs: the candidate's kwb_tiling, called by the generated
 // harness (`APP tiling MANIFEST RESULT`) in a sandbox that holds the program, the shapes-only manifest

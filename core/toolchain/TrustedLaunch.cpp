@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/toolchain/TrustedLaunch.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The trusted side of an emulated run (docs/sandbox.md, "Trusted evaluation"). The candidate's program
 // runs the emulator in its own process, so its report, its exit status and its outputs prove nothing by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/verify/ElementCodec.h"
 
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Raw little-endian tensor storage <-> double, for every task dtype. float16 and bfloat16 are rounded
 // to nearest even on encode (as numpy's astype does), decoded exactly. Used for generated inputs, for

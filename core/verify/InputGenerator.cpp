@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/verify/InputGenerator.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Fresh random inputs for every evaluation. Everything is derived from one recorded 64-bit seed, so a
 // failing evaluation can be replayed exactly (`kwb eval --seed N`), while a new evaluation gets values

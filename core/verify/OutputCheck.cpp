@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/verify/OutputCheck.h"
 
 #include <algorithm>

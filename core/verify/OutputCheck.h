@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Compares one output tensor of a kernel with the double-precision reference and explains the result.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What output buffers hold before the kernel runs. Floating outputs get a NaN with a recognisable
 // payload (float16 0x7E5A, bfloat16 0x7FA5, float32 0x7FA5A5A5), integer outputs the byte 0xA5

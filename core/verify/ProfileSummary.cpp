@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/verify/ProfileSummary.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // One profile for a whole evaluation, built from the profiles of every verification case, and a
 // memory floor that does not depend on what the kernel chose to move.

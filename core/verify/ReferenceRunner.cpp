@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/verify/ReferenceRunner.h"
 #include "core/base/Environment.h"
 #include "core/base/InstallLayout.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Builds a task's reference.cpp (plain C++17 with resources/tasks/include/kwb_reference.h and
 // -DKWB_REFERENCE_MAIN) once per content hash, and runs it on one case: it reads the inputs the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/verify/ReportAdapter.h"
 
 namespace kwb::verify {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Converts the verifier's detailed result into the model's persisted VerifyReport (core/model), the
 // form sessions, prompts and the GUI read: one CaseResult per (case, output tensor) — or one carrying

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // One evaluation's verification: for every case of the task, fresh inputs (from the recorded seed),
 // poisoned outputs, then the checks of the kernel's outputs against the reference and of the inputs

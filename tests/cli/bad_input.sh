@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Issue 16, items 5 and 7: bad input is refused by the layer that reads it, with exit 2 and a message
 # that names the problem — absurd tensor sizes and an unknown SoC in `kwb task validate`, a candidate
 # that is a device, a FIFO or too large in `kwb eval`; `kwb doctor` never shows a key embedded in the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # CLI contract: kwb --version, bad usage exits 2, `kwb doctor --json` prints one valid JSON document
 # and never prints the API key.
 set -euo pipefail

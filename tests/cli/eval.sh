@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # CLI contract of `kwb eval` and `kwb suite eval`: exit codes 0/1/2 and one JSON document with --json.
 set -u
 KWB="$1"; SRC="$2"

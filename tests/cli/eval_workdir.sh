@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # `kwb eval` and `kwb suite eval` clean up after themselves: without --work-dir the work folder is a
 # fresh mkdtemp folder removed at the end (nothing left in TMPDIR), --keep-work keeps it, an explicit
 # --work-dir is kept, and the JSON report never points at removed files.

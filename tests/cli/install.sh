@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # An installed copy is relocatable and independent of the source tree: `cmake --install` into a
 # prefix, move the prefix, and the installed kwb finds its data, the emulator headers and the runtime
 # library relative to itself (doctor says so), and evaluates a built-in task's expert on the emulator.

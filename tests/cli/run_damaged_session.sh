@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # A damaged session is never rewritten away from what cannot be read (docs/reliability.md, "Damaged
 # sessions"): `kwb run --session` refuses it with exit 2 naming the damage and changes nothing;
 # `kwb session show` exits 1 while it reports damage; `--repair` moves the damaged iteration into

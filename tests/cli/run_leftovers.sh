@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # kwb run leaves nothing behind (docs/reliability.md, "Leftovers"): no scratch in TMPDIR after a clean
 # end or SIGTERM; a kill -9 while compiling leaves no compiler running (the process group dies with
 # kwb); the scratch folder a killed run left is removed by the next run, and a folder that is not

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # CLI contract for `kwb task validate`: valid built-in task exits 0; a broken one exits 2 and names the
 # file, the JSON pointer and what was wrong; --json prints one document.
 set -euo pipefail

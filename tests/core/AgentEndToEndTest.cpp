@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // End to end: `kwb run` against the local LLM test server (OpenAI wire format) and the real emulator
 // backend. The first reply is a kernel whose tail copies use DataCopy (misaligned-copy on the emulator);
 // the second is the repair. The server's recorded second request must carry the first candidate's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The agent loop's control and steering (pause, step, hint, edit, pin, rollback, accept, resume,
 // best-of-N) with a replayed model and a scripted evaluator, so every test is fast and deterministic.
 // The real emulator is exercised by AgentEndToEndTest and LessonReplayTest.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The exported project's scripts/verify_result.py applies the workbench's pass rule (near misses
 // only within the budget, atol capped by the output's size): run with the system python3 and numpy on
 // fabricated outputs of add_custom.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Golden tests: real gcc 12 / clang 14 / ld / lld / nvcc 13 output captured by
 // tests/fixtures/compiler/capture.sh, plus one hand-written bisheng capture in the documented format.
 #include <gtest/gtest.h>

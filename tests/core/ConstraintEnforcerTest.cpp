@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The one constraint enforcer: every kind of pinned constraint yields a diagnostic carrying that
 // constraint's id, before the evaluation (text) or after it (the tiling's blockDim).
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // End to end through the real emulator: the add_custom kernel built by `kwb sim build` with one and with
 // two buffers per queue, run with KWB_SIM_REPORT; the report's profile must show what hardware shows
 // (double buffering hides the copy-in behind compute, single buffering waits in AllocTensor) and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Sanity laws of the emulator cost model: the estimate must move the way hardware does when tiling,
 // buffering, parallelism and synchronisation change (issue 4).
 

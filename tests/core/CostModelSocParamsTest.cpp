@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The SoC parameter files and their loader: every shipped file loads, carries provenance on every
 // number, matches the official figures of the facts sheet, and bad files fail naming file and field.
 

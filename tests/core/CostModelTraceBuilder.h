@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Builds synthetic kwb_sim::LaunchTrace records the way the emulator runtime records a classic Ascend C
 // vector kernel (docs/ascend-notes.md §1.2: CopyIn / Compute / CopyOut over TQue VECIN/VECOUT), so the

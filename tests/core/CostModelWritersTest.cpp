@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Golden tests of the cost-model writers (PipeUtilization.csv, OpBasicInfo.csv, the hot-spot CSV, the
 // profile JSON and the Chrome trace) on a frozen test SoC, plus structural checks of the trace.
 // Regenerate the goldens after an intended change with KWB_UPDATE_GOLDEN=1.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Drives the emulator corpus under tests/emulator through the real `kwb sim build` and the built programs:
 //  - corpus/<name>/: correct Ascend C programs; each must build, exit 0, print PASS and write a report
 //    with status "ok" and no error diagnostics;

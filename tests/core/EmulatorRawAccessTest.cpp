@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Raw pointer accesses by kernel code (runtime/RawAccess.cpp): a scalar add through `__gm__ half*`
 // pointers must compute the right answer, show its reads and writes in the trace, and be costed as the
 // scalar GM accesses it is - far slower than the vector kernel of the same shape. The diagnostics of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // kwb_sim::half and kwb_sim::bfloat16 beyond conversions: layout and traits, arithmetic (correctly
 // rounded through float), compound/mixed/comparison operators, numeric_limits, half <-> bfloat16, and the
 // header's build contract (clean as C++17 and C++20, with and without F16C). Conversions are in

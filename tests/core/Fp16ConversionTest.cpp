@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Conversions of kwb_sim::half and kwb_sim::bfloat16 (float, double and integers in; float out; bulk)
 // against the reference in Fp16Reference.h. Arithmetic, operators, limits and the header's build contract
 // are in Fp16ArithmeticTest.cpp.

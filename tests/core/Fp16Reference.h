@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Shared by the kwb_sim::half / kwb_sim::bfloat16 tests (Fp16ConversionTest.cpp, Fp16ArithmeticTest.cpp):
 // an obviously-correct reference for the two 16-bit formats. The value is scaled by a power of two (exact

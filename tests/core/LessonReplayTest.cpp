@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every built-in lesson replays, through the real loop and the emulator, to a passing kernel, and each
 // step shows what its explanation promises (the diagnostic category, the failure, the speedup).
 #include <gtest/gtest.h>

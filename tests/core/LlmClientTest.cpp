@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The HTTP clients against the scripted local server, for both wire formats: streaming, usage, what is
 // sent, and every injected fault. Backoff sleeps are recorded, not slept, so the suite stays fast.
 

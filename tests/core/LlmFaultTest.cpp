@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Issue 16, items 3-5, at the client level against the scripted local server (both wire formats):
 // bytes that are not UTF-8, a string where a token count belongs, a stream cut or stalled after its
 // first token (retried, partial text discarded, each retry reported), giving up with an actionable

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The pieces under the LLM clients: SSE parsing, Retry-After and backoff, URL rules, redaction,
 // settings serialisation, request/response JSON.
 

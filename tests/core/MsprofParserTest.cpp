@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // msprof op / msprof op simulator outputs. The fixtures are SYNTHESIZED from the documented column lists
 // (no NPU here), see tests/fixtures/msprof/README.md.
 #include <gtest/gtest.h>

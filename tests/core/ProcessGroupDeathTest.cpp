@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A child's whole process group dies with kwb, even when kwb is killed with SIGKILL
 // (core/process/GroupWatchdog.h, docs/reliability.md "Leftovers"): the runner process here is killed
 // while its child (a shell that started a silent grandchild, as g++ starts cc1plus) runs; neither may

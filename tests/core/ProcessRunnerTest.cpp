@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ProcessRunner against a real misbehaving child (tests/helpers/kwb_test_child.cpp).
 
 #include <fcntl.h>

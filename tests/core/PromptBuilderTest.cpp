@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // PromptBuilder: what goes into the system prompt and the user message, in which order, and what the
 // budget trims (and never trims).
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The response parser on realistic replies (tests/fixtures/llm/replies/).
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // RoundPolicy on constructed session snapshots: no loop, no threads, no I/O (docs/architecture.md,
 // "The agent loop").
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Runtime failure logs: the fixtures are assembled from the documented CANN formats (no NPU here), see
 // tests/fixtures/runtime/README.md.
 #include <gtest/gtest.h>

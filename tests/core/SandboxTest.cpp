@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The sandbox against a corpus of hostile candidates (tests/fixtures/hostile/*.cpp), compiled with g++
 // into a temp folder outside any sandbox. Each must be contained, with the right diagnostic, and leave
 // no harm behind: canaries survive, nothing is written outside scratch, no process outlives the run.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The sandbox mechanisms the trusted evaluation builds on (docs/sandbox.md, "Trusted evaluation"):
 // a size-capped tmpfs scratch that leaves nothing on the host, result files that can be filled but
 // never added to or replaced, and an aggregate memory cap over all processes of a run. Driven with the

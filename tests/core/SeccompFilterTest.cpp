@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The seccomp filter on its own, loaded into a forked child: non-unix sockets kill with SIGSYS,
 // everything else (unix sockets included) works.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // kwb sim build: g++ diagnostics parsing, CLI contract (exit codes, --json) and one end-to-end run of the
 // smoke add_custom program with its report.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The raw-access handler's x86-64 decoder (core/emulator/analysis/X86Decode): for every form the fast
 // path emulates, the instruction length, register, operand sizes and direction must be exact (a wrong
 // length or register silently corrupts the program), and every form it does not handle must be refused

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fuzzes the compiler and runtime diagnostic parsers on arbitrary tool output, and the JSON every
 // diagnostic becomes (tool output is not UTF-8 by contract; the JSON must still dump).
 #include <cstddef>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fuzzes the msprof CSV parsers (OpBasicInfo, PipeUtilization, Memory, simulator code/instr costs)
 // on the same bytes. MsprofParseError is the documented answer to a malformed file.
 #include <cstddef>

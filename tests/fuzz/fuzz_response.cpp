@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fuzzes the LLM reply parser (fenced code blocks, file names, prose, truncation): any reply text.
 #include <cstddef>
 #include <cstdint>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fuzzes the incremental SSE parser: the first byte picks a chunk size, the rest is the stream. The
 // events must not depend on how the bytes were chunked (checked against one whole-buffer feed).
 #include <cstddef>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fuzzes the task parser: task.json text -> JSON -> Task (structural read + validateTask) -> JSON.
 // A LoadError is the documented answer to bad input; anything else escaping is a bug.
 #include <cstddef>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A deliberately misbehaving child for the ProcessRunner tests. One mode per invocation:
 //
 //   lines N [TEXT]          N lines "TEXT i" on stdout (TEXT defaults to "line")

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "tests/support/LlmTestServer.h"
 
 #include <httplib.h>

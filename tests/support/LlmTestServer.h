@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A scripted LLM server for tests and demos: speaks the OpenAI Chat Completions wire format (SSE stream
 // and plain JSON) on any path ending in /chat/completions and the Anthropic Messages format (SSE) on any

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // kwb-llm-test-server SCRIPT.json — serves scripted LLM replies (both wire formats) on 127.0.0.1.
 // Prints the port on the first line of stdout, then serves until SIGINT/SIGTERM or POST /__kwb/shutdown.
 // Recorded requests: GET /__kwb/requests. More replies: POST /__kwb/script. Script format: see

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The new-session dialog (task, backend, SoC, provider, limits), the settings dialog (provider, limits,
 // sandbox) and the session defaults they share.
 #include <QSettings>

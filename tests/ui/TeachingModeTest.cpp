@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Teaching mode: a lesson opened in the workbench plays on the emulator with its recorded replies, and
 // each step's explanation sits beside the diff of the iteration it produced; Previous/Next walk it.
 #include <QSettings>

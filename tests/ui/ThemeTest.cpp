@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The code views follow the system palette: on a dark palette the editor and the diff get dark paper,
 // light text and dark-friendly marker tints; on the default light palette they stay light.
 #include <QApplication>

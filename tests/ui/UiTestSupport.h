@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Shared by the GUI tests: waiting on the event loop for a condition, and QSettings kept in a test
 // folder so a test never reads or writes the user's real settings.

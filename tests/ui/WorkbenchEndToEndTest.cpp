@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Drives the whole workbench: the GUI, the agent loop on its thread, the local LLM test server speaking
 // the OpenAI wire format, and the real emulator backend. Start → repair → Pause → an edit → a pin →
 // Roll back → Accept, checking what the panels show at each step.

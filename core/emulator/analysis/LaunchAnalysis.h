@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Analyses of one launch's records that both sides run: the emulator runtime (for `kwb sim build`
 // programs run by hand, which write their own report) and the trusted side of `kwb eval`

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The records file a launch leaves for the trusted side (KWB_SIM_RECORDS=PATH): a sequence of frames,
 // each a fixed header and a payload. Written by the emulator runtime inside the candidate's sandbox,

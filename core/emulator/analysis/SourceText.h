@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Names the tensor a diagnostic is about by reading the user's call at file:line: the text of the
 // call's N-th argument ("xLocal", "zGm[progress * tileLength]") or of the object a method was called on.

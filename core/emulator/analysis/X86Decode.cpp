@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/emulator/analysis/X86Decode.h"
 
 namespace kwb_sim::x86 {

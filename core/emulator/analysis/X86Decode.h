@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // x86-64 decoding for the raw-access handler (runtime/RawAccess.cpp). Pure functions over instruction
 // bytes, async-signal-safe (no allocation, no globals), compiled into both the emulator runtime and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/emulator/costmodel/BlockTimeline.h"
 
 #include <algorithm>

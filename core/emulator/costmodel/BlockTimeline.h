@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // One block's timeline on one core (internal to the cost model): in-order pipes fed by the scalar unit,
 // with the program's synchronisation as the only cross-pipe ordering besides auto-sync.

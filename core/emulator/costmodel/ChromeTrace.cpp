@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Chrome trace (Perfetto, chrome://tracing, MindStudio Insight) of a costed launch. Written by hand
 // rather than through a JSON DOM: a 48-block launch has tens of thousands of slices.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Emulator cost model: turns the instruction trace of one emulated launch (kwb_sim::LaunchTrace) into a
 // timeline per core and pipe, and from it a profile shaped like msprof op's output. It is an estimate

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Durations of single trace records from the SoC tables (internal to the cost model).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The profile as JSON (the `profile` object of KWB_SIM_REPORT) and as msprof-style CSVs, so that people
 // and scripts used to msprof op read the emulator's estimate without change.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Hardware parameters of one SoC for the emulator's cost model, loaded from resources/soc/<SoC>.json.
 // Every number in those files carries its provenance ({"value", "unit", "source": official|derived|

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // kwb emulator: the Ascend C kernel API for CPU builds (`kwb sim build`). Same source as on the NPU.
 #include <cstdint>

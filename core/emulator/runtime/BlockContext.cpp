@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Per-block runtime state: memory spaces, diagnostics (child side), trace recording and the block's
 // end (end-of-kernel checks, trace file).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Runtime-internal state of the block running in this process, and the parent/child transport files.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // DataCopy / DataCopyPad: every variant is described as bursts (count, bytes, strides) and goes through
 // one routine that checks alignment, length, bounds and ordering, moves the bytes and records the
 // instruction.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ICPU_RUN_KF: one forked process per block on shared GM (like CANN's CPU mode), with a per-block wall
 // timeout, crash capture (signal + last emulated API), then the parent merges what the blocks sent back
 // (diagnostics, traces), runs the cross-block checks, the cost model, and writes the report.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Parent side of a launch: merging the blocks' diagnostics and traces, the cross-block checks
 // (multicore-overlap, crashes, timeouts), the cost model and the KWB_SIM_REPORT JSON / stderr lines.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // GM (GmAlloc: shared mappings with a PROT_NONE guard page, bounds registry) and the bounds /
 // use-after-free checks of local and global tensor accesses.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // TPipe buffer pools, TQue state machines (AllocTensor -> EnQue -> DeQue -> FreeTensor) and event id
 // allocation. Misuse that would hang the hardware (AllocTensor with no free buffer, DeQue on an empty
 // queue) ends the block after reporting.

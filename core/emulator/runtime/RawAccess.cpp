@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Raw pointer accesses by kernel code: `__gm__ T*` loops over GM_ADDR arguments, GlobalTensor::
 // GetPhyAddr(), `(__ubuf__ T*)LocalTensor::GetPhyAddr()`, references from operator(). The emulated APIs
 // touch GM and UB through a runtime alias (runtime.h gmAlias/ubAlias); the kernel view - every address

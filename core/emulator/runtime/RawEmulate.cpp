@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The fast path of raw accesses (RawEmulate.h): loads, stores, ALU and SSE scalar arithmetic with a
 // memory operand, executed here with the program's own flags and MXCSR so that results, flags and
 // rounding are the hardware's. See docs/emulator.md, "Raw pointers".

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The fast path of raw accesses (RawAccess.cpp): performs one decoded memory instruction of kernel code
 // on the runtime alias of the faulting address, with the registers and flags in the signal's ucontext,

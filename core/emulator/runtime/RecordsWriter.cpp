@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The records file of `kwb eval` runs (KWB_SIM_RECORDS=PATH, core/emulator/analysis/RecordFormat.h):
 // the raw per-block diagnostics and traces, the launch's block outcomes and the harness's tensor table,
 // appended as frames for the trusted side to analyse. The file is created by the workbench before the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Cross-pipe ordering model (missing-sync, unpaired-flag). Each pipe is in order; pipes run in parallel.
 // Vector clocks: vc[p][q] = the last instruction of pipe q known to have finished before pipe p's next
 // instruction. SetFlag/EnQue/FreeTensor snapshot the setter's clock; WaitFlag/DeQue/AllocTensor merge it;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The vector engine: parameter checks (repeat, mask, strides, overlap), bounds and ordering checks,
 // the instruction record and the iteration over count / mask-repeat forms for every PIPE_V op.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Contiguous vector kernels: the arithmetic of every element-wise op and of Cast, per dtype. half and
 // bfloat16 compute in float (for + - * / sqrt the float result rounded once to 16 bits is the correctly
 // rounded 16-bit result); chunks of half are converted in bulk with F16C when the CPU has it.

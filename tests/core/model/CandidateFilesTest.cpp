@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The one primary-file rule and the checks on candidate file names and sizes (core/model/Candidate.h,
 // docs/candidate-contract.md "Several files").
 #include <gtest/gtest.h>

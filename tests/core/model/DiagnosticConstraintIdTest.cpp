@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Diagnostic::constraintId in JSON: written when set, absent in sessions written before it existed
 // (read as none), refused when it is not an id.
 #include <gtest/gtest.h>

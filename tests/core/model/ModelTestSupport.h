@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Builders for model and store tests: a small valid task, realistic iterations, a temporary folder.
 

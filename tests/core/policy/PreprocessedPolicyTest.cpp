@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The preprocessed (authoritative) policy check: each test feeds one hostile mechanism through the
 // real preprocessor in the sandbox and expects a policy-violation naming it; the legit candidates
 // (every task's expert, the fixtures meant to compile) must pass untouched.

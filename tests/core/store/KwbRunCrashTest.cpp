@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The crash-test harness of docs/reliability.md ("Crash tests"): `kwb run` (replayed LLM, real
 // emulator backend) is killed with SIGKILL at every commit point of the session store, through the
 // store's test hook KWB_TEST_HOOK_KILL_AT_COMMIT_POINT (core/store/CrashTestHook.h), and at a few

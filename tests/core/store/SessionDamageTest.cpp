@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Damage is kept, reported and only ever moved aside (docs/reliability.md, "Damaged sessions"), and a
 // folder left by a create() killed before its first session.json is continued, unless it holds
 // anything create() does not write ("Kills before the first session.json").

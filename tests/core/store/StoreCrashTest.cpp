@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Kills a writer at random instants and checks that the session reopens with every iteration the
 // writer reported as committed intact, and nothing half-written visible.
 

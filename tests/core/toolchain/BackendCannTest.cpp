@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The ascend-cann backend against a stand-in toolkit folder (tests/fixtures/cann_standin): detection,
 // run-mode choice, the generated project, compiler and runtime error parsing, and ran_on honesty.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // End-to-end evaluations on the emulator backend: the broken-candidate fixtures get the right verdict
 // and a report an agent can act on; an unchanged candidate is not recompiled.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Caches of executed binaries are private and verified: a cache folder others can write to (or a
 // symlink) is refused or recreated, and an entry whose bytes do not match the SHA-256 kwb recorded is
 // discarded and rebuilt, never run.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every built-in task loads, and its expert candidate passes on the emulator (the suite's ground truth).
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `kwb doctor` reports the isolation candidate runs really get: its bubblewrap check is the sandbox
 // module's own probe, not a probe of its own.
 

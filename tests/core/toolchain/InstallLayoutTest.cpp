@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Where an installed copy finds its data: relative to its executable, whatever the prefix.
 #include <gtest/gtest.h>
 

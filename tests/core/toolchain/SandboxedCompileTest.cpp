@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The compiler runs in the sandbox (core/sandbox/CompileSandbox.h): a candidate that names a device
 // or a host file in an #include gets a clear diagnostic, bounded memory and no host file contents.
 #include <gtest/gtest.h>

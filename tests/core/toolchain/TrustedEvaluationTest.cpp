@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The trusted evaluation against our own hostile corpus (tests/fixtures/hostile_eval/): each candidate
 // attacks one mechanism with the static policy switched off, so that it meets the layers behind it.
 // One test per mechanism; each says what the attack tried and checks the host as well as the verdict.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The trusted side's readers on hostile bytes: result files that are links, FIFOs or of the wrong
 // size; records that are empty, cut, duplicated, forged or incomplete; output provenance.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The pass rule against fabricated outputs: the mismatch budget only excuses near misses, and atol is
 // capped by the reference's magnitude so that tiny-valued cases still check something.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // kwb emulator: the small ACL host subset CPU-mode samples use (their data_utils.h includes acl/acl.h
 // even in CPU mode). Device memory is emulator GM (shared with the forked blocks); init, device,

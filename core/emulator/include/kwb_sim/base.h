@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // kwb_sim base: qualifiers, the SoC selected at build time, source locations of user calls, dtype
 // traits and the compile-time unsupported-api / unsupported-dtype machinery. C++17 and C++20.

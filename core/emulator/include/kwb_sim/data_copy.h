@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // DataCopy (contiguous and DataCopyParams-strided; GM->UB on MTE2, UB->GM on MTE3, UB->UB on V) and
 // DataCopyPad (DataCopyExtParams / DataCopyParams with padding). The work and every check happen in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // kwb_sim::half (IEEE-754 binary16) and kwb_sim::bfloat16 (bfloat16: 1 sign, 8 exponent, 7 mantissa bits).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Host side of CANN's CPU debug mode: GmAlloc/GmFree (shared GM with guard pages), SetKernelMode,
 // ICPU_RUN_KF (one forked process per block) and ICPU_SET_TILING_KEY.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Block index / count, kernel-side printf and DumpTensor-style debug output, misc helpers.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // TPipe, TQue / TQueBind and TBuf: buffer allocation in UB/L1 and the queue hand-offs that order the
 // pipes (EnQue/DeQue, FreeTensor/AllocTensor). All state lives in the runtime so that every misuse is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The interface between the kernel-side headers and the kwb_sim runtime library (libkwb_sim_runtime.a).
 // One process runs one block, so the per-block state is a process global. Hot paths (tensor validity,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Intra-core synchronisation (PipeBarrier, SetFlag/WaitFlag with HardEvent ids) and the vector mask
 // register (SetMaskCount/SetMaskNorm/SetVectorMask/ResetMask). All are checked and traced.

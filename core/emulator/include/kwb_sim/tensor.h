@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // LocalTensor (UB / L1 views handed out by queues and TBufs) and GlobalTensor (GM views).
 // Element access through GetValue/SetValue runs on PIPE_S and is checked (bounds, use after FreeTensor,

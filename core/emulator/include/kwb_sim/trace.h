@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // kwb_sim instruction trace: the record every emulated Ascend C API call leaves behind, one vector per
 // block (core). The runtime fills it while a block runs; the parent process merges the blocks of one

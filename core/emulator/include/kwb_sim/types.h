@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Ascend C enums, constants and parameter structs (positions, pipes, events, rounding/compare modes,
 // DataCopy and repeat parameters), spelled as in the real headers so user code compiles unchanged.

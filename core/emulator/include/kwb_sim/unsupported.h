@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Ascend C APIs the emulator knows by name but does not implement. Using one fails at COMPILE time with
 // "kwb-sim: unsupported-api: <Name> ..." (category unsupported-api), never silently at run time.

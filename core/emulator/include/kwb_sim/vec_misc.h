@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Cast (RoundMode), Compare (bit mask out), Select (SELMODE) and the reductions (ReduceSum/Max/Min,
 // WholeReduceSum/Max/Min). Dtype pairs the hardware lacks are refused at compile time.

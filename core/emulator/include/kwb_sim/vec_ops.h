@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Element-wise vector ops (PIPE_V) in count form and in mask/repeat form: binary (Add Sub Mul Div Max
 // Min And Or), tensor-scalar (Adds Muls Maxs Mins LeakyRelu ShiftLeft ShiftRight Axpy), unary (Exp Ln

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The Matmul high-level API is not emulated: declaring a Matmul object fails at compile time with
 // "kwb-sim: unsupported-api: Matmul ...".
