@@ -132,11 +132,16 @@ class WorkbenchEndToEndTest : public QObject {
     w->editor()->setText(QString::fromStdString(good + "\n// tuned by hand\n"));
     QVERIFY(w->action(QStringLiteral("runEdit"))->isEnabled());
     w->action(QStringLiteral("runEdit"))->trigger();
+    // Edits are taken at step boundaries outside any evaluation (docs/architecture.md, "The agent
+    // loop"): when the pause landed inside an agent candidate's evaluation, the engineer steps it on.
     QVERIFY(waitFor(
         [&] {
           auto s = loop.snapshot();
-          return int(s.iterations.size()) > before && s.iterations.back().candidate.origin == Origin::Human &&
-                 s.iterations.back().verdict.has_value();
+          if (int(s.iterations.size()) > before && s.iterations.back().candidate.origin == Origin::Human &&
+              s.iterations.back().verdict.has_value())
+            return true;
+          if (loop.state() == AgentState::Paused) w->action(QStringLiteral("step"))->trigger();
+          return false;
         },
         240000));
 
