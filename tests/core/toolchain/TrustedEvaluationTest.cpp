@@ -36,8 +36,11 @@ Task addTask(std::initializer_list<const char*> cases) {
   return t;
 }
 
+// One folder per test and candidate: ctest runs tests in parallel processes, and two tests evaluating
+// the same candidate in one folder would see each other's half-written binary.
 fs::path workFor(const std::string& label) {
-  return fs::path(KWB_TEST_BIN_DIR) / "trusted-eval" / label;
+  const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  return fs::path(KWB_TEST_BIN_DIR) / "trusted-eval" / (test ? test->name() : "none") / label;
 }
 
 EvalReport evalHostile(const Task& task, const std::string& file, bool policy = false) {
