@@ -6,12 +6,24 @@
 
 #include <atomic>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include "core/model/Session.h"
 #include "core/model/Time.h"
 
 namespace kwb::test {
+
+// Whole-file helpers for tests that write and inspect session folders by hand.
+inline void writeText(const std::filesystem::path& p, const std::string& text) {
+  std::ofstream(p, std::ios::binary | std::ios::trunc) << text;
+}
+
+inline std::string readText(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
 
 inline Task exampleTask() {
   Task t;

@@ -14,19 +14,12 @@
 using namespace kwb;
 using kwb::test::exampleIteration;
 using kwb::test::exampleSession;
+using kwb::test::readText;
 using kwb::test::TempDir;
+using kwb::test::writeText;
 namespace fs = std::filesystem;
 
 namespace {
-
-void writeText(const fs::path& p, const std::string& text) {
-  std::ofstream(p, std::ios::binary | std::ios::trunc) << text;
-}
-
-std::string readText(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
 
 // A session with iterations 1 <- 2, 1 <- 3 and artifacts, closed again.
 fs::path makeThreeIterationSession(const TempDir& tmp) {
