@@ -13,6 +13,7 @@ struct StatusIcons {
   QIcon warning;  // a warning diagnostic; an iteration that failed or was stopped
   QIcon error;    // an error diagnostic
   QIcon running;  // an iteration still in progress
+  QIcon paused;   // an iteration held by the paused agent
   QIcon pass;     // an iteration that passed
   QIcon fail;     // an iteration that failed verification
 };

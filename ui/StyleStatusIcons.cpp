@@ -14,6 +14,7 @@ StatusIcons styleStatusIcons() {
   icons.warning = s->standardIcon(QStyle::SP_MessageBoxWarning);
   icons.error = s->standardIcon(QStyle::SP_MessageBoxCritical);
   icons.running = s->standardIcon(QStyle::SP_BrowserReload);
+  icons.paused = s->standardIcon(QStyle::SP_MediaPause);
   icons.pass = s->standardIcon(QStyle::SP_DialogApplyButton);
   icons.fail = s->standardIcon(QStyle::SP_DialogCancelButton);
   return icons;

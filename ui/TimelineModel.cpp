@@ -89,6 +89,16 @@ void TimelineModel::setAccepted(std::optional<int> iterationId) {
   refresh(accepted_);
 }
 
+void TimelineModel::setPausedIteration(std::optional<int> iterationId) {
+  if (paused_ == iterationId) return;
+  const auto old = paused_;
+  paused_ = iterationId;
+  for (const auto id : {old, paused_})
+    if (id)
+      if (auto it = nodes_.find(*id); it != nodes_.end())
+        emit dataChanged(indexOfNode(it->second, StatusColumn), indexOfNode(it->second, StatusColumn));
+}
+
 void TimelineModel::setBaselineUs(std::optional<double> baselineUs) {
   baselineUs_ = baselineUs;
   if (!top_.empty()) emit dataChanged(index(0, SpeedupColumn), index(int(top_.size()) - 1, SpeedupColumn));
@@ -191,7 +201,10 @@ StageMarks stageMarks(const Iteration& it) {
   const std::optional<bool> compiled = it.compile ? std::optional<bool>(it.compile->ok) : std::nullopt;
   const std::optional<bool> ran =
       it.run ? std::optional<bool>(it.run->status == RunStatus::Ok) : std::nullopt;
-  const std::optional<bool> verified = it.verify ? std::optional<bool>(it.verify->passed()) : std::nullopt;
+  // Verified ✓ only when every case ran: a failed run leaves cases unverified even if the ones that ran
+  // matched, so the iteration's verification did not pass.
+  const std::optional<bool> verified =
+      it.verify ? std::optional<bool>(it.verify->passed() && ran.value_or(true)) : std::nullopt;
   StageMarks m;
   m.text = mark(compiled, it.state == IterationState::Compiling) + QLatin1Char(' ') +
            mark(ran, it.state == IterationState::Running) + QLatin1Char(' ') +
@@ -249,7 +262,8 @@ QVariant TimelineModel::data(const QModelIndex& index, int role) const {
       }
       return {};
     case Qt::DecorationRole:
-      if (index.column() == StatusColumn) return statusIcon(it, icons_);
+      if (index.column() == StatusColumn)
+        return paused_ == it.id && !isFinal(it.state) ? icons_.paused : statusIcon(it, icons_);
       return {};
     case Qt::TextAlignmentRole:
       if (index.column() >= LatencyColumn) return int(Qt::AlignRight | Qt::AlignVCenter);
@@ -279,6 +293,8 @@ QVariant TimelineModel::data(const QModelIndex& index, int role) const {
     case OriginColumn:
       return QString::fromUtf8(originName(it.candidate.origin).data());
     case StatusColumn:
+      if (paused_ == it.id && !isFinal(it.state) && !it.verdict)
+        return tr("paused (%1)").arg(statusText(it).remove(QStringLiteral("…")));
       return statusText(it);
     case StagesColumn:
       return stageMarks(it).text;

@@ -41,6 +41,8 @@ class TimelineModel : public QAbstractItemModel {
   // Adds the iteration or refreshes its row (live progress while a step is in flight).
   void upsertIteration(const Iteration& iteration);
   void setAccepted(std::optional<int> iterationId);
+  // The iteration the paused agent holds mid-way: shown "paused" with the pause icon, not "compiling…".
+  void setPausedIteration(std::optional<int> iterationId);
   void setBaselineUs(std::optional<double> baselineUs);
 
   QModelIndex indexOfIteration(int id, int column = 0) const;
@@ -72,6 +74,7 @@ class TimelineModel : public QAbstractItemModel {
   StatusIcons icons_;
   std::vector<Node*> top_;
   std::optional<int> accepted_;
+  std::optional<int> paused_;
   std::optional<double> baselineUs_;
 };
 
