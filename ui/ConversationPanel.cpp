@@ -2,7 +2,9 @@
 #include "ui/ConversationPanel.h"
 
 #include <QLabel>
+#include <QScrollBar>
 #include <QTextBrowser>
+#include <QTextCursor>
 #include <QVBoxLayout>
 
 namespace kwb::ui {
@@ -33,8 +35,31 @@ void ConversationPanel::setConversation(const QString& provider, const QString& 
 }
 
 void ConversationPanel::clearConversation(const QString& why) {
+  liveIteration_.reset();
   header_->setText(why);
   view_->clear();
+}
+
+void ConversationPanel::beginLiveReply(int iterationId, const QString& soFar) {
+  liveIteration_ = iterationId;
+  header_->setText(
+      tr("<b>Iteration %1</b> — the agent is writing (your edit stays in the editor)").arg(iterationId));
+  view_->setPlainText(soFar);
+}
+
+void ConversationPanel::appendLiveReply(const QString& delta) {
+  if (!liveIteration_) return;
+  QTextCursor c(view_->document());
+  c.movePosition(QTextCursor::End);
+  c.insertText(delta);
+  view_->verticalScrollBar()->setValue(view_->verticalScrollBar()->maximum());
+}
+
+void ConversationPanel::endLiveReply() {
+  if (!liveIteration_) return;
+  header_->setText(tr("<b>Iteration %1</b> — reply complete (select the iteration for its transcript)")
+                       .arg(*liveIteration_));
+  liveIteration_.reset();
 }
 
 QString ConversationPanel::text() const {

@@ -161,11 +161,18 @@ void KernelEditor::jumpToLine(int line1, int column1) {
   setFocus();
 }
 
+void KernelEditor::setStreaming(bool streaming) {
+  streaming_ = streaming;
+  setReadOnly(streaming);
+}
+
 void KernelEditor::appendStreamed(const QString& delta) {
   const bool ro = isReadOnly();
+  const bool wasModified = isModified();
   setReadOnly(false);
   append(delta);
   setReadOnly(ro);
+  setModified(wasModified);
   const int last = lines() - 1;
   ensureLineVisible(last);
 }

@@ -27,7 +27,10 @@ class KernelEditor : public QsciScintilla {
   bool isLineLocked(int line1) const;
 
   void jumpToLine(int line1, int column1 = 1);
-  // Appends streamed agent output (read-only while streaming).
+  // While the agent streams into the editor it is read-only, and streamed text is not an edit of the
+  // engineer: isModified() stays false.
+  void setStreaming(bool streaming);
+  bool streaming() const { return streaming_; }
   void appendStreamed(const QString& delta);
 
  private:
@@ -37,6 +40,7 @@ class KernelEditor : public QsciScintilla {
   int errorIndicator_ = 8;
   int warningIndicator_ = 9;
   int shownDiagnostics_ = 0;
+  bool streaming_ = false;
   std::vector<std::pair<int, int>> locked_;
 };
 
