@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/AgentBridge.h"
 
-#include <QMessageBox>
 #include <QMetaObject>
 
-#include "ui/KernelEditor.h"
 #include "ui/MainWindow.h"
 #include "ui/UiLogging.h"
 
@@ -16,12 +14,13 @@ AgentBridge::AgentBridge(std::unique_ptr<AgentLoop> loop, MainWindow* window, QO
   connect(&tokenTimer_, &QTimer::timeout, this, &AgentBridge::flushTokens);
   tokenTimer_.start();
   loop_->addObserver(this);
+  window_->attachAgent(this);
   connectWindow();
-  window_->setAgentAvailable(true, {});
-  window_->setAgentStatus(QString::fromUtf8(agentStateName(loop_->state()).data()), {});
+  emit stateChanged(loop_->state(), std::nullopt, {});
 }
 
 AgentBridge::~AgentBridge() {
+  if (exportThread_.joinable()) exportThread_.join();
   if (!loop_) return;
   loop_->removeObserver(this);
   loop_->stop();
@@ -30,6 +29,8 @@ AgentBridge::~AgentBridge() {
 std::unique_ptr<AgentLoop> AgentBridge::releaseLoop() {
   tokenTimer_.stop();
   disconnect(window_, nullptr, this, nullptr);
+  disconnect(this, nullptr, window_, nullptr);
+  if (exportThread_.joinable()) exportThread_.join();
   if (loop_) {
     loop_->removeObserver(this);
     loop_->stop();
@@ -54,18 +55,63 @@ void AgentBridge::flushTokens() {
     batch.swap(pendingTokens_);
   }
   if (batch.empty()) return;
-  // Coalesce consecutive deltas of one iteration into one editor append.
+  // Coalesce consecutive deltas of one iteration into one append.
   int id = batch.front().first;
   std::string text;
   for (auto& [i, t] : batch) {
     if (i != id) {
-      window_->appendStreamedText(id, QString::fromStdString(text));
+      emit tokensStreamed(id, QString::fromStdString(text));
       text.clear();
       id = i;
     }
     text += t;
   }
-  window_->appendStreamedText(id, QString::fromStdString(text));
+  emit tokensStreamed(id, QString::fromStdString(text));
+}
+
+void AgentBridge::setStepping(bool on) {
+  if (stepping_ == on) return;
+  stepping_ = on;
+  emit steppingChanged(on);
+}
+
+void AgentBridge::stepOneIteration() {
+  finishedSinceStep_ = false;
+  setStepping(true);
+  loop_->step();
+}
+
+void AgentBridge::acceptInBackground(int iterationId, const QString& exportDir) {
+  if (exportThread_.joinable()) {
+    emit exportFailed(iterationId, tr("another export is still being written"));
+    return;
+  }
+  emit exportStarted(iterationId, exportDir);
+  AgentLoop* loop = loop_.get();
+  const std::string dir = exportDir.toStdString();
+  exportThread_ = std::thread([this, loop, iterationId, dir] {
+    QString error;
+    QString written;
+    try {
+      written = QString::fromStdString(loop->accept(iterationId, dir).string());
+    } catch (const std::exception& e) {
+      error = QString::fromUtf8(e.what());
+    }
+    QMetaObject::invokeMethod(
+        this, [this, iterationId, written, error] { finishExport(iterationId, written, error); },
+        Qt::QueuedConnection);
+  });
+}
+
+void AgentBridge::finishExport(int iterationId, const QString& exportDir, const QString& error) {
+  if (exportThread_.joinable()) exportThread_.join();  // it ended: this call was its last act
+  if (!error.isEmpty()) {
+    qCWarning(lcUiAgent) << "export of iteration" << iterationId << "failed:" << error;
+    emit exportFailed(iterationId, error);
+    return;
+  }
+  // The loop's Accepted event (queued before this call) already updated the window.
+  qCInfo(lcUiAgent) << "iteration" << iterationId << "exported to" << exportDir;
 }
 
 void AgentBridge::deliver(const AgentEvent& event) {
@@ -76,32 +122,48 @@ void AgentBridge::deliver(const AgentEvent& event) {
         if constexpr (std::is_same_v<T, agent_event::StateChanged>) {
           const QString s = QString::fromUtf8(agentStateName(e.state).data());
           qCInfo(lcUiAgent) << "agent state" << s << e.detail.c_str();
-          window_->setAgentStatus(s, QString::fromStdString(e.detail));
+          if (e.state == AgentState::Stopped || e.state == AgentState::Finished) setStepping(false);
+          emit stateChanged(e.state, e.iterationId, QString::fromStdString(e.detail));
           emit agentStateChanged(s);
-        } else if constexpr (std::is_same_v<T, agent_event::IterationStarted> ||
-                             std::is_same_v<T, agent_event::IterationUpdated> ||
-                             std::is_same_v<T, agent_event::IterationFinished>) {
+          if (e.state == AgentState::Paused && stepping_) {
+            if (finishedSinceStep_ && inFlight_.empty())
+              setStepping(false);
+            else
+              loop_->step();  // the iteration is not done yet: grant its next phase
+          }
+        } else if constexpr (std::is_same_v<T, agent_event::IterationStarted>) {
           flushTokens();
-          window_->updateIteration(e.iteration);
+          inFlight_.insert(e.iteration.id);
+          emit iterationUpdated(e.iteration);
+        } else if constexpr (std::is_same_v<T, agent_event::IterationUpdated>) {
+          flushTokens();
+          emit iterationUpdated(e.iteration);
+        } else if constexpr (std::is_same_v<T, agent_event::IterationFinished>) {
+          flushTokens();
+          inFlight_.erase(e.iteration.id);
+          if (stepping_) finishedSinceStep_ = true;
+          emit iterationUpdated(e.iteration);
         } else if constexpr (std::is_same_v<T, agent_event::ConstraintsChanged>) {
-          window_->setConstraints(loop_->snapshot().constraints);
+          emit constraintsChanged(loop_->snapshot().constraints);
         } else if constexpr (std::is_same_v<T, agent_event::Accepted>) {
-          window_->setAccepted(e.iterationId);
-          window_->setAgentStatus(
-              tr("accepted"),
-              tr("Iteration %1 exported to %2").arg(e.iterationId).arg(QString::fromStdString(e.exportDir)));
+          emit acceptedChanged(e.iterationId, QString::fromStdString(e.exportDir));
         } else if constexpr (std::is_same_v<T, agent_event::Error>) {
           qCWarning(lcUiAgent) << "agent error:" << e.message.c_str();
-          window_->setAgentStatus(tr("error"), QString::fromStdString(e.message));
+          emit errorReported(QString::fromStdString(e.message));
         } else if constexpr (std::is_same_v<T, agent_event::LlmRetry>) {
-          window_->setAgentStatus(tr("retrying"), tr("Iteration %1: LLM retry %2 in %3 s after %4")
-                                                      .arg(e.iterationId)
-                                                      .arg(e.attempt)
-                                                      .arg(static_cast<double>(e.waitMs) / 1000.0, 0, 'f', 1)
-                                                      .arg(QString::fromStdString(e.reason)));
+          // attempt counts retries (1 = the first retry); the limit is the provider's max_retries.
+          const QString of = maxRetries_ > 0 ? QStringLiteral("%1/%2").arg(e.attempt).arg(maxRetries_)
+                                             : QString::number(e.attempt);
+          const double seconds = static_cast<double>(e.waitMs) / 1000.0;
+          const QString text = tr("Iteration %1: retrying (%2) in %3 s: %4")
+                                   .arg(e.iterationId)
+                                   .arg(of)
+                                   .arg(seconds, 0, 'f', seconds < 10 && e.waitMs % 1000 != 0 ? 1 : 0)
+                                   .arg(QString::fromStdString(e.reason));
+          qCInfo(lcUiAgent) << text;
+          emit llmRetry(e.iterationId, e.attempt, e.waitMs, text);
         } else if constexpr (std::is_same_v<T, agent_event::StreamRestarted>) {
-          window_->appendStreamedText(e.iterationId,
-                                      QStringLiteral("\n/* -- retrying: the reply restarts -- */\n"));
+          emit streamRestarted(e.iterationId);
         }
         // DiagnosticsReported and ProfileReady arrive inside the IterationUpdated that follows them.
       },
@@ -110,18 +172,24 @@ void AgentBridge::deliver(const AgentEvent& event) {
 
 void AgentBridge::connectWindow() {
   connect(window_, &MainWindow::startRequested, this, [this] {
+    setStepping(false);
     if (loop_->state() == AgentState::Paused)
       loop_->resume();
     else
       loop_->start();
   });
-  connect(window_, &MainWindow::pauseRequested, this, [this] { loop_->pause(); });
-  connect(window_, &MainWindow::stepRequested, this, [this] { loop_->step(); });
-  connect(window_, &MainWindow::stopRequested, this, [this] { loop_->stop(); });
+  connect(window_, &MainWindow::pauseRequested, this, [this] {
+    setStepping(false);
+    loop_->pause();
+  });
+  connect(window_, &MainWindow::stepRequested, this, &AgentBridge::stepOneIteration);
+  connect(window_, &MainWindow::stopRequested, this, [this] {
+    setStepping(false);
+    loop_->stop();
+  });
   connect(window_, &MainWindow::hintRequested, this, [this](const QString& h) {
     loop_->queueHint(h.toStdString());
-    window_->setAgentStatus(QString::fromUtf8(agentStateName(loop_->state()).data()),
-                            tr("Hint queued for the next prompt"));
+    emit noticeReported(tr("Hint queued for the next prompt"));
   });
   connect(window_, &MainWindow::runEditRequested, this,
           [this](const QString& file, const QString& source, std::optional<int> parent) {
@@ -139,19 +207,12 @@ void AgentBridge::connectWindow() {
   connect(window_, &MainWindow::rollbackRequested, this, [this](int id) {
     try {
       loop_->rollbackTo(id);
-      window_->setAgentStatus(QString::fromUtf8(agentStateName(loop_->state()).data()),
-                              tr("The next round branches from iteration %1").arg(id));
+      emit noticeReported(tr("The next round branches from iteration %1").arg(id));
     } catch (const std::exception& e) {
-      window_->setAgentStatus(tr("error"), QString::fromUtf8(e.what()));
+      emit requestFailed(QString::fromUtf8(e.what()));
     }
   });
-  connect(window_, &MainWindow::acceptRequested, this, [this](int id, const QString& dir) {
-    try {
-      loop_->accept(id, dir.toStdString());
-    } catch (const std::exception& e) {
-      QMessageBox::warning(window_, tr("Cannot accept iteration %1").arg(id), QString::fromUtf8(e.what()));
-    }
-  });
+  connect(window_, &MainWindow::acceptRequested, this, &AgentBridge::acceptInBackground);
   connect(window_, &MainWindow::addRuleRequested, this,
           [this](const QString& rule) { loop_->pinConstraint(Constraint::rule(rule.toStdString())); });
   connect(window_, &MainWindow::fixParameterRequested, this,
@@ -161,14 +222,14 @@ void AgentBridge::connectWindow() {
             loop_->pinConstraint(Constraint::fixParameter(
                 name.toStdString(), isInt ? nlohmann::json(v) : nlohmann::json(value.toStdString())));
           });
-  connect(window_, &MainWindow::lockLinesRequested, this, [this](const QString& file, int a, int b) {
-    try {
-      loop_->pinConstraint(
-          Constraint::lockRegion(file.toStdString(), window_->editor()->text().toStdString(), a, b));
-    } catch (const std::exception& e) {
-      window_->setAgentStatus(tr("error"), QString::fromUtf8(e.what()));
-    }
-  });
+  connect(window_, &MainWindow::lockLinesRequested, this,
+          [this](const QString& file, const QString& source, int a, int b) {
+            try {
+              loop_->pinConstraint(Constraint::lockRegion(file.toStdString(), source.toStdString(), a, b));
+            } catch (const std::exception& e) {
+              emit requestFailed(QString::fromUtf8(e.what()));
+            }
+          });
   connect(window_, &MainWindow::unpinRequested, this, [this](int id) { loop_->unpinConstraint(id); });
 }
 

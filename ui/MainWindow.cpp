@@ -117,9 +117,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(constraints_, &ConstraintsPanel::fixParameterRequested, this, &MainWindow::fixParameterRequested);
   connect(constraints_, &ConstraintsPanel::removeRequested, this, &MainWindow::unpinRequested);
   connect(constraints_, &ConstraintsPanel::lockSelectionRequested, this, &MainWindow::lockSelection);
-  connect(editor_, &QsciScintilla::modificationChanged, this, [this](bool modified) {
-    if (auto* a = action(QStringLiteral("runEdit"))) a->setEnabled(modified && agentAvailable_);
-  });
+  connect(editor_, &QsciScintilla::modificationChanged, this, &MainWindow::refreshActions);
   setAgentAvailable(false, tr("No LLM provider configured: open Settings, or open a lesson to replay one"));
   constraints_->setConstraints({});
   resize(1500, 920);
@@ -249,9 +247,10 @@ void MainWindow::showSession(const Session& session, std::optional<std::filesyst
   clockStartedMs_ = -1;
   clockTimer_->stop();
   refreshElapsed();
+  resetAgentView();
   timeline_->setSession(session_);
   timelineView_->expandAll();
-  constraints_->setConstraints(session_.constraints, rejectionCounts());
+  refreshConstraintCounts();
   setWindowTitle(tr("Kernel Workbench — %1").arg(QString::fromStdString(session_.task.name)));
   backendLabel_->setText(session_.settings.backend == "ascend-cann"
                              ? tr("backend: CANN toolkit")
@@ -277,7 +276,7 @@ void MainWindow::refreshLatency() {
   tokensLabel_->setText(tr("%1 tokens").arg(tokens));
 }
 
-void MainWindow::selectIteration(int id) {
+void MainWindow::showIteration(int id) {
   const Iteration* it = session_.findIteration(id);
   if (!it) return;
   selected_ = id;
@@ -287,14 +286,12 @@ void MainWindow::selectIteration(int id) {
   // The file shown is the candidate's primary file, by the rule the evaluator uses (core/model/Candidate.h).
   const auto [fileName, source] = it->candidate.files.empty() ? std::pair<std::string, std::string>()
                                                               : primaryCandidateFile(it->candidate);
-  editor_->setSource(QString::fromStdString(source));
-  shownFile_ = QString::fromStdString(fileName);
-  std::vector<std::pair<int, int>> locks;
-  for (const auto& c : session_.constraints)
-    if (c.kind == ConstraintKind::LockedRegion && (c.file.empty() || c.file == fileName)) {
-      if (auto at = findLockedRegion(c, source)) locks.emplace_back(*at, *at + (c.endLine - c.startLine));
-    }
-  editor_->setLockedRanges(locks);
+  // The engineer's unsaved edit of this iteration stays; everything around it follows the iteration.
+  if (!editorHoldsEdit()) {
+    editor_->setSource(QString::fromStdString(source));
+    shownFile_ = QString::fromStdString(fileName);
+  }
+  refreshLockedRanges();
   const auto diags = allDiagnostics(*it);
   editor_->setDiagnostics(diags, shownFile_);
   diagnostics_->setDiagnostics(diags);
@@ -421,80 +418,6 @@ void MainWindow::showIterationArtifacts(const Iteration& it) {
         it.usage ? QString::fromStdString(it.usage->provider + " " + it.usage->model).trimmed()
                  : QString::fromUtf8(originName(it.candidate.origin).data()),
         prompt, reply, feedback);
-}
-
-void MainWindow::updateIteration(const Iteration& iteration) {
-  session_.upsertIteration(iteration);
-  timeline_->upsertIteration(iteration);
-  refreshLatency();
-  if (!selected_ || *selected_ == iteration.id || isFinal(iteration.state)) selectIteration(iteration.id);
-}
-
-void MainWindow::appendStreamedText(int iterationId, const QString& delta) {
-  if (selected_ != iterationId) {
-    selected_ = iterationId;
-    editor_->setSource({});
-    editorHeader_->setText(tr("<b>Iteration %1</b> · the agent is writing…").arg(iterationId));
-  }
-  editor_->appendStreamed(delta);
-}
-
-void MainWindow::setAgentStatus(const QString& state, const QString& detail) {
-  stateLabel_->setText(state);
-  static const QStringList working = {QStringLiteral("generating"), QStringLiteral("compiling"),
-                                      QStringLiteral("running"),    QStringLiteral("verifying"),
-                                      QStringLiteral("profiling"),  QStringLiteral("deciding")};
-  const qint64 now = QDateTime::currentMSecsSinceEpoch();
-  if (working.contains(state)) {
-    if (clockStartedMs_ < 0) clockStartedMs_ = now;
-    clockTimer_->start();
-  } else {
-    if (clockStartedMs_ >= 0) elapsedMs_ += now - clockStartedMs_;
-    clockStartedMs_ = -1;
-    clockTimer_->stop();
-  }
-  refreshElapsed();
-  if (!detail.isEmpty()) statusBar()->showMessage(detail, 8000);
-}
-
-QString MainWindow::elapsedText() const {
-  qint64 ms = elapsedMs_;
-  if (clockStartedMs_ >= 0) ms += QDateTime::currentMSecsSinceEpoch() - clockStartedMs_;
-  const qint64 s = ms / 1000;
-  return s < 3600 ? tr("%1:%2 elapsed").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'))
-                  : tr("%1:%2:%3 elapsed")
-                        .arg(s / 3600)
-                        .arg((s / 60) % 60, 2, 10, QLatin1Char('0'))
-                        .arg(s % 60, 2, 10, QLatin1Char('0'));
-}
-
-void MainWindow::refreshElapsed() {
-  elapsedLabel_->setText(elapsedText());
-}
-
-std::map<int, int> MainWindow::rejectionCounts() const {
-  // Linked by the diagnostic's constraint id (core/agent/ConstraintEnforcer.h), never by its text; an
-  // iteration counts once per constraint it broke.
-  std::map<int, int> rejections;
-  for (const auto& it : session_.iterations) {
-    std::set<int> broken;
-    for (const auto& d : it.diagnostics)
-      if (d.constraintId) broken.insert(*d.constraintId);
-    for (const auto& c : session_.constraints)
-      if (broken.count(c.id)) ++rejections[c.id];
-  }
-  return rejections;
-}
-
-void MainWindow::setConstraints(const std::vector<Constraint>& constraints) {
-  session_.constraints = constraints;
-  constraints_->setConstraints(constraints, rejectionCounts());
-  if (selected_) selectIteration(*selected_);
-}
-
-void MainWindow::setAccepted(std::optional<int> iterationId) {
-  session_.acceptedIteration = iterationId;
-  timeline_->setAccepted(iterationId);
 }
 
 }  // namespace kwb::ui

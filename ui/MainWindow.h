@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 
+#include "core/agent/AgentEvents.h"
 #include "core/agent/Lesson.h"
 #include "core/model/Session.h"
 #include "ui/SessionHistory.h"
@@ -35,6 +36,7 @@ class ConversationPanel;
 class ConstraintsPanel;
 class TimelineModel;
 class LessonNotesPanel;
+class AgentBridge;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -72,15 +74,35 @@ class MainWindow : public QMainWindow {
   std::optional<int> selectedIteration() const { return selected_; }
   const Session& session() const { return session_; }
 
-  // Live updates (GUI thread only; the bridge queues them here).
+  // Subscribes the window and its panels to the bridge's signals and makes the agent controls
+  // available; the bridge calls it once, when it is created for this window.
+  void attachAgent(AgentBridge* bridge);
+
+  // Live updates (GUI thread only; the bridge's signals arrive here).
   void updateIteration(const Iteration& iteration);
+  // Streams into the editor, or, while the editor holds the engineer's unsaved edit, into the
+  // conversation panel: an edit is never cleared by the agent (docs/workbench.md, "Your edits").
   void appendStreamedText(int iterationId, const QString& delta);
+  void restartStream(int iterationId);
+  void setAgentState(AgentState state, std::optional<int> iterationId, const QString& detail);
   void setAgentStatus(const QString& state, const QString& detail);
+  void showLlmRetry(int iterationId, const QString& text);
   QString elapsedText() const;
   void setConstraints(const std::vector<Constraint>& constraints);
   void setAccepted(std::optional<int> iterationId);
-  // Enables Start/Pause/Step/Stop/Hint/Accept/Roll back; when unavailable, `reason` is shown on them.
+  void showExported(int iterationId, const QString& exportDir);
+  void setStepping(bool stepping);
+  void setExportInFlight(std::optional<int> iterationId, const QString& exportDir);
+  // Enables the agent controls that can act in the agent's state; when unavailable, `reason` is shown.
   void setAgentAvailable(bool available, const QString& reason);
+  // Whether the editor holds the engineer's unsaved edit (not streamed text).
+  bool editorHoldsEdit() const;
+  // The iteration whose reply streams now, if any, and whether it streams into the editor.
+  std::optional<int> streamingIteration() const { return streamingIteration_; }
+  bool streamingIntoEditor() const { return streamingIteration_ && !streamToConversation_; }
+  // An edit put aside when another iteration was selected; "Restore edit" brings it back.
+  bool hasSetAsideEdit() const { return setAsideEdit_.has_value(); }
+  void restoreSetAsideEdit();
 
   // Panels, for tests and screenshots.
   KernelEditor* editor() const { return editor_; }
@@ -111,7 +133,8 @@ class MainWindow : public QMainWindow {
   void rollbackRequested(int iterationId);
   void acceptRequested(int iterationId, const QString& exportDir);
   void addRuleRequested(const QString& rule);
-  void lockLinesRequested(const QString& fileName, int startLine, int endLine);
+  // `source` is the text the lines are taken from (the editor's, as shown).
+  void lockLinesRequested(const QString& fileName, const QString& source, int startLine, int endLine);
   void fixParameterRequested(const QString& name, const QString& value);
   void unpinRequested(int constraintId);
   void newSessionRequested();
@@ -127,12 +150,34 @@ class MainWindow : public QMainWindow {
   void askAccept();
   void lockSelection();
   void showTimelineMenu(const QPoint& pos);
+  // Shows an iteration in the editor and the panels (selectIteration without the edit bookkeeping).
+  void showIteration(int id);
+  void refreshLockedRanges();
+  void refreshConstraintCounts();
+  void refreshActions();
+  void endStream();
+  // Forgets the agent's live state and any edit set aside (another session is shown).
+  void resetAgentView();
+  // Why Accept cannot export the selected iteration; empty when it can.
+  QString acceptRefusal() const;
 
   Session session_;
   std::optional<std::filesystem::path> sessionDir_;
   std::optional<int> selected_;
   QString shownFile_;
   bool agentAvailable_ = false;
+  QString unavailableReason_;
+  std::optional<AgentState> agentState_;
+  bool stepping_ = false;
+  std::optional<int> exportingIteration_;
+  std::optional<int> streamingIteration_;
+  bool streamToConversation_ = false;
+  struct SetAsideEdit {
+    std::optional<int> iterationId;
+    QString fileName;
+    QString text;
+  };
+  std::optional<SetAsideEdit> setAsideEdit_;
 
   KernelEditor* editor_;
   QLabel* editorHeader_;

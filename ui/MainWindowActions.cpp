@@ -59,6 +59,13 @@ void MainWindow::buildActions() {
   for (QAction* a : {start, pause, step, stop}) tb->addAction(a);
   tb->addSeparator();
   for (QAction* a : {hint, runEdit, rollback, accept}) tb->addAction(a);
+  step->setToolTip(tr("Step (F10): run one iteration, then pause"));
+  step->setStatusTip(tr("Runs one whole iteration (generate, compile, run, verify, profile), then pauses"));
+  auto* restoreEdit = make(QStringLiteral("restoreEdit"), tr("Restore edit"),
+                           QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R), QStyle::SP_BrowserReload);
+  restoreEdit->setStatusTip(tr("Brings back the unsaved edit set aside when you selected another iteration"));
+  restoreEdit->setEnabled(false);
+  connect(restoreEdit, &QAction::triggered, this, &MainWindow::restoreSetAsideEdit);
 
   auto* file = menuBar()->addMenu(tr("&Session"));
   file->addAction(newSession);
@@ -81,7 +88,8 @@ void MainWindow::buildActions() {
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
   auto* agent = menuBar()->addMenu(tr("&Agent"));
-  for (QAction* a : {start, pause, step, stop, hint, runEdit, rollback, accept}) agent->addAction(a);
+  for (QAction* a : {start, pause, step, stop, hint, runEdit, restoreEdit, rollback, accept})
+    agent->addAction(a);
 
   connect(newSession, &QAction::triggered, this, &MainWindow::newSessionRequested);
   connect(open, &QAction::triggered, this, [this] {
@@ -97,6 +105,7 @@ void MainWindow::buildActions() {
     const QString name =
         shownFile_.isEmpty() ? QStringLiteral("kernel.cpp") : QFileInfo(shownFile_).fileName();
     emit runEditRequested(name, editor_->text(), selected_);
+    editor_->setModified(false);  // submitted: the editor follows the agent again
   });
   connect(rollback, &QAction::triggered, this, [this] {
     if (selected_) emit rollbackRequested(*selected_);
@@ -150,13 +159,13 @@ void MainWindow::showTimelineMenu(const QPoint& pos) {
   QAction* rb =
       menu.addAction(action(QStringLiteral("rollback"))->icon(), tr("Roll back to iteration %1").arg(id),
                      this, [this, id] { emit rollbackRequested(id); });
-  rb->setEnabled(agentAvailable_);
+  rb->setEnabled(action(QStringLiteral("hint"))->isEnabled());  // what can steer can roll back
   QAction* acc = menu.addAction(action(QStringLiteral("accept"))->icon(), tr("Accept iteration %1…").arg(id),
                                 this, [this, id] {
                                   selectIteration(id);
                                   askAccept();
                                 });
-  acc->setEnabled(agentAvailable_ && it->verdict == Verdict::Pass);
+  acc->setEnabled(agentAvailable_ && it->verdict == Verdict::Pass && !exportingIteration_);
   menu.exec(timelineView_->viewport()->mapToGlobal(pos));
 }
 
@@ -169,18 +178,6 @@ void MainWindow::setRecentSessions(const QStringList& dirs) {
     connect(a, &QAction::triggered, this, [this, d] { emit openSessionRequested(d); });
   }
   recentMenu_->setEnabled(!dirs.isEmpty());
-}
-
-void MainWindow::setAgentAvailable(bool available, const QString& reason) {
-  agentAvailable_ = available;
-  for (const char* key : {"start", "pause", "step", "stop", "hint", "rollback", "accept"}) {
-    QAction* a = action(QString::fromLatin1(key));
-    a->setEnabled(available);
-    a->setStatusTip(available ? QString() : reason);
-    a->setToolTip(available ? a->text() : QStringLiteral("%1 — %2").arg(a->text(), reason));
-  }
-  action(QStringLiteral("runEdit"))->setEnabled(available && editor_->isModified());
-  if (!available) stateLabel_->setText(tr("agent not connected"));
 }
 
 void MainWindow::exportTrace() {
@@ -215,7 +212,11 @@ void MainWindow::askHint() {
 }
 
 void MainWindow::askAccept() {
-  if (!selected_) return;
+  // Refuse before asking for a folder: the engineer learns why at once and picks nothing in vain.
+  if (const QString why = acceptRefusal(); !why.isEmpty()) {
+    statusBar()->showMessage(tr("Cannot accept: %1").arg(why), 10000);
+    return;
+  }
   const QString dir = QFileDialog::getExistingDirectory(
       this, tr("Export iteration %1 as a CANN project into").arg(*selected_));
   if (!dir.isEmpty()) emit acceptRequested(*selected_, dir);
@@ -230,7 +231,8 @@ void MainWindow::lockSelection() {
   }
   if (c2 == 0 && l2 > l1) --l2;  // a selection ending at column 0 does not include that line
   emit lockLinesRequested(
-      shownFile_.isEmpty() ? QStringLiteral("kernel.cpp") : QFileInfo(shownFile_).fileName(), l1 + 1, l2 + 1);
+      shownFile_.isEmpty() ? QStringLiteral("kernel.cpp") : QFileInfo(shownFile_).fileName(), editor_->text(),
+      l1 + 1, l2 + 1);
 }
 
 }  // namespace kwb::ui

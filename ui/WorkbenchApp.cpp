@@ -173,6 +173,7 @@ bool WorkbenchApp::startSession(const QString& taskDir, const LlmEndpointConfig&
     QDir().mkpath(sessionsRoot);
     Session session = makeSession(task, taskDir.toStdString(), settings);
     attachLoop(SessionStore::create(dir.toStdString(), std::move(session)), llm, dir);
+    if (!lesson) bridge_->setLlmRetryLimit(provider.maxRetries);
     if (lesson) window_->setLesson(*lesson);
     window_->statusBar()->showMessage(
         lesson ? tr("Lesson “%1” on the emulator — press Start (F5) or Next step to play it")
@@ -233,6 +234,7 @@ bool WorkbenchApp::openSession(const QString& dir) {
         llm = makeLlmClient(provider);
       }
       attachLoop(std::move(store), std::move(llm), dir);
+      if (!lesson) bridge_->setLlmRetryLimit(provider.maxRetries);
     } catch (const SessionLockedError& e) {
       readOnlyReason = tr("another workbench or `kwb run` (pid %1) is writing it").arg(e.holderPid());
     } catch (const std::exception& e) {
