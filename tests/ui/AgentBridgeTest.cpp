@@ -105,10 +105,14 @@ class AgentBridgeTest : public QObject {
 
     // Step: one whole iteration (generate, compile, run, verify, profile), then paused.
     w->action(QStringLiteral("step"))->trigger();
-    QVERIFY(app.bridge()->stepping());
-    QVERIFY(!w->action(QStringLiteral("step"))->isEnabled());
-    QVERIFY2(waitFor([&] { return !app.bridge()->stepping(); }, 240000), "the step never ended");
-    QTest::qWait(300);  // a phase granted by mistake would show here
+    QVERIFY2(waitFor(
+                 [&] {
+                   return !app.bridge()->stepping() && loop.state() == AgentState::Paused &&
+                          !loop.snapshot().iterations.empty();
+                 },
+                 240000),
+             "the step never paused");
+    QTest::qWait(500);  // a phase granted by mistake would show here
     QCOMPARE(loop.state(), AgentState::Paused);
     const Session s = loop.snapshot();
     QCOMPARE(s.iterations.size(), std::size_t(1));
