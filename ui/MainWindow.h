@@ -172,6 +172,7 @@ class MainWindow : public QMainWindow {
   std::optional<int> exportingIteration_;
   std::optional<int> streamingIteration_;
   bool streamToConversation_ = false;
+  bool retrying_ = false;  // the status bar shows an LLM retry until the reply streams again
   struct SetAsideEdit {
     std::optional<int> iterationId;
     QString fileName;

@@ -107,17 +107,15 @@ void MainWindow::restoreSetAsideEdit() {
   SetAsideEdit edit = std::move(*setAsideEdit_);
   setAsideEdit_.reset();
   if (editorHoldsEdit()) setAsideEdit_ = SetAsideEdit{selected_, shownFile_, editor_->text()};  // swap
-  editor_->setModified(false);
-  if (edit.iterationId && session_.findIteration(*edit.iterationId)) {
-    if (streamingIntoEditor()) {
-      streamToConversation_ = true;
-      editor_->setStreaming(false);
-      conversation_->beginLiveReply(*streamingIteration_, editor_->text());
-    }
-    showIteration(*edit.iterationId);
+  if (streamingIntoEditor()) {
+    streamToConversation_ = true;
+    editor_->setStreaming(false);
+    conversation_->beginLiveReply(*streamingIteration_, editor_->text());
   }
   shownFile_ = edit.fileName;
   editor_->setText(edit.text);  // modified: Run this edit submits it
+  // The panels (and the editor's diagnostics) show the iteration the edit was made on; the text stays.
+  if (edit.iterationId && session_.findIteration(*edit.iterationId)) showIteration(*edit.iterationId);
   refreshLockedRanges();
   statusBar()->showMessage(tr("Your edit is back in the editor"), 5000);
   refreshActions();
@@ -132,6 +130,8 @@ void MainWindow::updateIteration(const Iteration& iteration) {
   if (editorHoldsEdit()) {
     // The engineer's edit stays in the editor; the timeline shows the agent's progress.
     if (selected_ == iteration.id) showIteration(iteration.id);
+    if (selected_)
+      iterationLabel_->setText(tr("iteration %1 of %2").arg(*selected_).arg(session_.iterations.size()));
     refreshActions();
     return;
   }
@@ -148,6 +148,12 @@ void MainWindow::endStream() {
 }
 
 void MainWindow::appendStreamedText(int iterationId, const QString& delta) {
+  if (retrying_) {
+    // The retried request answers: the wait is over, the state is the agent's again.
+    retrying_ = false;
+    statusBar()->clearMessage();
+    if (agentState_) stateLabel_->setText(QString::fromUtf8(agentStateName(*agentState_).data()));
+  }
   if (streamingIteration_ != iterationId) {
     endStream();
     const bool keepEdit = editorHoldsEdit();
@@ -181,6 +187,8 @@ void MainWindow::restartStream(int iterationId) {
 
 void MainWindow::setAgentState(AgentState state, std::optional<int> iterationId, const QString& detail) {
   agentState_ = state;
+  if (retrying_) statusBar()->clearMessage();
+  retrying_ = false;
   QString shown = QString::fromUtf8(agentStateName(state).data());
   if (state == AgentState::Paused && stepping_) shown = tr("stepping");
   setAgentStatus(shown, detail);
@@ -196,6 +204,7 @@ void MainWindow::setAgentState(AgentState state, std::optional<int> iterationId,
 
 void MainWindow::showLlmRetry(int iterationId, const QString& text) {
   (void)iterationId;
+  retrying_ = true;
   stateLabel_->setText(tr("retrying"));
   statusBar()->showMessage(text);  // stays until the next message: the wait is the news
 }

@@ -235,6 +235,43 @@ class AgentControlsTest : public QObject {
     QCOMPARE(submitted.at(0).at(2).value<std::optional<int>>(), std::optional<int>(2));
   }
 
+  void aRestoredEditKeepsItsIterationsDiagnostics() {
+    ui::MainWindow w;
+    Session s = twoIterations();
+    Diagnostic d;
+    d.source = "compiler";
+    d.category = "compile-error";
+    d.severity = Severity::Error;
+    d.file = "kernel.cpp";
+    d.line = 3;
+    d.message = "'GetBlockIdxx' was not declared in this scope";
+    s.iterations[0].diagnostics = {d};
+    w.showSession(s);
+    w.setAgentAvailable(true, {});
+    w.selectIteration(1);
+    QCOMPARE(w.editor()->shownDiagnosticCount(), 1);
+    w.editor()->setText(w.editor()->text() + QStringLiteral("// fix\n"));
+    w.selectIteration(2);
+    w.restoreSetAsideEdit();
+    QCOMPARE(w.selectedIteration(), std::optional<int>(1));
+    QVERIFY(w.editor()->text().endsWith(QStringLiteral("// fix\n")));
+    QCOMPARE(w.editor()->shownDiagnosticCount(), 1);
+  }
+
+  void aRetryIsShownUntilTheReplyStreamsAgain() {
+    ui::MainWindow w;
+    w.showSession(twoIterations());
+    w.setAgentAvailable(true, {});
+    w.setAgentState(AgentState::Generating, 3, {});
+    w.showLlmRetry(3, QStringLiteral("Iteration 3: retrying (1/4) in 1 s: server: HTTP 503"));
+    QVERIFY(w.statusBar()->currentMessage().contains(QStringLiteral("retrying (1/4)")));
+    QTest::qWait(50);
+    QVERIFY(w.statusBar()->currentMessage().contains(QStringLiteral("retrying (1/4)")));
+    w.appendStreamedText(3, QStringLiteral("Here is"));
+    QVERIFY2(!w.statusBar()->currentMessage().contains(QStringLiteral("retrying")),
+             qPrintable(w.statusBar()->currentMessage()));
+  }
+
   void pinningKeepsTheCursorAndTheScrollPosition() {
     ui::MainWindow w;
     Session s = twoIterations();
