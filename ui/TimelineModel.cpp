@@ -218,8 +218,10 @@ StageMarks stageMarks(const Iteration& it) {
                        .arg(QString::fromUtf8(runStatusName(it.run->status).data()),
                             QString::fromUtf8(ranOnName(it.run->ranOn).data()))
                  : QObject::tr("run: not reached"));
-  tip << (it.verify ? QObject::tr("verify: %1").arg(QString::fromUtf8(verdictName(it.verify->verdict).data()))
-                    : QObject::tr("verify: not reached"));
+  tip << (!it.verify ? QObject::tr("verify: not reached")
+          : ran == false
+              ? QObject::tr("verify: not every case ran")
+              : QObject::tr("verify: %1").arg(QString::fromUtf8(verdictName(it.verify->verdict).data())));
   m.tip = tip.join(QStringLiteral(" · "));
   return m;
 }

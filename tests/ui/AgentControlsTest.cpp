@@ -161,6 +161,9 @@ class AgentControlsTest : public QObject {
     model.upsertIteration(it);
     QCOMPARE(model.indexOfIteration(1, ui::TimelineModel::StagesColumn).data().toString(),
              QStringLiteral("✓ ✗ ✗"));
+    const QString tip =
+        model.indexOfIteration(1, ui::TimelineModel::StagesColumn).data(Qt::ToolTipRole).toString();
+    QVERIFY2(tip.contains(QStringLiteral("verify: not every case ran")), qPrintable(tip));
   }
 
   void runThisEditIsOffWhileTheAgentStreamsIntoTheEditor() {
