@@ -80,10 +80,16 @@ class WorkbenchEndToEndTest : public QObject {
     w->show();
     QVERIFY(QTest::qWaitForWindowExposed(w));
     QVERIFY(w->action(QStringLiteral("start"))->isEnabled());
+    // Nothing runs yet: there is nothing to pause or stop, and no iteration to accept.
+    QVERIFY(!w->action(QStringLiteral("pause"))->isEnabled());
+    QVERIFY(!w->action(QStringLiteral("stop"))->isEnabled());
+    QVERIFY(!w->action(QStringLiteral("accept"))->isEnabled());
     AgentLoop& loop = app.bridge()->loop();
 
     // Start: the agent repairs the compile error and passes.
     w->action(QStringLiteral("start"))->trigger();
+    QVERIFY(waitFor([&] { return w->action(QStringLiteral("pause"))->isEnabled(); }, 30000));
+    QVERIFY(!w->action(QStringLiteral("start"))->isEnabled());
     QVERIFY2(waitFor(
                  [&] {
                    auto s = loop.snapshot();
@@ -189,6 +195,10 @@ class WorkbenchEndToEndTest : public QObject {
     QVERIFY(loop.waitUntilDone(std::chrono::seconds(120)));
     QTest::qWait(200);  // the bridge delivers the last events
     w->selectIteration(2);
+    // After Stop only Accept can still act (on a passing iteration).
+    for (const char* key : {"start", "pause", "step", "stop", "hint", "rollback", "runEdit"})
+      QVERIFY2(!w->action(QString::fromLatin1(key))->isEnabled(), key);
+    QVERIFY(w->action(QStringLiteral("accept"))->isEnabled());
     QVERIFY(w->grab().save(QStringLiteral(KWB_TEST_OUT_DIR "/e2e_accepted.png")));
   }
 };
