@@ -172,6 +172,7 @@ class MainWindow : public QMainWindow {
   std::optional<int> exportingIteration_;
   std::optional<int> streamingIteration_;
   bool streamToConversation_ = false;
+  QString streamedText_;   // the reply streamed so far, to show it again when its iteration is selected
   bool retrying_ = false;  // the status bar shows an LLM retry until the reply streams again
   struct SetAsideEdit {
     std::optional<int> iterationId;

@@ -9,6 +9,7 @@
 #include <QLabel>
 #include <QStatusBar>
 #include <QTimer>
+#include <QTreeView>
 #include <set>
 
 #include "ui/AgentBridge.h"
@@ -92,11 +93,26 @@ void MainWindow::selectIteration(int id) {
         tr("Your unsaved edit%1 is set aside: Restore edit (Ctrl+Shift+R) brings it back")
             .arg(selected_ ? tr(" of iteration %1").arg(*selected_) : QString()));
   }
+  if (streamingIteration_ == id && !editorHoldsEdit()) {
+    // Back on the iteration the agent is writing: the editor follows its reply again, from the start.
+    if (streamToConversation_) conversation_->endLiveReply();
+    streamToConversation_ = false;
+    selected_ = id;
+    const QModelIndex idx = timeline_->indexOfIteration(id);
+    if (idx.isValid() && timelineView_->currentIndex().siblingAtColumn(0) != idx)
+      timelineView_->setCurrentIndex(idx);
+    editor_->setStreaming(true);
+    editor_->setSource({});
+    editor_->appendStreamed(streamedText_);
+    editorHeader_->setText(tr("<b>Iteration %1</b> · the agent is writing…").arg(id));
+    refreshActions();
+    return;
+  }
   if (streamingIntoEditor() && *streamingIteration_ != id) {
-    // The engineer looks elsewhere: the reply streams on into the conversation panel.
+    // The engineer looks at another iteration: the editor and the panels are that iteration's; the
+    // reply goes on unseen (its timeline row says "generating…") and is shown when it is selected.
     streamToConversation_ = true;
     editor_->setStreaming(false);
-    conversation_->beginLiveReply(*streamingIteration_, editor_->text());
   }
   showIteration(id);
   refreshActions();
@@ -107,10 +123,9 @@ void MainWindow::restoreSetAsideEdit() {
   SetAsideEdit edit = std::move(*setAsideEdit_);
   setAsideEdit_.reset();
   if (editorHoldsEdit()) setAsideEdit_ = SetAsideEdit{selected_, shownFile_, editor_->text()};  // swap
-  if (streamingIntoEditor()) {
+  if (streamingIntoEditor()) {  // the edit takes the editor back from the stream
     streamToConversation_ = true;
     editor_->setStreaming(false);
-    conversation_->beginLiveReply(*streamingIteration_, editor_->text());
   }
   shownFile_ = edit.fileName;
   editor_->setText(edit.text);  // modified: Run this edit submits it
@@ -145,6 +160,7 @@ void MainWindow::endStream() {
   editor_->setStreaming(false);
   streamingIteration_.reset();
   streamToConversation_ = false;
+  streamedText_.clear();
 }
 
 void MainWindow::appendStreamedText(int iterationId, const QString& delta) {
@@ -158,6 +174,7 @@ void MainWindow::appendStreamedText(int iterationId, const QString& delta) {
     endStream();
     const bool keepEdit = editorHoldsEdit();
     streamingIteration_ = iterationId;
+    streamedText_.clear();
     if (keepEdit) {
       streamToConversation_ = true;
       conversation_->beginLiveReply(iterationId, {});
@@ -175,6 +192,7 @@ void MainWindow::appendStreamedText(int iterationId, const QString& delta) {
     }
     refreshActions();
   }
+  streamedText_ += delta;
   if (streamToConversation_)
     conversation_->appendLiveReply(delta);
   else

@@ -192,6 +192,37 @@ class AgentControlsTest : public QObject {
     QVERIFY(enabled(w, "runEdit"));
   }
 
+  void aReplyStreamsOnWhileTheEngineerLooksElsewhere() {
+    ui::MainWindow w;
+    w.showSession(twoIterations());
+    w.setAgentAvailable(true, {});
+    w.setAgentState(AgentState::Generating, 3, {});
+    w.appendStreamedText(3, QStringLiteral("Part one.\n"));
+    QVERIFY(w.streamingIntoEditor());
+    w.selectIteration(1);  // the engineer looks at iteration 1 meanwhile
+    QVERIFY(!w.streamingIntoEditor());
+    QVERIFY(!w.editor()->isReadOnly());
+    QVERIFY(w.editor()->text().contains(QStringLiteral("one line 1")));
+    w.appendStreamedText(3, QStringLiteral("Part two.\n"));
+    QVERIFY(w.editor()->text().contains(QStringLiteral("one line 1")));
+    // Iteration 3 appears in the timeline once it is reported; selecting it shows the whole reply so far.
+    Iteration three;
+    three.id = 3;
+    three.parentId = 2;
+    three.state = IterationState::Generating;
+    w.updateIteration(three);
+    QCOMPARE(w.selectedIteration(), std::optional<int>(1));
+    w.selectIteration(3);
+    QVERIFY(w.streamingIntoEditor());
+    QVERIFY2(w.editor()->text().contains(QStringLiteral("Part one.")) &&
+                 w.editor()->text().contains(QStringLiteral("Part two.")),
+             qPrintable(w.editor()->text()));
+    QVERIFY(w.editor()->isReadOnly());
+    QVERIFY(!enabled(w, "runEdit"));
+    w.appendStreamedText(3, QStringLiteral("Part three.\n"));
+    QVERIFY(w.editor()->text().contains(QStringLiteral("Part three.")));
+  }
+
   void theAgentNeverClearsTheEngineersEdit() {
     ui::MainWindow w;
     w.showSession(twoIterations());
