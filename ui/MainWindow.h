@@ -38,6 +38,9 @@ class TimelineModel;
 class LessonNotesPanel;
 class AgentBridge;
 
+// The QAction property holding an action's tooltip without the reason it is disabled.
+inline constexpr const char* kBaseToolTip = "kwbBaseToolTip";
+
 class MainWindow : public QMainWindow {
   Q_OBJECT
  public:

@@ -32,6 +32,7 @@ void MainWindow::buildActions() {
     auto* a = new QAction(style()->standardIcon(icon), text, this);
     a->setShortcut(seq);
     a->setToolTip(QStringLiteral("%1 (%2)").arg(text, seq.toString(QKeySequence::NativeText)));
+    a->setProperty(kBaseToolTip, a->toolTip());  // refreshActions() adds why a disabled one cannot act
     actions_[key] = a;
     return a;
   };
@@ -59,7 +60,7 @@ void MainWindow::buildActions() {
   for (QAction* a : {start, pause, step, stop}) tb->addAction(a);
   tb->addSeparator();
   for (QAction* a : {hint, runEdit, rollback, accept}) tb->addAction(a);
-  step->setToolTip(tr("Step (F10): run one iteration, then pause"));
+  step->setProperty(kBaseToolTip, tr("Step (F10): run one iteration, then pause"));
   step->setStatusTip(tr("Runs one whole iteration (generate, compile, run, verify, profile), then pauses"));
   auto* restoreEdit = make(QStringLiteral("restoreEdit"), tr("Restore edit"),
                            QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R), QStyle::SP_BrowserReload);

@@ -373,7 +373,8 @@ void MainWindow::refreshActions() {
     a->setEnabled(r.can);
     const QString why = agentAvailable_ ? r.why : unavailableReason_;
     a->setStatusTip(r.can ? QString() : why);
-    a->setToolTip(r.can ? a->text() : QStringLiteral("%1 — %2").arg(a->text(), why));
+    const QString base = a->property(kBaseToolTip).toString();
+    a->setToolTip(r.can ? base : QStringLiteral("%1 — %2").arg(base, why));
   }
   if (QAction* start = action(QStringLiteral("start")))
     start->setText(s == AgentState::Paused ? tr("Resume") : tr("Start"));

@@ -69,6 +69,8 @@ class AgentControlsTest : public QObject {
     // A fresh loop: it can start or step; there is nothing to pause or stop.
     w.setAgentState(AgentState::Idle, std::nullopt, {});
     QVERIFY(enabled(w, "start") && enabled(w, "step") && enabled(w, "hint"));
+    QVERIFY2(tip(w, "step").contains(QStringLiteral("run one iteration, then pause")),
+             qPrintable(tip(w, "step")));
     QVERIFY(!enabled(w, "pause"));
     QVERIFY(!enabled(w, "stop"));
     QVERIFY(!enabled(w, "runEdit"));  // the editor holds no edit
