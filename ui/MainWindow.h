@@ -159,6 +159,8 @@ class MainWindow : public QMainWindow {
   void refreshConstraintCounts();
   void refreshActions();
   void endStream();
+  // The editor shows the reply streaming for `iterationId` (from its start) and follows it.
+  void followStream(int iterationId);
   // Forgets the agent's live state and any edit set aside (another session is shown).
   void resetAgentView();
   // Why Accept cannot export the selected iteration; empty when it can.

@@ -95,17 +95,7 @@ void MainWindow::selectIteration(int id) {
   }
   if (streamingIteration_ == id && !editorHoldsEdit()) {
     // Back on the iteration the agent is writing: the editor follows its reply again, from the start.
-    if (streamToConversation_) conversation_->endLiveReply();
-    streamToConversation_ = false;
-    selected_ = id;
-    const QModelIndex idx = timeline_->indexOfIteration(id);
-    if (idx.isValid() && timelineView_->currentIndex().siblingAtColumn(0) != idx)
-      timelineView_->setCurrentIndex(idx);
-    editor_->setStreaming(true);
-    editor_->setSource({});
-    editor_->appendStreamed(streamedText_);
-    editorHeader_->setText(tr("<b>Iteration %1</b> · the agent is writing…").arg(id));
-    refreshActions();
+    followStream(id);
     return;
   }
   if (streamingIntoEditor() && *streamingIteration_ != id) {
@@ -184,11 +174,7 @@ void MainWindow::appendStreamedText(int iterationId, const QString& delta) {
               .arg(iterationId),
           10000);
     } else {
-      streamToConversation_ = false;
-      selected_ = iterationId;
-      editor_->setStreaming(true);
-      editor_->setSource({});
-      editorHeader_->setText(tr("<b>Iteration %1</b> · the agent is writing…").arg(iterationId));
+      followStream(iterationId);
     }
     refreshActions();
   }
@@ -197,6 +183,21 @@ void MainWindow::appendStreamedText(int iterationId, const QString& delta) {
     conversation_->appendLiveReply(delta);
   else
     editor_->appendStreamed(delta);
+}
+
+void MainWindow::followStream(int iterationId) {
+  if (streamToConversation_) conversation_->endLiveReply();
+  streamToConversation_ = false;
+  selected_ = iterationId;
+  editor_->setStreaming(true);
+  editor_->setSource({});
+  editor_->appendStreamed(streamedText_);
+  editorHeader_->setText(tr("<b>Iteration %1</b> · the agent is writing…").arg(iterationId));
+  // The timeline points at the iteration the editor shows, so a click on any other row selects it.
+  const QModelIndex idx = timeline_->indexOfIteration(iterationId);
+  if (idx.isValid() && timelineView_->currentIndex().siblingAtColumn(0) != idx)
+    timelineView_->setCurrentIndex(idx);
+  refreshActions();
 }
 
 void MainWindow::restartStream(int iterationId) {

@@ -199,19 +199,23 @@ class AgentControlsTest : public QObject {
     w.showSession(twoIterations());
     w.setAgentAvailable(true, {});
     w.setAgentState(AgentState::Generating, 3, {});
+    Iteration three;
+    three.id = 3;
+    three.parentId = 2;
+    three.state = IterationState::Generating;
+    w.updateIteration(three);  // IterationStarted comes before the first tokens
+    w.selectIteration(1);
     w.appendStreamedText(3, QStringLiteral("Part one.\n"));
     QVERIFY(w.streamingIntoEditor());
-    w.selectIteration(1);  // the engineer looks at iteration 1 meanwhile
+    // The timeline points at the iteration being written, so a click on iteration 1 selects it.
+    QCOMPARE(w.timelineView()->currentIndex().siblingAtColumn(0), w.timelineModel()->indexOfIteration(3));
+    w.timelineView()->setCurrentIndex(w.timelineModel()->indexOfIteration(1));  // what a click does
     QVERIFY(!w.streamingIntoEditor());
     QVERIFY(!w.editor()->isReadOnly());
     QVERIFY(w.editor()->text().contains(QStringLiteral("one line 1")));
     w.appendStreamedText(3, QStringLiteral("Part two.\n"));
     QVERIFY(w.editor()->text().contains(QStringLiteral("one line 1")));
-    // Iteration 3 appears in the timeline once it is reported; selecting it shows the whole reply so far.
-    Iteration three;
-    three.id = 3;
-    three.parentId = 2;
-    three.state = IterationState::Generating;
+    // Selecting iteration 3 again shows the whole reply so far, still streaming.
     w.updateIteration(three);
     QCOMPARE(w.selectedIteration(), std::optional<int>(1));
     w.selectIteration(3);
