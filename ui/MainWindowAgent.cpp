@@ -15,6 +15,7 @@
 #include "ui/AgentBridge.h"
 #include "ui/ConstraintsPanel.h"
 #include "ui/ConversationPanel.h"
+#include "ui/DiagnosticsPanel.h"
 #include "ui/KernelEditor.h"
 #include "ui/MainWindow.h"
 #include "ui/TimelineModel.h"
@@ -193,6 +194,8 @@ void MainWindow::followStream(int iterationId) {
   editor_->setSource({});
   editor_->appendStreamed(streamedText_);
   editorHeader_->setText(tr("<b>Iteration %1</b> · the agent is writing…").arg(iterationId));
+  diagnostics_->setDiagnostics({});  // nothing is found in a reply before it is evaluated
+  iterationLabel_->setText(tr("iteration %1 of %2").arg(iterationId).arg(session_.iterations.size()));
   // The timeline points at the iteration the editor shows, so a click on any other row selects it.
   const QModelIndex idx = timeline_->indexOfIteration(iterationId);
   if (idx.isValid() && timelineView_->currentIndex().siblingAtColumn(0) != idx)

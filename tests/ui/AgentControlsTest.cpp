@@ -13,6 +13,8 @@
 
 #include "ui/ConstraintsPanel.h"
 #include "ui/ConversationPanel.h"
+#include "ui/DiagnosticsModel.h"
+#include "ui/DiagnosticsPanel.h"
 #include "ui/KernelEditor.h"
 #include "ui/MainWindow.h"
 #include "ui/TimelineModel.h"
@@ -196,7 +198,15 @@ class AgentControlsTest : public QObject {
 
   void aReplyStreamsOnWhileTheEngineerLooksElsewhere() {
     ui::MainWindow w;
-    w.showSession(twoIterations());
+    Session s = twoIterations();
+    Diagnostic d;
+    d.source = "compiler";
+    d.category = "compile-error";
+    d.severity = Severity::Error;
+    d.line = 2;
+    d.message = "broken";
+    s.iterations[0].diagnostics = {d};
+    w.showSession(s);
     w.setAgentAvailable(true, {});
     w.setAgentState(AgentState::Generating, 3, {});
     Iteration three;
@@ -220,6 +230,7 @@ class AgentControlsTest : public QObject {
     QCOMPARE(w.selectedIteration(), std::optional<int>(1));
     w.selectIteration(3);
     QVERIFY(w.streamingIntoEditor());
+    QCOMPARE(w.diagnosticsPanel()->model()->rowCount(), 0);  // none of iteration 1's findings
     QVERIFY2(w.editor()->text().contains(QStringLiteral("Part one.")) &&
                  w.editor()->text().contains(QStringLiteral("Part two.")),
              qPrintable(w.editor()->text()));
