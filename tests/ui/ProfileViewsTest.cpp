@@ -75,7 +75,7 @@ class ProfileViewsTest : public QObject {
     QVERIFY(!chart.floorOnScale());
     QCOMPARE(chart.floorPointCount(), 0);
     const double range = chart.axisY()->max() - chart.axisY()->min();
-    QVERIFY2((120.0 - 100.0) / range > 0.5,
+    QVERIFY2((120.0 - 100.0) / range >= 0.4,
              qPrintable(QStringLiteral("points use %1 of the height").arg((120.0 - 100.0) / range)));
     bool named = false;
     for (auto* s : chart.chart()->series()) named = named || s->name().contains(QStringLiteral("0.8 µs"));
