@@ -60,8 +60,12 @@ void TimelineModel::layOut() {
   mainLineEnd_ = top_.empty() ? nullptr : top_.back();
 }
 
+// By history, not by layout: an iteration is a branch when its parent already had an earlier child.
+// (The layout may put a branch on the main line, when it holds the newest iteration, and nest the
+// older line instead; the older line's first iteration is then nested but no branch.)
 TimelineModel::BranchCause TimelineModel::branchCause(const Node& node) {
-  if (!node.branchStart) return BranchCause::None;
+  if (!node.parentNode || node.parentNode->children.empty() || node.parentNode->children.front() == &node)
+    return BranchCause::None;
   if (node.iteration.candidate.origin == Origin::Human || node.iteration.origin == Origin::Human)
     return BranchCause::HumanEdit;
   return node.iteration.afterRollback ? BranchCause::Rollback : BranchCause::AgentRetry;

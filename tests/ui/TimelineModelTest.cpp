@@ -110,11 +110,14 @@ class TimelineModelTest : public QObject {
     auto cause = [&](int id) {
       return Cause(model.indexOfIteration(id).data(TimelineModel::BranchCauseRole).toInt());
     };
+    // By history: 2 is 1's first child (nested, since the main line runs 1, 5, 6, but no branch); 3, 4
+    // and 5 came later.
     QCOMPARE(cause(1), Cause::None);
-    QCOMPARE(cause(2), Cause::AgentRetry);
+    QCOMPARE(cause(2), Cause::None);
+    QVERIFY(model.indexOfIteration(2).data(TimelineModel::IsBranchStartRole).toBool());
     QCOMPARE(cause(3), Cause::AgentRetry);
     QCOMPARE(cause(4), Cause::Rollback);
-    QCOMPARE(cause(5), Cause::None);  // the main line runs 1, 5, 6: the edit continues it
+    QCOMPARE(cause(5), Cause::HumanEdit);
     QCOMPARE(cause(6), Cause::None);
     auto text = [&](int id) { return model.indexOfIteration(id).data().toString(); };
     auto tip = [&](int id) { return model.indexOfIteration(id).data(Qt::ToolTipRole).toString(); };
@@ -122,7 +125,8 @@ class TimelineModelTest : public QObject {
     QVERIFY2(tip(3).contains(QStringLiteral("The agent built on iteration 1")), qPrintable(tip(3)));
     QVERIFY2(text(4).contains(QStringLiteral("rolled back to 1")), qPrintable(text(4)));
     QVERIFY2(tip(4).contains(QStringLiteral("You rolled back")), qPrintable(tip(4)));
-    QVERIFY(text(2) != text(4));
+    QVERIFY(text(3) != text(4));
+    QCOMPARE(text(2), QStringLiteral("2"));
     // An edit that the main line does not continue is the engineer's own branch.
     Session withEdit;
     Iteration branchEdit = iter(3, 1);
