@@ -125,6 +125,7 @@ void DiffView::clear() {
   rightEditor_->clear();
   inlineEditor_->clear();
   metrics_->setRowCount(0);
+  metrics_->setHorizontalHeaderLabels({tr("Metric"), QString(), QString()});
   changedRows_ = 0;
   title_->setText(tr("Select two iterations to compare"));
 }
@@ -210,7 +211,7 @@ void DiffView::fillMetrics(const Iteration& left, const Iteration& right, std::o
                                {tr("Latency µs"), fmtUs(left), fmtUs(right)}};
   if (baselineUs) {
     auto sp = [&](const Iteration& it) {
-      return it.profile && it.profile->totalUs > 0
+      return it.verdict == Verdict::Pass && it.profile && it.profile->totalUs > 0
                  ? QStringLiteral("%1×").arg(*baselineUs / it.profile->totalUs, 0, 'f', 2)
                  : QStringLiteral("—");
     };

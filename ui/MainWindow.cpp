@@ -375,9 +375,7 @@ void MainWindow::setLesson(std::optional<Lesson> lesson) {
   if (!lesson_) return;
   lessonNotes_->setLesson(*lesson_);
   rightTabs_->setCurrentWidget(diffTab_);
-  // The diff and the explanation share the analysis dock: give it room to read both.
-  if (auto* dock = findChild<QDockWidget*>(QStringLiteral("analysisDock")))
-    resizeDocks({dock}, {std::max(dock->width(), width() * 11 / 20)}, Qt::Horizontal);
+  widenForLesson();
   if (selected_) selectIteration(*selected_);
 }
 

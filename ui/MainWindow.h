@@ -135,6 +135,7 @@ class MainWindow : public QMainWindow {
   void buildDocks();
   void buildViewMenus();
   int timelineContentWidth() const;
+  void widenForLesson();
   // The diff for the current selection: the two chosen iterations, else the selected one against its
   // parent, or against the task's starting point for the first iteration.
   void refreshDiff();
@@ -163,6 +164,7 @@ class MainWindow : public QMainWindow {
   std::optional<int> lessonHold_;
   IterationArtifactLoader* artifacts_;
   QLabel* traceCaseLabel_ = nullptr;
+  QMenu* helpMenu_ = nullptr;
   std::optional<double> shownBaselineUs_;  // what the timeline's Speedup column divides by
 
   KernelEditor* editor_;

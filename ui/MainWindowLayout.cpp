@@ -177,7 +177,8 @@ int MainWindow::timelineContentWidth() const {
 void MainWindow::buildViewMenus() {
   auto* view = menuBar()->addMenu(tr("&View"));
   for (const char* name : {"timelineDock", "feedbackDock", "analysisDock"})
-    if (auto* dock = findChild<QDockWidget*>(QString::fromLatin1(name))) view->addAction(dock->toggleViewAction());
+    if (auto* dock = findChild<QDockWidget*>(QString::fromLatin1(name)))
+      view->addAction(dock->toggleViewAction());
   view->addSeparator();
   auto* reset = view->addAction(tr("Reset the layout"));
   actions_[QStringLiteral("resetLayout")] = reset;
@@ -197,10 +198,12 @@ void MainWindow::buildViewMenus() {
           [] { QDesktopServices::openUrl(QUrl(QStringLiteral("https://ui.perfetto.dev"))); });
 
   auto* help = menuBar()->addMenu(tr("&Help"));
+  helpMenu_ = help;
   auto* about = help->addAction(tr("&About Kernel Workbench"));
   actions_[QStringLiteral("about")] = about;
   connect(about, &QAction::triggered, this, [this] {
-    QMessageBox box(QMessageBox::Information, tr("About Kernel Workbench"), aboutText(), QMessageBox::Ok, this);
+    QMessageBox box(QMessageBox::Information, tr("About Kernel Workbench"), aboutText(), QMessageBox::Ok,
+                    this);
     box.exec();
   });
   help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
@@ -250,11 +253,21 @@ void MainWindow::showEvent(QShowEvent* event) {
   QMainWindow::showEvent(event);
   if (layoutApplied_) return;
   layoutApplied_ = true;
+  // Menus added after construction (WorkbenchApp's Tools) go before Help, which stays last.
+  menuBar()->removeAction(helpMenu_->menuAction());
+  menuBar()->addAction(helpMenu_->menuAction());
   QSettings settings;
   const QByteArray geometry = settings.value(kGeometryKey).toByteArray();
   const QByteArray state = settings.value(kStateKey).toByteArray();
   if (!geometry.isEmpty()) restoreGeometry(geometry);
   if (state.isEmpty() || !restoreState(state, kLayoutVersion)) applyDefaultLayout();
+  if (lesson_) widenForLesson();
+}
+
+void MainWindow::widenForLesson() {
+  // The diff and the lesson's explanation share the analysis dock: give it room to read both.
+  if (auto* dock = findChild<QDockWidget*>(QStringLiteral("analysisDock")))
+    resizeDocks({dock}, {std::max(dock->width(), width() * 11 / 20)}, Qt::Horizontal);
 }
 
 void MainWindow::hideEvent(QHideEvent* event) {

@@ -362,7 +362,8 @@ QVariant TimelineModel::data(const QModelIndex& index, int role) const {
       if (it.profile && it.profile->totalUs > 0) return QString::number(it.profile->totalUs, 'f', 2);
       return {};
     case SpeedupColumn:
-      if (it.profile && it.profile->totalUs > 0 && baselineUs_)
+      // Only a correct kernel has a speedup: a failed run's time is not an achievement.
+      if (it.verdict == Verdict::Pass && it.profile && it.profile->totalUs > 0 && baselineUs_)
         return QStringLiteral("%1×").arg(*baselineUs_ / it.profile->totalUs, 0, 'f', 2);
       return {};
     case TokensColumn:

@@ -197,6 +197,10 @@ class TimelineModelTest : public QObject {
     QVERIFY(model.indexOfIteration(2).data(TimelineModel::IsAcceptedRole).toBool());
     model.setAccepted(std::nullopt);
     QVERIFY(!model.indexOfIteration(2).data(TimelineModel::IsAcceptedRole).toBool());
+    // A wrong kernel's time is no speedup.
+    model.upsertIteration(iter(4, 3, Verdict::WrongAnswer, 5.0));
+    QVERIFY(model.indexOfIteration(4, TimelineModel::LatencyColumn).data().isValid());
+    QVERIFY(!model.indexOfIteration(4, TimelineModel::SpeedupColumn).data().isValid());
   }
 
   void thousandIterationChainLoads() {

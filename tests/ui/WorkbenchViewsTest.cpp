@@ -135,8 +135,10 @@ class WorkbenchViewsTest : public QObject {
                qPrintable(QStringLiteral("editor %1 of %2 px").arg(editorWidth).arg(w.width())));
       QTreeView* view = w.timelineView();
       const int columns = view->header()->length();
-      QVERIFY2(columns <= view->viewport()->width(),
-               qPrintable(QStringLiteral("columns %1 px, viewport %2 px").arg(columns).arg(view->viewport()->width())));
+      QVERIFY2(
+          columns <= view->viewport()->width(),
+          qPrintable(
+              QStringLiteral("columns %1 px, viewport %2 px").arg(columns).arg(view->viewport()->width())));
       QVERIFY(w.grab().save(QStringLiteral(KWB_TEST_OUT_DIR "/layout_default.png")));
       auto* analysis = w.findChild<QDockWidget*>(QStringLiteral("analysisDock"));
       w.resizeDocks({analysis}, {700}, Qt::Horizontal);
@@ -179,6 +181,11 @@ class WorkbenchViewsTest : public QObject {
     QVERIFY(save);
     QCOMPARE(save->text(), QStringLiteral("Save trace for Perfetto…"));
     QVERIFY(save->toolTip().contains(QStringLiteral("ui.perfetto.dev")));
+    // A menu added later (WorkbenchApp's Tools) goes before Help, which stays last.
+    w.menuBar()->addMenu(QStringLiteral("Tools"));
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QCOMPARE(w.menuBar()->actions().last()->text().remove(QLatin1Char('&')), QStringLiteral("Help"));
   }
 
   // A long message is elided before the agent state label, with a gap, instead of running into it.
@@ -236,7 +243,8 @@ class WorkbenchViewsTest : public QObject {
     s.iterations[1].profile = ProfileReport{};
     s.iterations[1].profile->totalUs = 30.0;
     s.iterations[1].profile->extra["slowest_case"] = {{"name", "large_aligned"}, {"total_us", 12.0}};
-    s.iterations[1].profile->extra["cases"] = nlohmann::json::array({{{"name", "a"}}, {{"name", "b"}}, {{"name", "c"}}});
+    s.iterations[1].profile->extra["cases"] =
+        nlohmann::json::array({{{"name", "a"}}, {{"name", "b"}}, {{"name", "c"}}});
     ui::MainWindow w;
     w.showSession(s, root);  // selects iteration 4: nothing stored
     w.selectIteration(2);
