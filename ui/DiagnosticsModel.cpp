@@ -1,7 +1,28 @@
 // SPDX-License-Identifier: MIT
 #include "ui/DiagnosticsModel.h"
 
+#include <QDir>
+#include <QRegularExpression>
+
 namespace kwb::ui {
+namespace {
+
+// Candidates are compiled and run in scratch folders (TempWorkDir), so tools report paths like
+// /tmp/kwb-work-1a2b/0003/kernel.cpp. The engineer knows the file as kernel.cpp: show that.
+QString withoutScratchPaths(QString text) {
+  static const QRegularExpression scratch(
+      QStringLiteral(R"((?:/tmp|/var/tmp|%1)(?:/[^\s:'"()\[\]]+)*/([^/\s:'"()\[\]]+))")
+          .arg(QRegularExpression::escape(QDir::tempPath())));
+  return text.replace(scratch, QStringLiteral("\\1"));
+}
+
+QString shownFile(const std::string& file) {
+  const QString f = QString::fromStdString(file);
+  // An absolute path is a tool's view of the scratch folder; candidate files are plain names.
+  return f.startsWith(QLatin1Char('/')) ? f.section(QLatin1Char('/'), -1) : f;
+}
+
+}  // namespace
 
 DiagnosticsModel::DiagnosticsModel(QObject* parent) : QAbstractTableModel(parent) {}
 
@@ -31,7 +52,7 @@ int DiagnosticsModel::columnCount(const QModelIndex& parent) const {
 }
 
 static QString location(const Diagnostic& d) {
-  QString s = QString::fromStdString(d.file);
+  QString s = shownFile(d.file);
   if (d.line > 0) s += QStringLiteral(":%1").arg(d.line);
   if (d.column > 0) s += QStringLiteral(":%1").arg(d.column);
   if (d.block) s += QStringLiteral(" [block %1]").arg(*d.block);
@@ -55,7 +76,7 @@ QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
         case MessageColumn: {
           QString m = QString::fromStdString(d.message);
           if (d.api) m = QStringLiteral("%1: %2").arg(QString::fromStdString(*d.api), m);
-          return m;
+          return withoutScratchPaths(m);
         }
       }
       return {};
@@ -63,7 +84,7 @@ QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
       QString tip = QString::fromStdString(d.format());
       for (const auto& n : d.notes) tip += QStringLiteral("\nnote: ") + QString::fromStdString(n);
       if (!d.excerpt.empty()) tip += QStringLiteral("\n\n") + QString::fromStdString(d.excerpt);
-      return tip;
+      return withoutScratchPaths(tip);
     }
     case Qt::DecorationRole:
       if (index.column() != SeverityColumn) return {};
@@ -80,7 +101,7 @@ QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
     case LineRole:
       return d.line;
     case FileRole:
-      return QString::fromStdString(d.file);
+      return shownFile(d.file);
     case SeverityRankRole:
       return int(d.severity);
     default:

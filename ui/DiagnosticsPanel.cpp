@@ -11,6 +11,7 @@
 
 #include "ui/DiagnosticsFilterModel.h"
 #include "ui/DiagnosticsModel.h"
+#include "ui/Plural.h"
 
 namespace kwb::ui {
 
@@ -52,15 +53,39 @@ DiagnosticsPanel::DiagnosticsPanel(QWidget* parent) : QWidget(parent) {
 }
 
 void DiagnosticsPanel::setDiagnostics(std::vector<Diagnostic> diagnostics) {
-  int errors = 0, warnings = 0;
+  errors_ = 0;
+  warnings_ = 0;
   for (const auto& d : diagnostics) {
-    errors += d.isError();
-    warnings += d.severity == Severity::Warning;
+    errors_ += d.isError();
+    warnings_ += d.severity == Severity::Warning;
   }
   model_->setDiagnostics(std::move(diagnostics));
   table_->resizeColumnsToContents();
-  summary_->setText(model_->rowCount() == 0 ? tr("No diagnostics")
-                                            : tr("%1 errors, %2 warnings").arg(errors).arg(warnings));
+  refreshSummary();
+}
+
+void DiagnosticsPanel::refreshSummary() {
+  const int total = model_->rowCount();
+  if (total == 0) {
+    summary_->setText(tr("No diagnostics"));
+    return;
+  }
+  QString text = tr("%1, %2").arg(countOf(errors_, tr("error"), tr("errors")),
+                                  countOf(warnings_, tr("warning"), tr("warnings")));
+  // Unchecked sources hide rows: say how many and which, so an empty table is never a surprise.
+  QStringList hidden;
+  for (auto* box : sourceBoxes_)
+    if (!box->isChecked()) hidden << box->text();
+  if (!hidden.isEmpty())
+    text += tr(" · %1 of %2 shown (hidden: %3)")
+                .arg(visibleCount())
+                .arg(total)
+                .arg(hidden.join(QStringLiteral(", ")));
+  summary_->setText(text);
+}
+
+QString DiagnosticsPanel::summaryText() const {
+  return summary_->text();
 }
 
 void DiagnosticsPanel::applyFilter() {
@@ -73,10 +98,17 @@ void DiagnosticsPanel::applyFilter() {
       all = false;
   }
   filter_->setVisibleSources(all ? QSet<QString>() : visible);
+  refreshSummary();
 }
 
 int DiagnosticsPanel::visibleCount() const {
   return filter_->rowCount();
+}
+
+QCheckBox* DiagnosticsPanel::sourceBox(const QString& source) const {
+  for (auto* box : sourceBoxes_)
+    if (box->property("source").toString() == source) return box;
+  return nullptr;
 }
 
 }  // namespace kwb::ui

@@ -25,12 +25,19 @@ class DiagnosticsPanel : public QWidget {
   DiagnosticsModel* model() const { return model_; }
   DiagnosticsFilterModel* filterModel() const { return filter_; }
   int visibleCount() const;
+  // "2 errors, 1 warning", and "3 of 7 shown (hidden: compiler)" while a source is unchecked.
+  QString summaryText() const;
+  // The checkbox that shows or hides one source's rows ("compiler", "emulator", …), for tests.
+  QCheckBox* sourceBox(const QString& source) const;
 
  signals:
   void jumpRequested(const QString& file, int line, int column);
 
  private:
   void applyFilter();
+  void refreshSummary();
+  int errors_ = 0;
+  int warnings_ = 0;
   DiagnosticsModel* model_;
   DiagnosticsFilterModel* filter_;
   QTableView* table_;

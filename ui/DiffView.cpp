@@ -110,11 +110,22 @@ QString DiffView::inlineText() const {
   return inlineEditor_->text();
 }
 
+QString DiffView::title() const {
+  return title_->text();
+}
+
+void DiffView::setAgainstStart(const Iteration& right, std::optional<double> baselineUs) {
+  Iteration start;  // id 0: nothing written yet
+  setIterations(start, right, baselineUs);
+}
+
 void DiffView::clear() {
+  compared_.reset();
   leftEditor_->clear();
   rightEditor_->clear();
   inlineEditor_->clear();
   metrics_->setRowCount(0);
+  metrics_->setHorizontalHeaderLabels({tr("Metric"), QString(), QString()});
   changedRows_ = 0;
   title_->setText(tr("Select two iterations to compare"));
 }
@@ -165,8 +176,9 @@ void DiffView::setIterations(const Iteration& left, const Iteration& right,
   fill(leftEditor_, leftText, leftMarks, leftNums);
   fill(rightEditor_, rightText, rightMarks, rightNums);
 
-  const std::string unified = unifiedDiff(diff, "#" + std::to_string(left.id) + "/" + fileName,
-                                          "#" + std::to_string(right.id) + "/" + fileName);
+  const std::string unified = unifiedDiff(
+      diff, (left.id == 0 ? std::string("start") : "#" + std::to_string(left.id)) + "/" + fileName,
+      "#" + std::to_string(right.id) + "/" + fileName);
   inlineEditor_->setText(unified.empty() ? tr("(no changes in %1)").arg(QString::fromStdString(fileName))
                                          : QString::fromStdString(unified));
   inlineEditor_->markerDeleteAll();
@@ -177,8 +189,9 @@ void DiffView::setIterations(const Iteration& left, const Iteration& right,
     if (inlineLines[i].startsWith(QLatin1Char('+'))) inlineEditor_->markerAdd(i, AddedMarker);
     if (inlineLines[i].startsWith(QLatin1Char('-'))) inlineEditor_->markerAdd(i, RemovedMarker);
   }
-  title_->setText(tr("Iteration %1 → %2 · %3 · +%4 −%5 lines")
-                      .arg(left.id)
+  compared_ = std::make_pair(left.id, right.id);
+  title_->setText(tr("%1 → iteration %2 · %3 · +%4 −%5 lines")
+                      .arg(left.id == 0 ? tr("Task start (no kernel yet)") : tr("Iteration %1").arg(left.id))
                       .arg(right.id)
                       .arg(QString::fromStdString(fileName))
                       .arg(diff.added)
@@ -188,8 +201,9 @@ void DiffView::setIterations(const Iteration& left, const Iteration& right,
 
 void DiffView::fillMetrics(const Iteration& left, const Iteration& right, std::optional<double> baselineUs) {
   metrics_->clear();
-  metrics_->setHorizontalHeaderLabels(
-      {tr("Metric"), tr("Iteration %1").arg(left.id), tr("Iteration %1").arg(right.id)});
+  metrics_->setHorizontalHeaderLabels({tr("Metric"),
+                                       left.id == 0 ? tr("Task start") : tr("Iteration %1").arg(left.id),
+                                       tr("Iteration %1").arg(right.id)});
   struct RowData {
     QString name, a, b;
   };
@@ -197,7 +211,7 @@ void DiffView::fillMetrics(const Iteration& left, const Iteration& right, std::o
                                {tr("Latency µs"), fmtUs(left), fmtUs(right)}};
   if (baselineUs) {
     auto sp = [&](const Iteration& it) {
-      return it.profile && it.profile->totalUs > 0
+      return it.verdict == Verdict::Pass && it.profile && it.profile->totalUs > 0
                  ? QStringLiteral("%1×").arg(*baselineUs / it.profile->totalUs, 0, 'f', 2)
                  : QStringLiteral("—");
     };

@@ -24,6 +24,8 @@ class DiffView : public QWidget {
   // Compares `left` (usually the parent) with `right`. The file shown is `fileName` when both have it,
   // else the first file of `right`.
   void setIterations(const Iteration& left, const Iteration& right, std::optional<double> baselineUs = {});
+  // The first iteration against the task's starting point (no kernel yet: every line is new).
+  void setAgainstStart(const Iteration& right, std::optional<double> baselineUs = {});
   void clear();
   void setInline(bool inlineMode);
 
@@ -31,6 +33,9 @@ class DiffView : public QWidget {
   int changedRowCount() const { return changedRows_; }
   QString inlineText() const;
   QTableWidget* metricsTable() const { return metrics_; }
+  // The iteration ids compared (left 0: the task's starting point); nullopt when cleared.
+  std::optional<std::pair<int, int>> comparedIds() const { return compared_; }
+  QString title() const;
 
  private:
   void fillMetrics(const Iteration& left, const Iteration& right, std::optional<double> baselineUs);
@@ -43,6 +48,7 @@ class DiffView : public QWidget {
   QsciScintilla* rightEditor_;
   QsciScintilla* inlineEditor_;
   int changedRows_ = 0;
+  std::optional<std::pair<int, int>> compared_;
 };
 
 }  // namespace kwb::ui

@@ -7,6 +7,7 @@
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QValueAxis>
 #include <algorithm>
+#include <cmath>
 
 namespace kwb::ui {
 
@@ -52,37 +53,72 @@ LatencyChart::LatencyChart(QWidget* parent) : QChartView(parent) {
 
 void LatencyChart::setLatencies(const std::vector<std::optional<double>>& latencyUs,
                                 std::optional<double> baselineUs,
-                                const std::vector<std::optional<double>>& floorUs) {
+                                const std::vector<std::optional<double>>& floorUs,
+                                const QString& baselineLabel) {
   QList<QPointF> points;
-  double maxY = baselineUs.value_or(1.0);
+  std::optional<double> lo, hi;  // the values the scale must show readably
+  auto include = [&](double v) {
+    lo = lo ? std::min(*lo, v) : v;
+    hi = hi ? std::max(*hi, v) : v;
+  };
   for (size_t i = 0; i < latencyUs.size(); ++i) {
     if (!latencyUs[i]) continue;
     points.append(QPointF(double(i + 1), *latencyUs[i]));
-    maxY = std::max(maxY, *latencyUs[i]);
+    include(*latencyUs[i]);
   }
   series_->replace(points);
+  if (baselineUs && *baselineUs > 0) include(*baselineUs);
+
   QList<QPointF> floors;
+  std::optional<double> lowestFloor;
   for (size_t i = 0; i < floorUs.size(); ++i)
     if (floorUs[i] && *floorUs[i] > 0) {
       floors.append(QPointF(double(i + 1), *floorUs[i]));
-      maxY = std::max(maxY, *floorUs[i]);
+      lowestFloor = lowestFloor ? std::min(*lowestFloor, *floorUs[i]) : *floorUs[i];
     }
-  floor_->replace(floors);
-  const double lastX = std::max<double>(2.0, double(latencyUs.size()));  // a degenerate range draws no ticks
-  if (baselineUs)
-    baseline_->replace({QPointF(1.0, *baselineUs), QPointF(lastX, *baselineUs)});
-  else
-    baseline_->clear();
-  axisX_->setRange(1.0, lastX);
-  // Integer ticks while they fit; beyond that let Qt place them.
-  const int n = int(lastX);
-  if (n <= 12) {
-    axisX_->setTickType(QValueAxis::TicksFixed);
-    axisX_->setTickCount(std::max(2, n));
+  // A floor far below every point would flatten them against the top: name it instead of drawing it.
+  floorOnScale_ = !lowestFloor || !lo || *lowestFloor * kFloorOffScaleRatio >= *lo;
+  if (floorOnScale_) {
+    floor_->replace(floors);
+    for (const auto& f : floors) include(f.y());
   } else {
-    axisX_->applyNiceNumbers();
+    floor_->clear();
   }
-  axisY_->setRange(0.0, maxY * 1.15);
+  floor_->setName(floorOnScale_
+                      ? tr("roofline floor")
+                      : tr("roofline floor %1 µs (far below: off the scale)").arg(*lowestFloor, 0, 'g', 3));
+
+  // Half an iteration of room on either side, so the first and the last point are never cut in half.
+  const double lastX = std::max<double>(1.0, double(latencyUs.size()));
+  axisX_->setRange(0.5, lastX + 0.5);
+  const int n = int(lastX);
+  axisX_->setTickType(QValueAxis::TicksDynamic);
+  axisX_->setTickAnchor(1.0);
+  axisX_->setTickInterval(n <= 12 ? 1.0 : std::ceil(double(n) / 10.0));
+  if (baselineUs && *baselineUs > 0) {
+    baseline_->replace({QPointF(0.5, *baselineUs), QPointF(lastX + 0.5, *baselineUs)});
+    baseline_->setName(baselineLabel.isEmpty() ? tr("baseline") : tr("baseline: %1").arg(baselineLabel));
+  } else {
+    baseline_->clear();
+    baseline_->setName(tr("baseline (none yet)"));
+  }
+
+  if (!lo) {
+    axisY_->setRange(0.0, 1.0);
+    return;
+  }
+  // From zero when the values are near it (the honest picture); otherwise from just below the lowest
+  // value, so the differences between iterations stay visible.
+  const double span = std::max(*hi - *lo, *hi * 0.1);
+  double bottom = *lo - span * 0.15;
+  if (bottom < *hi * 0.25) bottom = 0.0;
+  axisY_->setRange(std::max(0.0, bottom), *hi + span * 0.15);
+  axisY_->applyNiceNumbers();  // round tick labels; the range only grows
+  if (axisY_->min() < 0.0) axisY_->setMin(0.0);
+}
+
+int LatencyChart::baselinePointCount() const {
+  return int(baseline_->count());
 }
 
 int LatencyChart::pointCount() const {

@@ -39,7 +39,9 @@ LessonNotesPanel::LessonNotesPanel(QWidget* parent) : QWidget(parent) {
   previous_ = new QPushButton(tr("◂ Previous step"), this);
   next_ = new QPushButton(tr("Next step ▸"), this);
   previous_->setToolTip(tr("Show the previous step's iteration and explanation"));
-  next_->setToolTip(tr("Show the next step (runs the lesson when that step has not been played yet)"));
+  next_->setToolTip(
+      tr("Show the next step; one not played yet is played on the emulator (one iteration), then the "
+         "lesson pauses there"));
   nav->addWidget(previous_);
   nav->addStretch(1);
   nav->addWidget(next_);

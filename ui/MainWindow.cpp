@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/MainWindow.h"
+#include "ui/ElidingStatusBar.h"
+#include "ui/IterationArtifactLoader.h"
 #include "ui/StyleStatusIcons.h"
 #include "ui/UiLogging.h"
 
@@ -27,6 +29,7 @@
 #include <map>
 #include <set>
 
+#include "core/agent/SessionSummary.h"
 #include "core/base/TextFile.h"
 #include "core/profile/PipelineTrace.h"
 #include "core/store/SessionStore.h"
@@ -39,6 +42,7 @@
 #include "ui/LessonNotesPanel.h"
 #include "ui/PipeUtilizationChart.h"
 #include "ui/PipelineTraceView.h"
+#include "ui/Plural.h"
 #include "ui/TimelineModel.h"
 
 namespace kwb::ui {
@@ -52,14 +56,57 @@ std::vector<Diagnostic> allDiagnostics(const Iteration& it) {
   return out;
 }
 
-QString readText(const std::filesystem::path& p) {
-  return QString::fromStdString(readTextFileOrEmpty(p));
+std::optional<double> baselineOf(const Session& s) {
+  return sessionBaselineUs(s);
+}
+
+// Which verification case the stored trace is of: the profile summarises every case, the trace and the
+// per-case details are the slowest case's (core/verify/ProfileSummary.cpp).
+QString traceCaseText(const Iteration& it) {
+  if (!it.profile) return QObject::tr("This iteration has no profile.");
+  const auto& extra = it.profile->extra;
+  const auto slowest = extra.find("slowest_case");
+  if (slowest == extra.end() || !slowest->is_object() || !slowest->contains("name"))
+    return QObject::tr("Pipeline trace of the profiled run.");
+  const QString name = QString::fromStdString(slowest->value("name", std::string()));
+  const auto cases = extra.find("cases");
+  const int count = cases != extra.end() && cases->is_array() ? int(cases->size()) : 0;
+  const double caseUs = slowest->value("total_us", 0.0);
+  QString text = count > 1
+                     ? QObject::tr("Pipeline trace of case “%1”, the slowest of the %2 verification cases")
+                           .arg(name)
+                           .arg(count)
+                     : QObject::tr("Pipeline trace of case “%1”").arg(name);
+  if (caseUs > 0 && count > 1)
+    text += QObject::tr(" (%1 µs of the %2 µs all cases take)")
+                .arg(caseUs, 0, 'f', 2)
+                .arg(it.profile->totalUs, 0, 'f', 2);
+  return text + QLatin1Char('.');
+}
+
+// The editor's text before any iteration: what the agent starts from (the task's README), as comments,
+// so the expert solution is not given away by default.
+QString taskStartingPoint(const QString& taskName, const QString& readme) {
+  QString out = QObject::tr(
+                    "// %1: no kernel yet. This is what the agent starts from.\n"
+                    "// Start a session (Session ▸ New session…) to let it write one; View ▸ Show the "
+                    "expert solution shows ours (a spoiler).\n")
+                    .arg(taskName);
+  if (!readme.isEmpty()) {
+    out += QStringLiteral("//\n");
+    for (const QString& line : readme.split(QLatin1Char('\n')))
+      out += (line.isEmpty() ? QStringLiteral("//") : QStringLiteral("// ") + line) + QLatin1Char('\n');
+  }
+  return out;
 }
 
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   setWindowTitle(tr("Kernel Workbench"));
+  setStatusBar(new ElidingStatusBar(this));
+  artifacts_ = new IterationArtifactLoader(this);
+  connect(artifacts_, &IterationArtifactLoader::loaded, this, &MainWindow::applyArtifacts);
   auto* central = new QWidget(this);
   auto* cl = new QVBoxLayout(central);
   cl->setContentsMargins(0, 0, 0, 0);
@@ -83,8 +130,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   lessonNotes_ = new LessonNotesPanel(this);
   buildActions();
   buildDocks();
+  buildViewMenus();
 
   stateLabel_ = new QLabel(tr("idle"), this);
+  // The state is the first permanent label: a margin keeps it apart from the message on its left.
+  stateLabel_->setContentsMargins(6, 0, 6, 0);
   iterationLabel_ = new QLabel(this);
   tokensLabel_ = new QLabel(this);
   elapsedLabel_ = new QLabel(this);
@@ -118,84 +168,16 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(constraints_, &ConstraintsPanel::removeRequested, this, &MainWindow::unpinRequested);
   connect(constraints_, &ConstraintsPanel::lockSelectionRequested, this, &MainWindow::lockSelection);
   connect(editor_, &QsciScintilla::modificationChanged, this, &MainWindow::refreshActions);
+  // Start pressed by the engineer (not by Next step) ends teaching mode's hold on the last step.
+  connect(this, &MainWindow::startRequested, this, [this] {
+    if (!lessonTarget_) lessonHold_.reset();
+  });
   setAgentAvailable(false, tr("No LLM provider configured: open Settings, or open a lesson to replay one"));
   constraints_->setConstraints({});
-  resize(1500, 920);
+  resize(1600, 950);
 }
 
 MainWindow::~MainWindow() = default;
-
-void MainWindow::buildDocks() {
-  setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
-  timelineView_ = new QTreeView(this);
-  timelineView_->setModel(timeline_);
-  timelineView_->setUniformRowHeights(true);
-  timelineView_->setAlternatingRowColors(true);
-  timelineView_->setRootIsDecorated(true);
-  timelineView_->header()->setStretchLastSection(false);
-  timelineView_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
-  timelineView_->setContextMenuPolicy(Qt::CustomContextMenu);
-  connect(timelineView_, &QWidget::customContextMenuRequested, this, &MainWindow::showTimelineMenu);
-  connect(timelineView_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-          [this](const QModelIndex& cur) {
-            if (const Iteration* it = timeline_->iteration(cur)) selectIteration(it->id);
-          });
-  auto* left = new QDockWidget(tr("Iterations"), this);
-  left->setObjectName(QStringLiteral("timelineDock"));
-  left->setWidget(timelineView_);
-  addDockWidget(Qt::LeftDockWidgetArea, left);
-
-  bottomTabs_ = new QTabWidget(this);
-  bottomTabs_->addTab(diagnostics_, tr("Diagnostics"));
-  bottomTabs_->addTab(conversation_, tr("Conversation"));
-  auto* bottom = new QDockWidget(tr("Feedback"), this);
-  bottom->setObjectName(QStringLiteral("feedbackDock"));
-  bottom->setWidget(bottomTabs_);
-  addDockWidget(Qt::BottomDockWidgetArea, bottom);
-
-  rightTabs_ = new QTabWidget(this);
-  auto* profile = new QSplitter(Qt::Vertical, this);
-  profile->addWidget(latency_);
-  profile->addWidget(pipes_);
-  // Both charts need room for their axes: split the tab evenly and never squeeze one below readability.
-  latency_->setMinimumHeight(220);
-  pipes_->setMinimumHeight(240);
-  profile->setStretchFactor(0, 1);
-  profile->setStretchFactor(1, 1);
-  rightTabs_->addTab(profile, tr("Profile"));
-  auto* traceBox = new QWidget(this);
-  auto* tl = new QVBoxLayout(traceBox);
-  tl->setContentsMargins(0, 0, 0, 0);
-  auto* traceBar = new QHBoxLayout;
-  auto* hintLabel =
-      new QLabel(tr("Ctrl+wheel or +/− zoom · drag to pan · double-click jumps to source"), traceBox);
-  auto* exportBtn = new QPushButton(tr("Open in Perfetto…"), traceBox);
-  exportBtn->setToolTip(tr(
-      "Save the trace as a Chrome trace JSON for ui.perfetto.dev, chrome://tracing or MindStudio Insight"));
-  traceBar->addWidget(hintLabel, 1);
-  traceBar->addWidget(exportBtn);
-  tl->addLayout(traceBar);
-  traceScroll_ = new QScrollArea(traceBox);
-  traceScroll_->setWidget(trace_);
-  traceScroll_->setWidgetResizable(true);
-  tl->addWidget(traceScroll_, 1);
-  connect(exportBtn, &QPushButton::clicked, this, &MainWindow::exportTrace);
-  rightTabs_->addTab(traceBox, tr("Pipeline trace"));
-  diffTab_ = new QSplitter(Qt::Horizontal, this);
-  diffTab_->addWidget(diff_);
-  diffTab_->addWidget(lessonNotes_);
-  diffTab_->setStretchFactor(0, 3);
-  diffTab_->setStretchFactor(1, 2);
-  lessonNotes_->hide();
-  rightTabs_->addTab(diffTab_, tr("Diff"));
-  rightTabs_->addTab(constraints_, tr("Constraints"));
-  auto* right = new QDockWidget(tr("Analysis"), this);
-  right->setObjectName(QStringLiteral("analysisDock"));
-  right->setWidget(rightTabs_);
-  addDockWidget(Qt::RightDockWidgetArea, right);
-  resizeDocks({left, right}, {430, 560}, Qt::Horizontal);
-  resizeDocks({bottom}, {220}, Qt::Vertical);
-}
 
 bool MainWindow::openTask(const QString& dir) {
   const QDir taskDir(dir);
@@ -203,24 +185,35 @@ bool MainWindow::openTask(const QString& dir) {
     statusBar()->showMessage(tr("Task folder %1 does not exist").arg(dir));
     return false;
   }
-  for (const QString& name :
-       {QStringLiteral("expert_candidate.cpp"), QStringLiteral("kernel.cpp"), QStringLiteral("README.md")}) {
-    QFile f(taskDir.filePath(name));
-    if (!f.exists()) continue;
-    if (!f.open(QIODevice::ReadOnly | QIODevice::Text)) {
-      statusBar()->showMessage(tr("Cannot read %1: %2").arg(f.fileName(), f.errorString()));
+  const bool hasExpert = taskDir.exists(QStringLiteral("expert_candidate.cpp"));
+  const bool hasReadme = taskDir.exists(QStringLiteral("README.md"));
+  if (!hasExpert && !hasReadme && !taskDir.exists(QStringLiteral("task.json"))) {
+    statusBar()->showMessage(tr("Task folder %1 has no task.json, README or candidate source").arg(dir));
+    return false;
+  }
+  QString readme;
+  if (hasReadme) {
+    // A README of a few kilobytes, bounded by TextFile (docs/architecture.md lists this read).
+    try {
+      readme = QString::fromStdString(
+          readTextFileOrThrow(taskDir.filePath(QStringLiteral("README.md")).toStdString()));
+    } catch (const std::exception& e) {
+      statusBar()->showMessage(
+          tr("Cannot read %1: %2")
+              .arg(taskDir.filePath(QStringLiteral("README.md")), QString::fromUtf8(e.what())));
       return false;
     }
-    editor_->setSource(QTextStream(&f).readAll());
-    shownFile_ = f.fileName();
-    editorHeader_->setText(tr("<b>%1</b> · expert candidate · %2").arg(taskDir.dirName(), name));
-    setWindowTitle(tr("Kernel Workbench — %1").arg(taskDir.dirName()));
-    statusBar()->showMessage(
-        tr("Task %1: start a session to let the agent work on it").arg(taskDir.dirName()));
-    return true;
   }
-  statusBar()->showMessage(tr("Task folder %1 has no candidate source or README").arg(dir));
-  return false;
+  taskDir_ = taskDir.absolutePath();
+  selected_.reset();
+  editor_->setSource(taskStartingPoint(taskDir.dirName(), readme));
+  shownFile_.clear();
+  editorHeader_->setText(tr("<b>%1</b> · the task's starting point").arg(taskDir.dirName().toHtmlEscaped()));
+  diff_->clear();
+  if (QAction* expert = action(QStringLiteral("showExpert"))) expert->setEnabled(hasExpert);
+  setWindowTitle(tr("Kernel Workbench — %1").arg(taskDir.dirName()));
+  statusBar()->showMessage(tr("Task %1: start a session to let the agent work on it").arg(taskDir.dirName()));
+  return true;
 }
 
 bool MainWindow::openSessionDir(const QString& dir) {
@@ -230,8 +223,9 @@ bool MainWindow::openSessionDir(const QString& dir) {
     showSession(s, std::filesystem::path(dir.toStdString()));
     for (const auto& p : problems) qCWarning(lcUiSession) << "session" << dir << ":" << p.describe().c_str();
     if (!problems.empty())
-      statusBar()->showMessage(tr("Opened with %n problem(s): %1", nullptr, int(problems.size()))
-                                   .arg(QString::fromStdString(problems.front().describe())));
+      statusBar()->showMessage(tr("Opened with %1: %2")
+                                   .arg(countOf(qint64(problems.size()), tr("problem"), tr("problems")),
+                                        QString::fromStdString(problems.front().describe())));
     return true;
   } catch (const std::exception& e) {
     qCWarning(lcUiSession) << "cannot open session" << dir << ":" << e.what();
@@ -243,12 +237,17 @@ bool MainWindow::openSessionDir(const QString& dir) {
 void MainWindow::showSession(const Session& session, std::optional<std::filesystem::path> sessionDir) {
   session_ = session;
   sessionDir_ = std::move(sessionDir);
+  artifacts_->clear();
+  lessonTarget_.reset();
+  lessonHold_.reset();
   elapsedMs_ = 0;
   clockStartedMs_ = -1;
   clockTimer_->stop();
   refreshElapsed();
   resetAgentView();
   timeline_->setSession(session_);
+  shownBaselineUs_ =
+      session_.task.baseline ? std::optional<double>(session_.task.baseline->latencyUs) : std::nullopt;
   timelineView_->expandAll();
   refreshConstraintCounts();
   setWindowTitle(tr("Kernel Workbench — %1").arg(QString::fromStdString(session_.task.name)));
@@ -267,13 +266,29 @@ void MainWindow::refreshLatency() {
                                                         : std::nullopt);
     floors.push_back(it.profile ? it.profile->floorUs : std::nullopt);
   }
-  latency_->setLatencies(
-      lat, session_.task.baseline ? std::optional<double>(session_.task.baseline->latencyUs) : std::nullopt,
-      floors);
+  // The agent's baseline (core/agent/SessionSummary.h): the task's measured latency, else the first
+  // passing iteration's, so the chart and the Speedup column always have one once a candidate passes.
+  const std::optional<double> baseline = sessionBaselineUs(session_);
+  QString baselineLabel;
+  if (session_.task.baseline && session_.task.baseline->latencyUs > 0)
+    baselineLabel = session_.task.baseline->source.empty()
+                        ? tr("the task's measurement")
+                        : QString::fromStdString(session_.task.baseline->source);
+  else if (baseline)
+    for (const auto& it : session_.iterations)
+      if (it.verdict == Verdict::Pass && it.profile && it.profile->totalUs > 0) {
+        baselineLabel = tr("first pass (#%1)").arg(it.id);
+        break;
+      }
+  latency_->setLatencies(lat, baseline, floors, baselineLabel);
+  if (baseline != shownBaselineUs_) {
+    shownBaselineUs_ = baseline;
+    timeline_->setBaselineUs(baseline);
+  }
   std::int64_t tokens = 0;
   for (const auto& it : session_.iterations)
     if (it.usage) tokens += it.usage->promptTokens + it.usage->completionTokens;
-  tokensLabel_->setText(tr("%1 tokens").arg(tokens));
+  tokensLabel_->setText(countOf(tokens, tr("token"), tr("tokens")));
 }
 
 void MainWindow::showIteration(int id) {
@@ -281,8 +296,11 @@ void MainWindow::showIteration(int id) {
   if (!it) return;
   selected_ = id;
   const QModelIndex idx = timeline_->indexOfIteration(id);
-  if (idx.isValid() && timelineView_->currentIndex().siblingAtColumn(0) != idx)
+  if (idx.isValid() && timelineView_->currentIndex().siblingAtColumn(0) != idx) {
+    restoringTimeline_ = true;
     timelineView_->setCurrentIndex(idx);
+    restoringTimeline_ = false;
+  }
   // The file shown is the candidate's primary file, by the rule the evaluator uses (core/model/Candidate.h).
   const auto [fileName, source] = it->candidate.files.empty() ? std::pair<std::string, std::string>()
                                                               : primaryCandidateFile(it->candidate);
@@ -306,14 +324,7 @@ void MainWindow::showIteration(int id) {
     pipes_->setProfile(*it->profile);
   else
     pipes_->clearProfile();
-  if (it->parentId) {
-    if (const Iteration* parent = session_.findIteration(*it->parentId))
-      diff_->setIterations(
-          *parent, *it,
-          session_.task.baseline ? std::optional<double>(session_.task.baseline->latencyUs) : std::nullopt);
-  } else {
-    diff_->clear();
-  }
+  refreshDiff();
   showIterationArtifacts(*it);
   if (lesson_) {
     const auto step = lessonStepOf(id);
@@ -322,13 +333,36 @@ void MainWindow::showIteration(int id) {
   }
 }
 
+std::vector<int> MainWindow::selectedTimelineIterations() const {
+  std::vector<int> ids;
+  for (const QModelIndex& row : timelineView_->selectionModel()->selectedRows(0))
+    if (const Iteration* it = timeline_->iteration(row)) ids.push_back(it->id);
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+void MainWindow::refreshDiff() {
+  if (const auto chosen = selectedTimelineIterations(); chosen.size() == 2) {
+    compareIterations(chosen[0], chosen[1]);
+    return;
+  }
+  const Iteration* it = selected_ ? session_.findIteration(*selected_) : nullptr;
+  if (!it) {
+    diff_->clear();
+    return;
+  }
+  const Iteration* parent = it->parentId ? session_.findIteration(*it->parentId) : nullptr;
+  if (parent)
+    diff_->setIterations(*parent, *it, baselineOf(session_));
+  else
+    diff_->setAgainstStart(*it, baselineOf(session_));  // the first iteration: everything is new
+}
+
 void MainWindow::compareIterations(int leftId, int rightId) {
   const Iteration* left = session_.findIteration(leftId);
   const Iteration* right = session_.findIteration(rightId);
   if (!left || !right) return;
-  diff_->setIterations(
-      *left, *right,
-      session_.task.baseline ? std::optional<double>(session_.task.baseline->latencyUs) : std::nullopt);
+  diff_->setIterations(*left, *right, baselineOf(session_));
   rightTabs_->setCurrentWidget(diffTab_);
 }
 
@@ -338,9 +372,7 @@ void MainWindow::setLesson(std::optional<Lesson> lesson) {
   if (!lesson_) return;
   lessonNotes_->setLesson(*lesson_);
   rightTabs_->setCurrentWidget(diffTab_);
-  // The diff and the explanation share the analysis dock: give it room to read both.
-  if (auto* dock = findChild<QDockWidget*>(QStringLiteral("analysisDock")))
-    resizeDocks({dock}, {std::max(dock->width(), width() * 11 / 20)}, Qt::Horizontal);
+  widenForLesson();
   if (selected_) selectIteration(*selected_);
 }
 
@@ -356,15 +388,19 @@ std::optional<int> MainWindow::lessonStepOf(int iterationId) const {
 
 void MainWindow::showLessonStep(int index) {
   if (!lesson_ || index < 0 || index >= static_cast<int>(lesson_->steps.size())) return;
+  lessonHold_.reset();
   for (const auto& it : session_.iterations)
-    if (it.candidate.origin == Origin::Replay && lessonStepOf(it.id) == index) {
+    if (it.candidate.origin == Origin::Replay && lessonStepOf(it.id) == index && isFinal(it.state)) {
       selectIteration(it.id);
       return;
     }
-  // Not played yet: say so, and let the loop play on (a replay is quick) when it can.
+  // Not played (or not finished) yet: play the loop until this step's iteration has its verdict, then
+  // pause there (updateIteration), so one click is one step.
   lessonNotes_->showStep(index, false);
   rightTabs_->setCurrentWidget(diffTab_);
-  if (agentAvailable_) emit startRequested();
+  if (!agentAvailable_) return;
+  lessonTarget_ = index;
+  emit startRequested();
 }
 
 SessionViewState MainWindow::viewState() const {
@@ -385,39 +421,38 @@ void MainWindow::restoreViewState(const SessionViewState& state) {
 }
 
 void MainWindow::showIterationArtifacts(const Iteration& it) {
-  trace_->clearTrace();
-  conversation_->clearConversation(it.candidate.origin == Origin::Human
-                                       ? tr("Edited by hand: no conversation")
-                                       : tr("No transcript stored for this iteration"));
-  if (!sessionDir_) return;
-  const auto dir = *sessionDir_ / "iterations" / SessionStore::iterationFolderName(it.id);
-  std::error_code ec;
-  std::filesystem::path tracePath;
-  if (it.profile) {
-    for (const auto& [label, rel] : it.profile->artifacts)
-      if (label.find("trace") != std::string::npos) tracePath = dir / rel;
+  traceCaseLabel_->setText(traceCaseText(it));
+  if (!sessionDir_) {
+    trace_->clearTrace();
+    conversation_->clearConversation(it.candidate.origin == Origin::Human
+                                         ? tr("Edited by hand: no conversation")
+                                         : tr("No transcript stored for this iteration"));
+    return;
   }
-  if (tracePath.empty() && std::filesystem::exists(dir / "trace.json", ec)) tracePath = dir / "trace.json";
-  if (!tracePath.empty() && std::filesystem::exists(tracePath, ec)) {
-    try {
-      trace_->setTrace(readChromeTraceFile(tracePath));
-    } catch (const std::exception& e) {
-      statusBar()->showMessage(tr("Cannot read the pipeline trace: %1").arg(QString::fromUtf8(e.what())));
-    }
-  }
-  auto first = [&](std::initializer_list<const char*> names) {
-    for (const char* n : names)
-      if (std::filesystem::exists(dir / n, ec)) return readText(dir / n);
-    return QString();
-  };
-  const QString prompt = first({"prompt.md", "prompt.txt"});
-  const QString reply = first({"reply.md", "reply.txt", "response.md", "response.txt"});
-  const QString feedback = first({"feedback.md", "feedback.txt"});
-  if (!prompt.isEmpty() || !reply.isEmpty() || !feedback.isEmpty())
+  // Read on the loader's worker; a cached result arrives at once. Until then the panels keep what they
+  // show, so a live iteration's updates do not flicker.
+  artifacts_->request(*sessionDir_, it);
+}
+
+void MainWindow::applyArtifacts(const IterationArtifacts& a) {
+  if (selected_ != a.iterationId) return;  // the engineer moved on meanwhile
+  const Iteration* it = session_.findIteration(a.iterationId);
+  if (!it) return;
+  if (a.trace)
+    trace_->setTrace(*a.trace);
+  else
+    trace_->clearTrace();
+  if (!a.traceError.isEmpty())
+    statusBar()->showMessage(tr("Cannot read the pipeline trace: %1").arg(a.traceError), 8000);
+  if (!a.prompt.isEmpty() || !a.reply.isEmpty() || !a.feedback.isEmpty())
     conversation_->setConversation(
-        it.usage ? QString::fromStdString(it.usage->provider + " " + it.usage->model).trimmed()
-                 : QString::fromUtf8(originName(it.candidate.origin).data()),
-        prompt, reply, feedback);
+        it->usage ? QString::fromStdString(it->usage->provider + " " + it->usage->model).trimmed()
+                  : QString::fromUtf8(originName(it->candidate.origin).data()),
+        a.prompt, a.reply, a.feedback);
+  else
+    conversation_->clearConversation(it->candidate.origin == Origin::Human
+                                         ? tr("Edited by hand: no conversation")
+                                         : tr("No transcript stored for this iteration"));
 }
 
 }  // namespace kwb::ui

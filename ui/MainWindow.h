@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The workbench main window: the kernel editor in the middle, the iteration timeline on the left,
-// diagnostics and the conversation below, profile / trace / diff / constraints on the right, steering
-// controls in the toolbar. It shows a Session; the agent connection (AgentBridge) drives it live
-// through the update slots and listens to the request signals.
+// The workbench main window: the kernel editor in the middle with most of the width, the iteration
+// timeline and the feedback (diagnostics, conversation) below it, profile / trace / diff / constraints on
+// the right, steering controls in the toolbar (the layout: MainWindowLayout.cpp). It shows a Session; the
+// agent connection (AgentBridge) drives it live through the update slots and listens to the request signals.
 
 #include <QMainWindow>
 #include <filesystem>
@@ -40,6 +40,8 @@ class AgentBridge;
 
 // The QAction property holding an action's tooltip without the reason it is disabled.
 inline constexpr const char* kBaseToolTip = "kwbBaseToolTip";
+class IterationArtifactLoader;
+struct IterationArtifacts;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -47,9 +49,12 @@ class MainWindow : public QMainWindow {
   explicit MainWindow(QWidget* parent = nullptr);
   ~MainWindow() override;
 
-  // Shows a task's expert candidate with no session yet. Returns false (reason in the status bar)
-  // when the folder cannot be read.
+  // Shows a task's starting point (what the agent starts from: its README, no kernel yet) with no
+  // session yet; the expert solution only on request (View ▸ Show the expert solution). Returns false
+  // (reason in the status bar) when the folder cannot be read.
   bool openTask(const QString& dir);
+  // Loads the task's expert_candidate.cpp into the editor (a spoiler, so never by default).
+  void showExpertSolution();
   // Shows a session; `sessionDir` locates artifacts (traces, transcripts) on disk.
   void showSession(const Session& session, std::optional<std::filesystem::path> sessionDir = {});
   // Loads a session directory read-only; false with the reason in the status bar on failure.
@@ -74,6 +79,8 @@ class MainWindow : public QMainWindow {
   void selectIteration(int id);
   // Shows any two iterations in the diff (left = older reference, right = the one compared).
   void compareIterations(int leftId, int rightId);
+  // The iterations selected in the timeline (Ctrl+click adds one), in id order.
+  std::vector<int> selectedTimelineIterations() const;
   std::optional<int> selectedIteration() const { return selected_; }
   const Session& session() const { return session_; }
 
@@ -125,6 +132,12 @@ class MainWindow : public QMainWindow {
   QTabWidget* bottomTabs() const { return bottomTabs_; }
   QString shownFile() const { return shownFile_; }
   QAction* action(const QString& name) const;
+  IterationArtifactLoader* artifactLoader() const { return artifacts_; }
+  QLabel* traceCaseLabel() const { return traceCaseLabel_; }
+  QLabel* stateLabel() const { return stateLabel_; }
+  QString aboutText() const;
+  // The layout a fresh configuration starts with (View ▸ Reset the layout).
+  void applyDefaultLayout();
 
  signals:
   void startRequested();
@@ -146,6 +159,16 @@ class MainWindow : public QMainWindow {
  private:
   void buildActions();
   void buildDocks();
+  void buildViewMenus();
+  int timelineContentWidth() const;
+  void widenForLesson();
+  // The diff for the current selection: the two chosen iterations, else the selected one against its
+  // parent, or against the task's starting point for the first iteration.
+  void refreshDiff();
+  void applyArtifacts(const IterationArtifacts& artifacts);
+  void showEvent(QShowEvent* event) override;
+  void hideEvent(QHideEvent* event) override;
+  bool eventFilter(QObject* watched, QEvent* event) override;
   void refreshLatency();
   void showIterationArtifacts(const Iteration& it);
   void exportTrace();
@@ -170,6 +193,7 @@ class MainWindow : public QMainWindow {
   std::optional<std::filesystem::path> sessionDir_;
   std::optional<int> selected_;
   QString shownFile_;
+  QString taskDir_;
   bool agentAvailable_ = false;
   QString unavailableReason_;
   std::optional<AgentState> agentState_;
@@ -185,6 +209,15 @@ class MainWindow : public QMainWindow {
     QString text;
   };
   std::optional<SetAsideEdit> setAsideEdit_;
+  bool restoringTimeline_ = false;
+  bool layoutApplied_ = false;
+  // Teaching mode, one step per click: the step being played, and the iteration shown when it ended.
+  std::optional<int> lessonTarget_;
+  std::optional<int> lessonHold_;
+  IterationArtifactLoader* artifacts_;
+  QLabel* traceCaseLabel_ = nullptr;
+  QMenu* helpMenu_ = nullptr;
+  std::optional<double> shownBaselineUs_;  // what the timeline's Speedup column divides by
 
   KernelEditor* editor_;
   QLabel* editorHeader_;

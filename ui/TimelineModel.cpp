@@ -2,6 +2,7 @@
 #include "ui/TimelineModel.h"
 
 #include <QFont>
+#include <algorithm>
 
 namespace kwb::ui {
 
@@ -12,31 +13,62 @@ std::vector<TimelineModel::Node*>& TimelineModel::containerOf(Node* owner) {
   return owner ? owner->branches : top_;
 }
 
-// Where a node goes: the first child of P continues P's line (P is then the last row of its list,
-// because a node only gets rows after it through its first child); later children nest under P.
-void TimelineModel::place(Node* node, bool notify) {
-  Node* parentNode = nullptr;
-  if (node->iteration.parentId) {
-    auto it = nodes_.find(*node->iteration.parentId);
-    if (it != nodes_.end()) parentNode = it->second;
-  }
-  Node* owner = nullptr;
-  if (parentNode) {
-    if (parentNode->childCount == 0) {
-      owner = parentNode->owner;
-    } else {
-      owner = parentNode;
-      node->branchStart = true;
-    }
-    ++parentNode->childCount;
-  }
+// One line: `start`, then the child holding the newest iteration of each node's subtree, appended to
+// the owner's list; every other child of a node on the line starts a branch nested under that node.
+// Recursion is per branch, not per iteration, so a long chain lays out in a loop.
+void TimelineModel::placeLine(Node* start, Node* owner, bool branchStart) {
   auto& list = containerOf(owner);
-  node->owner = owner;
-  node->row = int(list.size());
-  if (notify) beginInsertRows(owner ? indexOfNode(owner, 0) : QModelIndex(), node->row, node->row);
-  list.push_back(node);
-  nodes_[node->iteration.id] = node;
-  if (notify) endInsertRows();
+  for (Node* node = start; node;) {
+    node->owner = owner;
+    node->row = int(list.size());
+    node->branchStart = node == start && branchStart;
+    list.push_back(node);
+    Node* next = nullptr;
+    for (Node* child : node->children)
+      if (!next || child->newestInSubtree > next->newestInSubtree) next = child;
+    for (Node* child : node->children)
+      if (child != next) placeLine(child, node, true);
+    node = next;
+  }
+}
+
+void TimelineModel::layOut() {
+  std::sort(storage_.begin(), storage_.end(),
+            [](const auto& a, const auto& b) { return a->iteration.id < b->iteration.id; });
+  top_.clear();
+  nodes_.clear();
+  for (auto& n : storage_) {
+    n->branches.clear();
+    n->children.clear();
+    n->parentNode = nullptr;
+    n->newestInSubtree = n->iteration.id;
+    nodes_[n->iteration.id] = n.get();
+  }
+  // A parent always has a smaller id (core/model/Iteration.h); a link that breaks that rule, or points
+  // at an iteration not in the model, makes the node a root, so a damaged session cannot form a cycle.
+  for (auto& n : storage_)
+    if (n->iteration.parentId && *n->iteration.parentId < n->iteration.id)
+      if (auto p = nodes_.find(*n->iteration.parentId); p != nodes_.end()) {
+        n->parentNode = p->second;
+        p->second->children.push_back(n.get());
+      }
+  for (auto it = storage_.rbegin(); it != storage_.rend(); ++it)
+    if (Node* p = (*it)->parentNode)
+      p->newestInSubtree = std::max(p->newestInSubtree, (*it)->newestInSubtree);
+  for (auto& n : storage_)
+    if (!n->parentNode) placeLine(n.get(), nullptr, false);
+  mainLineEnd_ = top_.empty() ? nullptr : top_.back();
+}
+
+// By history, not by layout: an iteration is a branch when its parent already had an earlier child.
+// (The layout may put a branch on the main line, when it holds the newest iteration, and nest the
+// older line instead; the older line's first iteration is then nested but no branch.)
+TimelineModel::BranchCause TimelineModel::branchCause(const Node& node) {
+  if (!node.parentNode || node.parentNode->children.empty() || node.parentNode->children.front() == &node)
+    return BranchCause::None;
+  if (node.iteration.candidate.origin == Origin::Human || node.iteration.origin == Origin::Human)
+    return BranchCause::HumanEdit;
+  return node.iteration.afterRollback ? BranchCause::Rollback : BranchCause::AgentRetry;
 }
 
 void TimelineModel::setIcons(StatusIcons icons) {
@@ -48,18 +80,12 @@ void TimelineModel::setIcons(StatusIcons icons) {
 void TimelineModel::setSession(const Session& session) {
   beginResetModel();
   storage_.clear();
-  nodes_.clear();
-  top_.clear();
-  std::vector<const Iteration*> ordered;
-  for (const auto& it : session.iterations) ordered.push_back(&it);
-  std::sort(ordered.begin(), ordered.end(), [](auto* a, auto* b) { return a->id < b->id; });
-  storage_.reserve(ordered.size());
-  nodes_.reserve(ordered.size());
-  for (const Iteration* it : ordered) {
+  storage_.reserve(session.iterations.size());
+  for (const auto& it : session.iterations) {
     storage_.push_back(std::make_unique<Node>());
-    storage_.back()->iteration = *it;
-    place(storage_.back().get(), false);
+    storage_.back()->iteration = it;
   }
+  layOut();
   accepted_ = session.acceptedIteration;
   baselineUs_ =
       session.task.baseline ? std::optional<double>(session.task.baseline->latencyUs) : std::nullopt;
@@ -72,9 +98,32 @@ void TimelineModel::upsertIteration(const Iteration& iteration) {
     emit dataChanged(indexOfNode(it->second, 0), indexOfNode(it->second, ColumnCount - 1));
     return;
   }
+  const bool newest = nodes_.empty() || iteration.id > storage_.back()->iteration.id;
+  const bool continuesMainLine =
+      newest && mainLineEnd_ && iteration.parentId == mainLineEnd_->iteration.id && !mainLineEnd_->owner;
   storage_.push_back(std::make_unique<Node>());
-  storage_.back()->iteration = iteration;
-  place(storage_.back().get(), true);
+  Node* node = storage_.back().get();
+  node->iteration = iteration;
+  if (continuesMainLine || (newest && !iteration.parentId)) {
+    // The common live case: the newest iteration extends the main line (or starts a new root).
+    node->newestInSubtree = iteration.id;
+    if (iteration.parentId) {
+      node->parentNode = mainLineEnd_;
+      mainLineEnd_->children.push_back(node);
+      for (Node* a = mainLineEnd_; a; a = a->parentNode) a->newestInSubtree = iteration.id;
+    }
+    node->row = int(top_.size());
+    beginInsertRows({}, node->row, node->row);
+    top_.push_back(node);
+    nodes_[iteration.id] = node;
+    mainLineEnd_ = node;
+    endInsertRows();
+    return;
+  }
+  // A new branch moves the main line to it (it holds the newest iteration): lay the tree out again.
+  beginResetModel();
+  layOut();
+  endResetModel();
 }
 
 void TimelineModel::setAccepted(std::optional<int> iterationId) {
@@ -256,6 +305,8 @@ QVariant TimelineModel::data(const QModelIndex& index, int role) const {
       return node->branchStart;
     case IsAcceptedRole:
       return accepted;
+    case BranchCauseRole:
+      return int(branchCause(*node));
     case Qt::FontRole:
       if (accepted) {
         QFont f;
@@ -277,8 +328,19 @@ QVariant TimelineModel::data(const QModelIndex& index, int role) const {
                          .arg(QString::fromStdString(it.profile->soc))
                    : tr("Measured with %1").arg(QString::fromStdString(it.profile->source));
       if (index.column() == StagesColumn) return stageMarks(it).tip;
-      if (index.column() == IdColumn && node->branchStart && it.parentId)
-        return tr("Branch started from iteration %1").arg(*it.parentId);
+      if (index.column() == IdColumn && it.parentId) {
+        switch (branchCause(*node)) {
+          case BranchCause::AgentRetry:
+            return tr("The agent built on iteration %1 again (its best so far) and started this branch")
+                .arg(*it.parentId);
+          case BranchCause::Rollback:
+            return tr("You rolled back to iteration %1: this branch starts there").arg(*it.parentId);
+          case BranchCause::HumanEdit:
+            return tr("Your edit of iteration %1, run as a branch of its own").arg(*it.parentId);
+          case BranchCause::None:
+            break;
+        }
+      }
       return {};
     case Qt::DisplayRole:
       break;
@@ -288,7 +350,21 @@ QVariant TimelineModel::data(const QModelIndex& index, int role) const {
   switch (index.column()) {
     case IdColumn: {
       QString s = QString::number(it.id);
-      if (node->branchStart && it.parentId) s = QStringLiteral("↳ %1 (from %2)").arg(it.id).arg(*it.parentId);
+      if (it.parentId) {
+        switch (branchCause(*node)) {
+          case BranchCause::AgentRetry:
+            s = tr("↳ %1 agent, from %2").arg(it.id).arg(*it.parentId);
+            break;
+          case BranchCause::Rollback:
+            s = tr("⟲ %1 rolled back to %2").arg(it.id).arg(*it.parentId);
+            break;
+          case BranchCause::HumanEdit:
+            s = tr("✎ %1 edit of %2").arg(it.id).arg(*it.parentId);
+            break;
+          case BranchCause::None:
+            break;
+        }
+      }
       if (accepted) s += QStringLiteral(" ★");
       return s;
     }
@@ -304,7 +380,8 @@ QVariant TimelineModel::data(const QModelIndex& index, int role) const {
       if (it.profile && it.profile->totalUs > 0) return QString::number(it.profile->totalUs, 'f', 2);
       return {};
     case SpeedupColumn:
-      if (it.profile && it.profile->totalUs > 0 && baselineUs_)
+      // Only a correct kernel has a speedup: a failed run's time is not an achievement.
+      if (it.verdict == Verdict::Pass && it.profile && it.profile->totalUs > 0 && baselineUs_)
         return QStringLiteral("%1×").arg(*baselineUs_ / it.profile->totalUs, 0, 'f', 2);
       return {};
     case TokensColumn:

@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The iteration timeline as a tree: a chain of iterations stays on one level (the first child of an
-// iteration continues its line, like a commit log), and every further child starts a nested branch
-// under the iteration it was rolled back to. Thousands of iterations stay a flat, fast list.
+// The iteration timeline as a tree a reader follows top to bottom. The main line is the chain from the
+// first iteration to the newest one, in id order, on the top level; every other child of an iteration
+// starts a branch nested under it (branches in id order, each laid out by the same rule). Each node's
+// line continues with the child whose subtree holds the newest iteration, so the rows read in the order
+// they happened. How a branch came about is marked: the agent building on its best again, the engineer
+// rolling back, or the engineer's own edit (BranchCauseRole, the # column's text and tooltip).
+// Thousands of iterations stay a flat, fast list; a new iteration on the main line is appended, any
+// other one re-lays the tree out (a model reset).
 
 #include <QAbstractItemModel>
 
@@ -30,7 +35,9 @@ class TimelineModel : public QAbstractItemModel {
     DurationColumn,
     ColumnCount
   };
-  enum Role { IterationIdRole = Qt::UserRole + 1, IsBranchStartRole, IsAcceptedRole };
+  enum Role { IterationIdRole = Qt::UserRole + 1, IsBranchStartRole, IsAcceptedRole, BranchCauseRole };
+  // Why an iteration does not continue its parent's line (BranchCauseRole, as an int).
+  enum class BranchCause { None, AgentRetry, Rollback, HumanEdit };
 
   explicit TimelineModel(QObject* parent = nullptr);
   ~TimelineModel() override;
@@ -62,17 +69,23 @@ class TimelineModel : public QAbstractItemModel {
     Node* owner = nullptr;        // node whose `branches` list holds this one; null = top level
     int row = 0;                  // position in that list
     std::vector<Node*> branches;  // rows nested under this node
-    int childCount = 0;           // children in the iteration tree (not rows)
+    Node* parentNode = nullptr;   // the parent iteration, when it is in the model
+    std::vector<Node*> children;  // child iterations, in id order
+    int newestInSubtree = 0;      // the highest id of this node and its descendants
     bool branchStart = false;
   };
   std::vector<Node*>& containerOf(Node* owner);
-  void place(Node* node, bool notify);
+  // Lays every node out again from the parent links (caller resets the model).
+  void layOut();
+  void placeLine(Node* start, Node* owner, bool branchStart);
+  static BranchCause branchCause(const Node& node);
   QModelIndex indexOfNode(const Node* node, int column) const;
 
   std::vector<std::unique_ptr<Node>> storage_;
   std::unordered_map<int, Node*> nodes_;
   StatusIcons icons_;
   std::vector<Node*> top_;
+  Node* mainLineEnd_ = nullptr;  // the last row of the top level: a new child of it is a plain append
   std::optional<int> accepted_;
   std::optional<int> paused_;
   std::optional<double> baselineUs_;

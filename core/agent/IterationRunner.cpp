@@ -74,6 +74,7 @@ int IterationRunner::runAgentIteration(const RoundPlan& plan) {
   it.origin = llm_->provider() == "replay" ? Origin::Replay : Origin::Agent;
   it.state = IterationState::Generating;
   it.hint = plan.hint;
+  it.afterRollback = plan.afterRollback;
   reserveIteration(it);
   hooks_.emit(agent_event::IterationStarted{it});
   setState(AgentState::Generating, it.id, std::string(promptModeName(plan.mode)));

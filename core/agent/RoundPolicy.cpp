@@ -68,6 +68,7 @@ RoundPlan RoundPolicy::plan(const Session& s, const LoopProgress& progress, std:
   p.hint = std::move(hint);
   p.constraints = s.constraints;
   p.baselineUs = sessionBaselineUs(s);
+  p.afterRollback = progress.afterRollback;
   const Iteration* parent = progress.head ? s.findIteration(*progress.head) : nullptr;
   if (!parent || parent->candidate.empty())
     p.mode = PromptMode::Initial;
@@ -119,6 +120,8 @@ RoundDecision RoundPolicy::decide(const Session& s, const RoundPlan& plan, const
                                   const LoopProgress& now) const {
   RoundDecision out{now, std::nullopt};
   LoopProgress& p = out.progress;
+  // This round was the branch the roll back asked for; a roll back during the round moved the head.
+  if (now.head == plan.parentId) p.afterRollback = false;
   std::vector<const Iteration*> results;
   for (int id : ids)
     if (const Iteration* it = s.findIteration(id)) results.push_back(it);
@@ -184,7 +187,7 @@ RoundDecision RoundPolicy::decide(const Session& s, const RoundPlan& plan, const
 }
 
 LoopProgress RoundPolicy::rolledBack(int target) {
-  return LoopProgress{target, std::nullopt, 0};
+  return LoopProgress{target, std::nullopt, 0, true};
 }
 
 LoopProgress RoundPolicy::afterEdit(int editId) {

@@ -21,6 +21,7 @@ struct LoopProgress {
   std::optional<int> head;         // what the next round builds on
   std::optional<int> lastAttempt;  // the latest attempt not kept (its feedback goes into the next prompt)
   int roundsWithoutImprovement = 0;
+  bool afterRollback = false;  // the engineer rolled back to `head`; the next round records it
   bool operator==(const LoopProgress&) const = default;
 };
 
@@ -32,6 +33,7 @@ struct RoundPlan {
   std::string hint;
   std::vector<Constraint> constraints;
   std::optional<double> baselineUs;
+  bool afterRollback = false;  // iterations of this round start a branch the engineer asked for
 };
 
 struct RoundPolicyConfig {

@@ -64,6 +64,7 @@ void read(const JsonReader& r, Iteration& it) {
   if (auto d = r.find("diagnostics")) readList(*d, it.diagnostics);
   it.hint = r.getString("hint", "");
   it.notes = r.getString("notes", "");
+  if (auto b = r.find("after_rollback")) it.afterRollback = b->asBool();
 }
 
 void to_json(nlohmann::json& j, const LlmUsage& u) {
@@ -93,6 +94,7 @@ void to_json(nlohmann::json& j, const Iteration& it) {
   if (!it.diagnostics.empty()) j["diagnostics"] = it.diagnostics;
   if (!it.hint.empty()) j["hint"] = it.hint;
   if (!it.notes.empty()) j["notes"] = it.notes;
+  if (it.afterRollback) j["after_rollback"] = true;
 }
 
 void from_json(const nlohmann::json& j, LlmUsage& u) {

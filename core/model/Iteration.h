@@ -71,6 +71,9 @@ struct Iteration {
   std::vector<Diagnostic> diagnostics;  // findings outside compile/run/verify: policy, parse, agent
   std::string hint;                     // the engineer's hint that went into this iteration's prompt
   std::string notes;                    // the agent's explanation or a reviewer's note
+  // The engineer rolled back to the parent just before this round: the branch is theirs, not the
+  // agent building on its best candidate again (the timeline marks the two differently).
+  bool afterRollback = false;
 
   bool operator==(const Iteration&) const = default;
 };

@@ -222,8 +222,25 @@ TEST(RoundPolicy, OptimiseKeepsOnlyAClearlyFasterPass) {
 }
 
 TEST(RoundPolicy, RollBackAndEditResetTheProgress) {
-  EXPECT_EQ(RoundPolicy::rolledBack(3), (LoopProgress{3, std::nullopt, 0}));
+  EXPECT_EQ(RoundPolicy::rolledBack(3), (LoopProgress{3, std::nullopt, 0, true}));
   EXPECT_EQ(RoundPolicy::afterEdit(9), (LoopProgress{9, std::nullopt, 0}));
+}
+
+// The round after a roll back records it on its iterations (the timeline tells the engineer's branch
+// from the agent building on its best again); the round after that does not.
+TEST(RoundPolicy, TheRoundAfterARollBackIsMarked) {
+  Session s = session({done(1, Verdict::Pass, 100), done(2, Verdict::Pass, 90)});
+  const LoopProgress back = RoundPolicy::rolledBack(1);
+  const RoundPlan plan = policy.plan(s, back, {});
+  EXPECT_TRUE(plan.afterRollback);
+  EXPECT_EQ(plan.parentId, 1);
+  s = session({done(1, Verdict::Pass, 100), done(2, Verdict::Pass, 90), done(3, Verdict::Pass, 95)});
+  const RoundDecision next = policy.decide(s, plan, {3}, back);
+  EXPECT_FALSE(next.progress.afterRollback);
+  EXPECT_FALSE(policy.plan(s, next.progress, {}).afterRollback);
+  // A roll back during the round (the head moved) is kept for the next one.
+  const RoundDecision moved = policy.decide(s, plan, {3}, RoundPolicy::rolledBack(2));
+  EXPECT_TRUE(moved.progress.afterRollback);
 }
 
 TEST(RoundPolicy, IterationTimes) {

@@ -4,7 +4,9 @@
 
 #include <QSplitter>
 #include <QTabWidget>
+#include <QTemporaryDir>
 
+#include "tests/ui/UiTestSupport.h"
 #include "ui/ConstraintsPanel.h"
 #include "ui/DiffView.h"
 #include "ui/KernelEditor.h"
@@ -13,7 +15,11 @@
 
 class MainWindowTest : public QObject {
   Q_OBJECT
+  QTemporaryDir settingsDir_;  // the window keeps its layout in QSettings: never the user's
+
  private slots:
+  void initTestCase() { kwb::uitest::isolateSettings(settingsDir_.path()); }
+
   void opensBuiltInTaskAndRendersNonEmptyScreenshot() {
     kwb::ui::MainWindow w;
     QVERIFY(w.openTask(QStringLiteral(KWB_SOURCE_DIR "/resources/tasks/add_custom")));

@@ -3,6 +3,7 @@
 #include <QtTest>
 
 #include "core/profile/PipelineTrace.h"
+#include "ui/LatencyChart.h"
 #include "ui/PipeUtilizationChart.h"
 #include "ui/PipelineTraceView.h"
 
@@ -38,6 +39,52 @@ class ProfileViewsTest : public QObject {
     QVERIFY(view.grab().save(QStringLiteral(KWB_TEST_OUT_DIR "/pipeline_trace.png")));
     view.resetZoom();
     QCOMPARE(view.visibleEnd(), 3.0);
+  }
+
+  // One iteration: its point lies inside the plot, not on the edge where half of it is cut off.
+  void aSinglePointSitsInsideThePlot() {
+    ui::LatencyChart chart;
+    chart.setLatencies({12.5}, std::nullopt);
+    QCOMPARE(chart.pointCount(), 1);
+    QVERIFY2(chart.axisX()->min() < 1.0 && chart.axisX()->max() > 1.0,
+             qPrintable(QStringLiteral("x %1..%2").arg(chart.axisX()->min()).arg(chart.axisX()->max())));
+    QVERIFY(chart.axisY()->min() < 12.5 && chart.axisY()->max() > 12.5);
+    // Several: the first and the last are inside too.
+    chart.setLatencies({12.5, 9.0, 7.0}, std::nullopt);
+    QVERIFY(chart.axisX()->min() < 1.0 && chart.axisX()->max() > 3.0);
+  }
+
+  // The baseline is drawn across the plot and on the scale, with where it comes from in the legend.
+  void theBaselineIsDrawn() {
+    ui::LatencyChart chart;
+    chart.setLatencies({12.5, 9.0}, 20.0, {}, QStringLiteral("first pass (#1)"));
+    QCOMPARE(chart.baselinePointCount(), 2);
+    QVERIFY(chart.axisY()->max() > 20.0);
+    bool named = false;
+    for (auto* s : chart.chart()->series())
+      named = named || s->name().contains(QStringLiteral("first pass (#1)"));
+    QVERIFY(named);
+    chart.setLatencies({12.5}, std::nullopt);
+    QCOMPARE(chart.baselinePointCount(), 0);
+  }
+
+  // A roofline floor far below the points is named, not drawn: the points keep most of the height.
+  void aFloorFarBelowDoesNotFlattenThePoints() {
+    ui::LatencyChart chart;
+    chart.setLatencies({120.0, 110.0, 100.0}, std::nullopt, {0.8, 0.8, 0.8});
+    QVERIFY(!chart.floorOnScale());
+    QCOMPARE(chart.floorPointCount(), 0);
+    const double range = chart.axisY()->max() - chart.axisY()->min();
+    QVERIFY2((120.0 - 100.0) / range >= 0.4,
+             qPrintable(QStringLiteral("points use %1 of the height").arg((120.0 - 100.0) / range)));
+    bool named = false;
+    for (auto* s : chart.chart()->series()) named = named || s->name().contains(QStringLiteral("0.8 µs"));
+    QVERIFY(named);
+    // A floor near the points stays on the scale.
+    chart.setLatencies({12.0, 10.0}, std::nullopt, {6.0, 6.0});
+    QVERIFY(chart.floorOnScale());
+    QCOMPARE(chart.floorPointCount(), 2);
+    QVERIFY(chart.axisY()->min() <= 6.0);
   }
 
   void utilisationChartShowsEveryPipe() {

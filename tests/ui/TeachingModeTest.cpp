@@ -39,16 +39,35 @@ class TeachingModeTest : public QObject {
     QCOMPARE(w->rightTabs()->currentWidget(), static_cast<QWidget*>(w->diffTab()));
     QVERIFY(w->lessonNotes()->text().contains(QString::fromStdString(lesson.title)));
 
-    // Next step on a lesson not played yet runs it on the emulator.
-    emit w->lessonNotes()->nextRequested();
+    // Next step plays one step, not the whole lesson: step 1's iteration gets its verdict on the
+    // emulator, the lesson pauses there and shows it.
     AgentLoop& loop = app.bridge()->loop();
-    QElapsedTimer t;
-    t.start();
-    while (loop.state() != AgentState::Finished && t.elapsed() < 240000) QTest::qWait(100);
-    QCOMPARE(loop.state(), AgentState::Finished);
+    auto finished = [&] {
+      int n = 0;
+      for (const auto& it : w->session().iterations) n += isFinal(it.state);
+      return n;
+    };
+    emit w->lessonNotes()->nextRequested();
+    QVERIFY(uitest::waitFor([&] { return finished() >= 1 && loop.state() == AgentState::Paused; }, 240000));
+    QTest::qWait(500);  // the bridge delivers the last events
+    QCOMPARE(finished(), 1);
+    QCOMPARE(loop.state(), AgentState::Paused);
+    const int firstId = loop.snapshot().iterations.front().id;
+    QCOMPARE(w->selectedIteration(), std::optional<int>(firstId));
+    QCOMPARE(w->lessonNotes()->shownStep(), std::optional<int>(0));
+    // Step 1 has no parent: its diff is against the task's starting point.
+    QVERIFY(w->diffView()->comparedIds());
+    QCOMPARE(w->diffView()->comparedIds()->first, 0);
+    QCOMPARE(w->diffView()->comparedIds()->second, firstId);
+    QVERIFY(w->diffView()->changedRowCount() > 0);
+
+    // The next click plays step 2.
+    emit w->lessonNotes()->nextRequested();
+    QVERIFY(uitest::waitFor([&] { return finished() >= 2; }, 240000));
+    QTest::qWait(500);
     const Session s = loop.snapshot();
     QCOMPARE(s.iterations.size(), lesson.steps.size());
-    QTest::qWait(200);  // the bridge delivers the last events
+    QCOMPARE(w->lessonNotes()->shownStep(), std::optional<int>(1));
 
     // Step 2: its iteration is selected, its explanation is shown beside its diff against step 1.
     w->showLessonStep(1);

@@ -2,7 +2,10 @@
 // The code views follow the system palette: on a dark palette the editor and the diff get dark paper,
 // light text and dark-friendly marker tints; on the default light palette they stay light.
 #include <QApplication>
+#include <QTemporaryDir>
 #include <QtTest>
+
+#include "tests/ui/UiTestSupport.h"
 
 #include "ui/CodeTheme.h"
 #include "ui/KernelEditor.h"
@@ -28,7 +31,11 @@ QPalette darkPalette() {
 
 class ThemeTest : public QObject {
   Q_OBJECT
+  QTemporaryDir settingsDir_;  // the window keeps its layout in QSettings: never the user's
+
  private slots:
+  void initTestCase() { kwb::uitest::isolateSettings(settingsDir_.path()); }
+
   void lightPaletteKeepsLightCode() {
     KernelEditor e;
     QVERIFY(!isDarkPalette(e.palette()));

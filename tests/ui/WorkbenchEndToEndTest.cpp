@@ -8,6 +8,7 @@
 #include <QTemporaryDir>
 #include <QTreeView>
 #include <QtTest>
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -116,8 +117,13 @@ class WorkbenchEndToEndTest : public QObject {
              QStringLiteral("compile-error"));
     QVERIFY(w->editor()->shownDiagnosticCount() >= 1);
     // ... and the conversation shows the feedback the repair prompt got about it.
-    QVERIFY2(w->conversationPanel()->text().contains(QStringLiteral("Feedback for the next prompt")) &&
-                 w->conversationPanel()->text().contains(QStringLiteral("GetBlockIdxx")),
+    QVERIFY2(waitFor(
+                 [&] {
+                   return w->conversationPanel()->text().contains(
+                              QStringLiteral("Feedback for the next prompt")) &&
+                          w->conversationPanel()->text().contains(QStringLiteral("GetBlockIdxx"));
+                 },
+                 10000),
              qPrintable(w->conversationPanel()->text().right(600)));
     QVERIFY(w->grab().save(QStringLiteral(KWB_TEST_OUT_DIR "/e2e_repair.png")));
 
@@ -125,9 +131,13 @@ class WorkbenchEndToEndTest : public QObject {
     w->selectIteration(2);
     QVERIFY(w->latencyChart()->pointCount() >= 1);
     QVERIFY2(!w->pipeChart()->pipeNames().isEmpty(), "no pipe utilisation for a profiled iteration");
-    QVERIFY2(!w->traceView()->trace().processes.empty(), "no pipeline trace for a profiled iteration");
-    QVERIFY2(w->conversationPanel()->text().contains(QStringLiteral("Fixed the typo")),
-             qPrintable(w->conversationPanel()->text().left(400)));
+    // The trace and the transcript are read on a worker (IterationArtifactLoader): wait for them.
+    QVERIFY2(waitFor([&] { return !w->traceView()->trace().processes.empty(); }, 10000),
+             "no pipeline trace for a profiled iteration");
+    QVERIFY2(
+        waitFor([&] { return w->conversationPanel()->text().contains(QStringLiteral("Fixed the typo")); },
+                10000),
+        qPrintable(w->conversationPanel()->text().left(400)));
     QVERIFY(w->timelineModel()->indexOfIteration(2, ui::TimelineModel::StagesColumn).data().toString() ==
             QStringLiteral("✓ ✓ ✓"));
     QVERIFY(w->elapsedText() != QStringLiteral("0:00 elapsed"));
@@ -156,7 +166,8 @@ class WorkbenchEndToEndTest : public QObject {
     QVERIFY(waitFor([&] { return w->constraintsPanel()->count() == 1; }, 5000));
 
     // Roll back to iteration 1, then Step until the next round has generated: the new agent iteration
-    // branches from 1 and the timeline nests it under 1 beside the old line.
+    // branches from 1, the timeline marks it as the engineer's roll back, and (holding the newest
+    // iteration) it continues the main line while the old line nests under 1.
     emit w->rollbackRequested(1);
     QVERIFY(w->statusBar()->currentMessage().contains(QStringLiteral("branches from iteration 1")));
     const int agentBefore = int(loop.snapshot().iterations.size());
@@ -178,8 +189,15 @@ class WorkbenchEndToEndTest : public QObject {
     for (const auto& it : loop.snapshot().iterations)
       if (it.id > agentBefore && it.parentId == 1) branchId = it.id;
     QVERIFY(waitFor([&] { return w->timelineModel()->indexOfIteration(branchId).isValid(); }, 10000));
-    QCOMPARE(w->timelineModel()->indexOfIteration(branchId).parent(),
-             w->timelineModel()->indexOfIteration(1));
+    QCOMPARE(
+        ui::TimelineModel::BranchCause(
+            w->timelineModel()->indexOfIteration(branchId).data(ui::TimelineModel::BranchCauseRole).toInt()),
+        ui::TimelineModel::BranchCause::Rollback);
+    QVERIFY(w->timelineModel()->indexOfIteration(branchId).data().toString().contains(
+        QStringLiteral("rolled back")));
+    const std::vector<int> childrenOfOne = loop.snapshot().childrenOf(1);
+    const int oldLine = *std::min_element(childrenOfOne.begin(), childrenOfOne.end());
+    QCOMPARE(w->timelineModel()->indexOfIteration(oldLine).parent(), w->timelineModel()->indexOfIteration(1));
 
     // Accept iteration 2: a CANN project is exported and the timeline marks it.
     QTemporaryDir exportRoot;

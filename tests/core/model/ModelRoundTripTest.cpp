@@ -162,6 +162,9 @@ TEST(ModelRoundTrip, IterationWithEverything) {
                                       .message = "system() call"});
   it.notes = "tail handled with DataCopyPad";
   EXPECT_EQ(viaJson(it), it);
+  it.afterRollback = true;
+  EXPECT_EQ(viaJson(it), it);
+  EXPECT_EQ(nlohmann::json(it).value("after_rollback", false), true);
 
   nlohmann::json j = it;
   j["parent_id"] = 4;
