@@ -197,7 +197,7 @@ AgentLoop::AgentLoop(SessionStore store, std::shared_ptr<LlmClient> llm,
   d.runner = std::make_unique<IterationRunner>(d.store, d.llm, d.evaluator, d.options, d.task,
                                                std::move(readme), std::move(hooks));
   d.interrupted = d.runner->recoverInterrupted();
-  d.progress.head = d.policy.initialHead(d.store.session());
+  d.progress.head = d.policy.initialHead(d.store.session(), d.options.resumeFrom);
 }
 
 AgentLoop::~AgentLoop() {
@@ -475,7 +475,7 @@ void AgentLoop::Impl::threadMain() {
     {
       const Session s = store.session();
       std::lock_guard lock(mutex);
-      progress.head = policy.initialHead(s);
+      progress.head = policy.initialHead(s, options.resumeFrom);
     }
     for (;;) {
       {
