@@ -110,6 +110,10 @@ QString DiffView::inlineText() const {
   return inlineEditor_->text();
 }
 
+bool DiffView::isInline() const {
+  return mode_->currentIndex() == 1;
+}
+
 void DiffView::clear() {
   leftEditor_->clear();
   rightEditor_->clear();

@@ -26,6 +26,7 @@ class DiffView : public QWidget {
   void setIterations(const Iteration& left, const Iteration& right, std::optional<double> baselineUs = {});
   void clear();
   void setInline(bool inlineMode);
+  bool isInline() const;
 
   // For tests and screenshots.
   int changedRowCount() const { return changedRows_; }
