@@ -56,10 +56,12 @@ NewSessionDialog::NewSessionDialog(const QString& tasksDir, const SessionDefault
   form->addRow(tr("Task"), taskRow);
   taskInfo_ = new QLabel(this);
   taskInfo_->setObjectName(QStringLiteral("taskInfo"));
+  taskInfo_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
   taskInfo_->setWordWrap(true);
   form->addRow(QString(), taskInfo_);
   error_ = new QLabel(this);
   error_->setObjectName(QStringLiteral("taskError"));
+  error_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
   error_->setTextFormat(Qt::PlainText);  // a message may quote anything, markup included
   error_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   error_->setWordWrap(true);
@@ -127,10 +129,16 @@ NewSessionDialog::NewSessionDialog(const QString& tasksDir, const SessionDefault
 }
 
 void NewSessionDialog::showError(const QString& message) {
+  const bool wasShown = !errorText_.isEmpty();
   errorText_ = message;
   error_->setText(breakableText(message));
   error_->setVisible(!message.isEmpty());
   relayout();
+  if (wasShown && message.isEmpty()) {
+    // The dialog grew for the error: give the room back.
+    const int needed = layout()->totalHeightForWidth(width());
+    if (needed > 0 && needed < height()) resize(width(), needed);
+  }
 }
 
 void NewSessionDialog::relayout() {

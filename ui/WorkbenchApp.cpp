@@ -110,6 +110,7 @@ WorkbenchApp::WorkbenchApp(QString resourcesDir, QString sessionsRoot, QObject* 
   connect(window_.get(), &MainWindow::openSessionRequested, this,
           [this](const QString& dir) { openSession(dir); });
   window_->installEventFilter(this);
+  for (const QString& w : providerEnvironmentWarnings()) qCWarning(lcUiSettings) << w;
   // The scratch of workbenches killed earlier goes at once, not only when the next agent loop starts
   // (a launch without a provider starts none); off the GUI thread, as it may be hundreds of MB.
   retiring_.emplace_back([] { removeAbandonedAgentScratch(); });
