@@ -119,6 +119,10 @@ void DiffView::setAgainstStart(const Iteration& right, std::optional<double> bas
   setIterations(start, right, baselineUs);
 }
 
+bool DiffView::isInline() const {
+  return mode_->currentIndex() == 1;
+}
+
 void DiffView::clear() {
   compared_.reset();
   leftEditor_->clear();

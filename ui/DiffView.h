@@ -28,6 +28,7 @@ class DiffView : public QWidget {
   void setAgainstStart(const Iteration& right, std::optional<double> baselineUs = {});
   void clear();
   void setInline(bool inlineMode);
+  bool isInline() const;
 
   // For tests and screenshots.
   int changedRowCount() const { return changedRows_; }

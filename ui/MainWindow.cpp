@@ -216,24 +216,6 @@ bool MainWindow::openTask(const QString& dir) {
   return true;
 }
 
-bool MainWindow::openSessionDir(const QString& dir) {
-  try {
-    std::vector<StoreProblem> problems;
-    Session s = SessionStore::load(dir.toStdString(), &problems);
-    showSession(s, std::filesystem::path(dir.toStdString()));
-    for (const auto& p : problems) qCWarning(lcUiSession) << "session" << dir << ":" << p.describe().c_str();
-    if (!problems.empty())
-      statusBar()->showMessage(tr("Opened with %1: %2")
-                                   .arg(countOf(qint64(problems.size()), tr("problem"), tr("problems")),
-                                        QString::fromStdString(problems.front().describe())));
-    return true;
-  } catch (const std::exception& e) {
-    qCWarning(lcUiSession) << "cannot open session" << dir << ":" << e.what();
-    statusBar()->showMessage(tr("Cannot open session %1: %2").arg(dir, QString::fromUtf8(e.what())));
-    return false;
-  }
-}
-
 void MainWindow::showSession(const Session& session, std::optional<std::filesystem::path> sessionDir) {
   session_ = session;
   sessionDir_ = std::move(sessionDir);
@@ -245,6 +227,17 @@ void MainWindow::showSession(const Session& session, std::optional<std::filesyst
   clockTimer_->stop();
   refreshElapsed();
   resetAgentView();
+  // Nothing of the session shown before may remain: the panels below are only refilled by selecting an
+  // iteration, which a session without iterations never does.
+  selected_.reset();
+  stateLabel_->setText(tr("idle"));
+  iterationLabel_->setText(session_.iterations.empty() ? tr("no iterations yet") : QString());
+  diff_->clear();
+  conversation_->clearConversation(tr("No iteration selected"));
+  diagnostics_->setDiagnostics({});
+  editor_->setDiagnostics({}, shownFile_);
+  trace_->clearTrace();
+  pipes_->clearProfile();
   timeline_->setSession(session_);
   shownBaselineUs_ =
       session_.task.baseline ? std::optional<double>(session_.task.baseline->latencyUs) : std::nullopt;
@@ -408,6 +401,9 @@ SessionViewState MainWindow::viewState() const {
   s.selectedIteration = selected_;
   s.analysisTab = rightTabs_->currentIndex();
   s.feedbackTab = bottomTabs_->currentIndex();
+  s.inlineDiff = diff_->isInline();
+  s.elapsedMs =
+      elapsedMs_ + (clockStartedMs_ >= 0 ? QDateTime::currentMSecsSinceEpoch() - clockStartedMs_ : 0);
   return s;
 }
 
@@ -418,6 +414,9 @@ void MainWindow::restoreViewState(const SessionViewState& state) {
     rightTabs_->setCurrentIndex(state.analysisTab);
   if (state.feedbackTab >= 0 && state.feedbackTab < bottomTabs_->count())
     bottomTabs_->setCurrentIndex(state.feedbackTab);
+  diff_->setInline(state.inlineDiff);
+  elapsedMs_ = std::max<qint64>(0, state.elapsedMs);
+  refreshElapsed();
 }
 
 void MainWindow::showIterationArtifacts(const Iteration& it) {

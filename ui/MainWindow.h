@@ -57,8 +57,6 @@ class MainWindow : public QMainWindow {
   void showExpertSolution();
   // Shows a session; `sessionDir` locates artifacts (traces, transcripts) on disk.
   void showSession(const Session& session, std::optional<std::filesystem::path> sessionDir = {});
-  // Loads a session directory read-only; false with the reason in the status bar on failure.
-  bool openSessionDir(const QString& dir);
   // Copies the shown session folder (everything but its lock) to `target`, which must not exist yet.
   // Sessions are autosaved as they go; this is "save a copy" for sharing or archiving.
   bool saveSessionCopy(const QString& target);
@@ -73,7 +71,7 @@ class MainWindow : public QMainWindow {
   // The view to restore when the session is reopened, and restoring it.
   SessionViewState viewState() const;
   void restoreViewState(const SessionViewState& state);
-  void setRecentSessions(const QStringList& dirs);
+  void setRecentSessions(const QList<RecentSession>& sessions);
   std::optional<std::filesystem::path> sessionDir() const { return sessionDir_; }
 
   void selectIteration(int id);

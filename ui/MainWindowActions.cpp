@@ -170,15 +170,15 @@ void MainWindow::showTimelineMenu(const QPoint& pos) {
   menu.exec(timelineView_->viewport()->mapToGlobal(pos));
 }
 
-void MainWindow::setRecentSessions(const QStringList& dirs) {
+void MainWindow::setRecentSessions(const QList<RecentSession>& sessions) {
   recentMenu_->clear();
-  for (const QString& d : dirs) {
-    QAction* a = recentMenu_->addAction(QDir(d).dirName());
-    a->setToolTip(d);
-    a->setStatusTip(d);
-    connect(a, &QAction::triggered, this, [this, d] { emit openSessionRequested(d); });
+  for (const RecentSession& r : sessions) {
+    QAction* a = recentMenu_->addAction(r.label());
+    a->setToolTip(r.dir);
+    a->setStatusTip(r.dir);
+    connect(a, &QAction::triggered, this, [this, d = r.dir] { emit openSessionRequested(d); });
   }
-  recentMenu_->setEnabled(!dirs.isEmpty());
+  recentMenu_->setEnabled(!sessions.isEmpty());
 }
 
 void MainWindow::exportTrace() {

@@ -10,6 +10,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QStandardItemModel>
 #include <QVBoxLayout>
 
@@ -19,6 +20,23 @@
 #include "ui/LimitsEditor.h"
 
 namespace kwb::ui {
+namespace {
+
+// Paths and URLs have no spaces to wrap at: a zero-width space after each separator lets a label break
+// a long one there instead of widening the dialog past the screen or cutting the text.
+QString breakableText(const QString& text) {
+  QString out;
+  out.reserve(text.size() + text.size() / 8);
+  for (const QChar c : text) {
+    out += c;
+    if (c == QLatin1Char('/') || c == QLatin1Char('_') || c == QLatin1Char('-') || c == QLatin1Char('.') ||
+        c == QLatin1Char('?') || c == QLatin1Char('&') || c == QLatin1Char('='))
+      out += QChar(0x200B);
+  }
+  return out;
+}
+
+}  // namespace
 
 NewSessionDialog::NewSessionDialog(const QString& tasksDir, const SessionDefaults& defaults,
                                    const QString& providerSummary, QWidget* parent)
@@ -37,9 +55,15 @@ NewSessionDialog::NewSessionDialog(const QString& tasksDir, const SessionDefault
   taskRow->addWidget(browse);
   form->addRow(tr("Task"), taskRow);
   taskInfo_ = new QLabel(this);
+  taskInfo_->setObjectName(QStringLiteral("taskInfo"));
+  taskInfo_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
   taskInfo_->setWordWrap(true);
   form->addRow(QString(), taskInfo_);
   error_ = new QLabel(this);
+  error_->setObjectName(QStringLiteral("taskError"));
+  error_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+  error_->setTextFormat(Qt::PlainText);  // a message may quote anything, markup included
+  error_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   error_->setWordWrap(true);
   error_->setStyleSheet(QStringLiteral("color: #c0392b"));
   error_->hide();
@@ -66,12 +90,17 @@ NewSessionDialog::NewSessionDialog(const QString& tasksDir, const SessionDefault
   form->addRow(tr("SoC"), soc_);
 
   provider_ = new QLabel(this);
+  provider_->setObjectName(QStringLiteral("providerSummary"));
+  provider_->setTextFormat(Qt::PlainText);
   provider_->setWordWrap(true);
   auto* change = new QPushButton(tr("Change…"), this);
-  auto* providerRow = new QHBoxLayout;
-  providerRow->addWidget(provider_, 1);
-  providerRow->addWidget(change);
-  form->addRow(tr("LLM provider"), providerRow);
+  // The summary is a field of its own: a word-wrapped label nested in a row layout gets one line's
+  // height in a form, and the rest of a long summary was cut.
+  form->addRow(tr("LLM provider"), provider_);
+  auto* changeRow = new QHBoxLayout;
+  changeRow->addWidget(change);
+  changeRow->addStretch(1);
+  form->addRow(QString(), changeRow);
   layout->addLayout(form);
 
   auto* limitsBox = new QGroupBox(tr("Limits"), this);
@@ -99,9 +128,40 @@ NewSessionDialog::NewSessionDialog(const QString& tasksDir, const SessionDefault
   taskChanged();
 }
 
+void NewSessionDialog::showError(const QString& message) {
+  const bool wasShown = !errorText_.isEmpty();
+  errorText_ = message;
+  error_->setText(breakableText(message));
+  error_->setVisible(!message.isEmpty());
+  relayout();
+  if (wasShown && message.isEmpty()) {
+    // The dialog grew for the error: give the room back.
+    const int needed = layout()->totalHeightForWidth(width());
+    if (needed > 0 && needed < height()) resize(width(), needed);
+  }
+}
+
+void NewSessionDialog::relayout() {
+  // A label that appears or rewraps changes the height the form needs for its width; a dialog does
+  // not grow by itself for height-for-width content, so its rows would overlap or be cut.
+  layout()->activate();
+  const int needed = layout()->totalHeightForWidth(width());
+  if (needed > height()) resize(width(), needed);
+}
+
+void NewSessionDialog::resizeEvent(QResizeEvent* event) {
+  QDialog::resizeEvent(event);
+  if (layout()) {
+    const int needed = layout()->totalHeightForWidth(width());
+    if (needed > height())
+      QMetaObject::invokeMethod(
+          this, [this] { relayout(); }, Qt::QueuedConnection);
+  }
+}
+
 void NewSessionDialog::taskChanged() {
   const QString dir = task_->currentData().toString();
-  error_->hide();
+  showError({});
   try {
     const Task t = loadTaskDir(dir.toStdString());
     taskInfo_->setText(tr("<i>%1</i> · %2 · %n case(s) · SoC %3", nullptr, int(t.cases.size()))
@@ -110,10 +170,10 @@ void NewSessionDialog::taskChanged() {
     const int s = soc_->findText(QString::fromStdString(t.soc));
     if (s >= 0) soc_->setCurrentIndex(s);
     ok_->setEnabled(true);
+    relayout();
   } catch (const std::exception& e) {
     taskInfo_->clear();
-    error_->setText(QString::fromUtf8(e.what()));
-    error_->show();
+    showError(QString::fromUtf8(e.what()));
     ok_->setEnabled(false);
   }
 }
@@ -130,18 +190,19 @@ bool NewSessionDialog::selectTaskDir(const QString& dir) {
     taskChanged();
     return true;
   } catch (const std::exception& e) {
-    error_->setText(tr("%1 is not a usable task: %2").arg(dir, QString::fromUtf8(e.what())));
-    error_->show();
+    showError(tr("%1 is not a usable task: %2").arg(dir, QString::fromUtf8(e.what())));
     return false;
   }
 }
 
 QString NewSessionDialog::errorText() const {
-  return error_->isHidden() ? QString() : error_->text();
+  return errorText_;
 }
 
 void NewSessionDialog::setProviderSummary(const QString& summary) {
-  provider_->setText(summary);
+  provider_->setText(breakableText(summary));
+  provider_->setToolTip(summary);
+  relayout();
 }
 
 int NewSessionDialog::taskCount() const {

@@ -44,6 +44,10 @@ class NewSessionDialog : public QDialog {
 
  private:
   void taskChanged();
+  void showError(const QString& message);  // empty: hides it
+  void relayout();
+  void resizeEvent(QResizeEvent* event) override;
+  QString errorText_;
   QComboBox* task_;
   QLabel* taskInfo_;
   QLabel* error_;

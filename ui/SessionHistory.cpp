@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "ui/SessionHistory.h"
 
+#include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFileInfo>
 #include <QSettings>
+#include <array>
+
+#include "core/agent/SessionSummary.h"
 
 namespace kwb::ui {
 namespace {
@@ -26,12 +30,75 @@ QString viewGroup(const QString& sessionDir) {
                  .left(16));
 }
 
+QString tr(const char* text) {
+  return QCoreApplication::translate("kwb::ui::SessionHistory", text);
+}
+
+// Failing verdicts from the closest to a working kernel to the farthest, for "best: …".
+std::optional<Verdict> bestFailingVerdict(const Session& s) {
+  constexpr std::array order = {Verdict::WrongAnswer, Verdict::RuntimeError, Verdict::Timeout,
+                                Verdict::CompileError, Verdict::Rejected};
+  for (Verdict v : order)
+    for (const auto& it : s.iterations)
+      if (it.verdict == v) return v;
+  return std::nullopt;
+}
+
 }  // namespace
+
+SessionSummaryLine summarizeSession(const Session& s, const QDateTime& lastUsed) {
+  SessionSummaryLine out;
+  out.task = QString::fromStdString(s.task.name);
+  out.iterations = static_cast<int>(s.iterations.size());
+  out.lastUsed = lastUsed;
+  if (const auto best = bestPassingIteration(s)) {
+    const Iteration* it = s.findIteration(*best);
+    const auto base = sessionBaselineUs(s);
+    if (it && it->profile && it->profile->totalUs > 0 && base)
+      out.best = tr("pass, %1× the baseline").arg(*base / it->profile->totalUs, 0, 'f', 2);
+    else
+      out.best = tr("pass");
+  } else if (const auto v = bestFailingVerdict(s)) {
+    out.best = tr("best: %1").arg(QString::fromUtf8(verdictName(*v).data()));
+  }
+  return out;
+}
+
+QString RecentSession::label() const {
+  if (!summary) return QDir(dir).dirName();
+  QStringList parts;
+  parts << (summary->task.isEmpty() ? QDir(dir).dirName() : summary->task);
+  parts << (summary->iterations == 1 ? tr("1 iteration") : tr("%1 iterations").arg(summary->iterations));
+  if (!summary->best.isEmpty()) parts << summary->best;
+  if (summary->lastUsed.isValid())
+    parts << summary->lastUsed.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm"));
+  return parts.join(QStringLiteral(" · "));
+}
 
 QStringList recentSessions(QSettings& settings) {
   QStringList out;
   for (const QString& d : settings.value(kRecentKey).toStringList())
     if (QFileInfo::exists(d + QStringLiteral("/session.json")) && !out.contains(d)) out << d;
+  return out;
+}
+
+QList<RecentSession> recentSessionEntries(QSettings& settings) {
+  QList<RecentSession> out;
+  for (const QString& d : recentSessions(settings)) {
+    RecentSession r;
+    r.dir = d;
+    settings.beginGroup(viewGroup(d) + QStringLiteral("/summary"));
+    if (settings.contains(QStringLiteral("task"))) {
+      SessionSummaryLine s;
+      s.task = settings.value(QStringLiteral("task")).toString();
+      s.iterations = settings.value(QStringLiteral("iterations"), 0).toInt();
+      s.best = settings.value(QStringLiteral("best")).toString();
+      s.lastUsed = settings.value(QStringLiteral("lastUsed")).toDateTime();
+      r.summary = s;
+    }
+    settings.endGroup();
+    out << r;
+  }
   return out;
 }
 
@@ -44,6 +111,15 @@ void rememberSession(QSettings& settings, const QString& dir) {
   settings.setValue(kRecentKey, list);
 }
 
+void saveSessionSummary(QSettings& settings, const QString& sessionDir, const SessionSummaryLine& summary) {
+  settings.beginGroup(viewGroup(sessionDir) + QStringLiteral("/summary"));
+  settings.setValue(QStringLiteral("task"), summary.task);
+  settings.setValue(QStringLiteral("iterations"), summary.iterations);
+  settings.setValue(QStringLiteral("best"), summary.best);
+  settings.setValue(QStringLiteral("lastUsed"), summary.lastUsed);
+  settings.endGroup();
+}
+
 void saveSessionViewState(QSettings& settings, const QString& sessionDir, const SessionViewState& state) {
   settings.beginGroup(viewGroup(sessionDir));
   settings.setValue(QStringLiteral("dir"), canonical(sessionDir));
@@ -53,6 +129,8 @@ void saveSessionViewState(QSettings& settings, const QString& sessionDir, const 
     settings.remove(QStringLiteral("selectedIteration"));
   settings.setValue(QStringLiteral("analysisTab"), state.analysisTab);
   settings.setValue(QStringLiteral("feedbackTab"), state.feedbackTab);
+  settings.setValue(QStringLiteral("inlineDiff"), state.inlineDiff);
+  settings.setValue(QStringLiteral("elapsedMs"), state.elapsedMs);
   settings.endGroup();
 }
 
@@ -66,6 +144,8 @@ std::optional<SessionViewState> loadSessionViewState(QSettings& settings, const 
     if (ok) s.selectedIteration = sel;
     s.analysisTab = settings.value(QStringLiteral("analysisTab"), 0).toInt();
     s.feedbackTab = settings.value(QStringLiteral("feedbackTab"), 0).toInt();
+    s.inlineDiff = settings.value(QStringLiteral("inlineDiff"), false).toBool();
+    s.elapsedMs = std::max<qint64>(0, settings.value(QStringLiteral("elapsedMs"), 0).toLongLong());
     out = s;
   }
   settings.endGroup();

@@ -16,12 +16,13 @@
 namespace kwb::ui {
 
 SettingsDialog::SettingsDialog(const LlmEndpointConfig& current, const SessionDefaults& defaults,
-                               QWidget* parent)
+                               QWidget* parent, const std::vector<ProviderOverride>& overrides,
+                               const QStringList& environmentWarnings)
     : QDialog(parent), base_(current) {
   setWindowTitle(tr("Settings"));
   auto* layout = new QVBoxLayout(this);
   tabs_ = new QTabWidget(this);
-  tabs_->addTab(buildProviderPage(current), tr("LLM provider"));
+  tabs_->addTab(buildProviderPage(current, overrides, environmentWarnings), tr("LLM provider"));
   auto* limitsPage = new QWidget(this);
   auto* ll = new QVBoxLayout(limitsPage);
   auto* limitsNote = new QLabel(tr("New sessions start with these limits (the new-session dialog can change "
@@ -43,9 +44,20 @@ SettingsDialog::SettingsDialog(const LlmEndpointConfig& current, const SessionDe
   refreshKeyStatus();
 }
 
-QWidget* SettingsDialog::buildProviderPage(const LlmEndpointConfig& current) {
+QWidget* SettingsDialog::buildProviderPage(const LlmEndpointConfig& current,
+                                           const std::vector<ProviderOverride>& overrides,
+                                           const QStringList& environmentWarnings) {
   auto* page = new QWidget(this);
   auto* form = new QFormLayout(page);
+  form->setRowWrapPolicy(QFormLayout::WrapLongRows);
+  environmentWarnings_ = new QLabel(page);
+  environmentWarnings_->setTextFormat(Qt::PlainText);
+  environmentWarnings_->setWordWrap(true);
+  environmentWarnings_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  environmentWarnings_->setStyleSheet(QStringLiteral("color: #c0392b"));
+  environmentWarnings_->setText(environmentWarnings.join(QLatin1Char('\n')));
+  environmentWarnings_->setVisible(!environmentWarnings.isEmpty());
+  form->addRow(environmentWarnings_);
   provider_ = new QComboBox(page);
   provider_->addItem(tr("OpenAI-compatible (vLLM, Ollama, DeepSeek, Qwen, …)"), QStringLiteral("openai"));
   provider_->addItem(tr("Anthropic Messages API"), QStringLiteral("anthropic"));
@@ -56,10 +68,29 @@ QWidget* SettingsDialog::buildProviderPage(const LlmEndpointConfig& current) {
   keyEnv_ = new QLineEdit(QString::fromStdString(current.apiKeyEnv), page);
   keyStatus_ = new QLabel(page);
   keyStatus_->setWordWrap(true);
-  form->addRow(tr("Provider"), provider_);
-  form->addRow(tr("Base URL"), baseUrl_);
-  form->addRow(tr("Model"), model_);
-  form->addRow(tr("API key variable"), keyEnv_);
+  // A field an environment variable replaces says so under it: the value typed here is saved, but the
+  // variable's is the one used until it is unset (docs/workbench.md, "Settings").
+  auto addField = [&](const QString& label, QWidget* editor, ProviderField field) {
+    form->addRow(label, editor);
+    for (const auto& o : overrides) {
+      if (o.field != field) continue;
+      auto* note = new QLabel(
+          tr("⚠ Overridden by $%1 = “%2” while it is set; what you enter here is saved and used once it is "
+             "unset.")
+              .arg(o.variable, o.value),
+          page);
+      note->setTextFormat(Qt::PlainText);
+      note->setWordWrap(true);
+      note->setTextInteractionFlags(Qt::TextSelectableByMouse);
+      editor->setToolTip(tr("Overridden by the environment variable %1").arg(o.variable));
+      form->addRow(QString(), note);
+      overrideNotes_[field] = note;
+    }
+  };
+  addField(tr("Provider"), provider_, ProviderField::Provider);
+  addField(tr("Base URL"), baseUrl_, ProviderField::BaseUrl);
+  addField(tr("Model"), model_, ProviderField::Model);
+  addField(tr("API key variable"), keyEnv_, ProviderField::ApiKeyEnv);
   form->addRow(QString(), keyStatus_);
   auto* note =
       new QLabel(tr("The key is read from this environment variable when a request is made; it is never "
@@ -100,6 +131,15 @@ void SettingsDialog::refreshKeyStatus() {
   keyStatus_->setText(name.isEmpty() ? tr("Name the variable, e.g. OPENAI_API_KEY")
                       : set          ? tr("✓ %1 is set in this environment").arg(name)
                             : tr("✗ %1 is not set: export it before starting kernel-workbench").arg(name));
+}
+
+QString SettingsDialog::overrideNote(ProviderField field) const {
+  const auto it = overrideNotes_.find(field);
+  return it == overrideNotes_.end() ? QString() : it->second->text();
+}
+
+QString SettingsDialog::environmentWarningText() const {
+  return environmentWarnings_->text();
 }
 
 LlmEndpointConfig SettingsDialog::config() const {

@@ -6,7 +6,11 @@
 
 #include <QDialog>
 
+#include <map>
+#include <vector>
+
 #include "core/llm/LlmEndpointConfig.h"
+#include "ui/ProviderSettings.h"
 #include "ui/SessionDefaults.h"
 
 class QComboBox;
@@ -22,15 +26,24 @@ class LimitsEditor;
 class SettingsDialog : public QDialog {
   Q_OBJECT
  public:
-  SettingsDialog(const LlmEndpointConfig& current, const SessionDefaults& defaults,
-                 QWidget* parent = nullptr);
+  // `current` is what is stored (loadStoredProviderSettings); `overrides` the KWB_LLM_* variables that
+  // replace stored fields while they are set, shown next to those fields; `environmentWarnings` the
+  // problems with the KWB_LLM_* environment (unusable values, misspelt names).
+  SettingsDialog(const LlmEndpointConfig& current, const SessionDefaults& defaults, QWidget* parent = nullptr,
+                 const std::vector<ProviderOverride>& overrides = {},
+                 const QStringList& environmentWarnings = {});
   LlmEndpointConfig config() const;
   SessionDefaults defaults() const;
   QTabWidget* tabs() const { return tabs_; }
+  // The note shown under a field an environment variable overrides (empty when none does), and the
+  // environment warnings shown on the provider page (tests).
+  QString overrideNote(ProviderField field) const;
+  QString environmentWarningText() const;
 
  private:
   void refreshKeyStatus();
-  QWidget* buildProviderPage(const LlmEndpointConfig& current);
+  QWidget* buildProviderPage(const LlmEndpointConfig& current, const std::vector<ProviderOverride>& overrides,
+                             const QStringList& environmentWarnings);
   QWidget* buildSandboxPage(const SessionDefaults& defaults);
 
   LlmEndpointConfig base_;
@@ -40,6 +53,8 @@ class SettingsDialog : public QDialog {
   QLineEdit* model_;
   QLineEdit* keyEnv_;
   QLabel* keyStatus_;
+  QLabel* environmentWarnings_;
+  std::map<ProviderField, QLabel*> overrideNotes_;
   LimitsEditor* limits_;
   QSpinBox* caseTimeout_;
 };

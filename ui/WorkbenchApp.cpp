@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/WorkbenchApp.h"
 
+#include <QCloseEvent>
 #include <QDateTime>
 #include <QDir>
 #include <QInputDialog>
@@ -12,6 +13,7 @@
 
 #include "core/agent/AgentLoop.h"
 #include "core/agent/CandidateEvaluator.h"
+#include "core/agent/WorkRootJanitor.h"
 #include "core/llm/LlmClient.h"
 #include "core/llm/ReplayClient.h"
 #include "core/model/Task.h"
@@ -24,6 +26,7 @@
 #include "ui/SessionDefaults.h"
 #include "ui/SessionHistory.h"
 #include "ui/SettingsDialog.h"
+#include "ui/UiLogging.h"
 
 namespace kwb::ui {
 namespace {
@@ -56,6 +59,42 @@ std::optional<Lesson> lessonOfSession(const Session& s) {
 
 }  // namespace
 
+// A session folder as read off the GUI thread: a writable store when the lock was free, else a
+// read-only one; the lesson it replays, when it is a lesson's.
+struct OpenedSession {
+  std::optional<SessionStore> store;
+  QString lockedBy;  // why the store is read-only, when it is (held elsewhere, damaged)
+  QString error;     // why nothing could be read
+  std::optional<Lesson> lesson;
+};
+
+namespace {
+
+// One read of the folder (SessionStore::open loads it); no Qt widget is touched here.
+OpenedSession readSessionFolder(const QString& dir) {
+  OpenedSession out;
+  try {
+    try {
+      out.store.emplace(SessionStore::open(dir.toStdString(), {OpenMode::ReadWrite}));
+    } catch (const SessionLockedError& e) {
+      out.lockedBy =
+          WorkbenchApp::tr("another workbench or `kwb run` (pid %1) is writing it").arg(e.holderPid());
+      out.store.emplace(SessionStore::open(dir.toStdString(), {OpenMode::ReadOnly}));
+    } catch (const StoreError& e) {
+      // Damage that keeps it from being written (docs/reliability.md): what can be read is shown.
+      out.lockedBy = QString::fromUtf8(e.what());
+      out.store.emplace(SessionStore::open(dir.toStdString(), {OpenMode::ReadOnly}));
+    }
+    out.lesson = lessonOfSession(out.store->session());
+  } catch (const std::exception& e) {
+    out.store.reset();
+    out.error = QString::fromUtf8(e.what());
+  }
+  return out;
+}
+
+}  // namespace
+
 WorkbenchApp::WorkbenchApp(QString resourcesDir, QString sessionsRoot, QObject* parent)
     : QObject(parent),
       resourcesDir_(std::move(resourcesDir)),
@@ -70,6 +109,11 @@ WorkbenchApp::WorkbenchApp(QString resourcesDir, QString sessionsRoot, QObject* 
   connect(window_.get(), &MainWindow::newSessionRequested, this, &WorkbenchApp::showNewSession);
   connect(window_.get(), &MainWindow::openSessionRequested, this,
           [this](const QString& dir) { openSession(dir); });
+  window_->installEventFilter(this);
+  for (const QString& w : providerEnvironmentWarnings()) qCWarning(lcUiSettings) << w;
+  // The scratch of workbenches killed earlier goes at once, not only when the next agent loop starts
+  // (a launch without a provider starts none); off the GUI thread, as it may be hundreds of MB.
+  retiring_.emplace_back([] { removeAbandonedAgentScratch(); });
   QSettings settings;
   window_->restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
   window_->restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
@@ -96,11 +140,40 @@ void WorkbenchApp::rememberView() {
   if (sessionDir_.isEmpty()) return;
   QSettings settings;
   saveSessionViewState(settings, sessionDir_, window_->viewState());
+  saveSessionSummary(settings, sessionDir_,
+                     summarizeSession(window_->session(), QDateTime::currentDateTimeUtc()));
 }
 
 void WorkbenchApp::refreshRecent() {
   QSettings settings;
-  window_->setRecentSessions(recentSessions(settings));
+  window_->setRecentSessions(recentSessionEntries(settings));
+}
+
+bool WorkbenchApp::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == window_.get() && event->type() == QEvent::Close && !confirmClose()) {
+    event->ignore();
+    return true;
+  }
+  return QObject::eventFilter(watched, event);
+}
+
+bool WorkbenchApp::confirmClose() {
+  if (!bridge_) return true;
+  const AgentState state = bridge_->loop().state();
+  const bool working = state == AgentState::Generating || state == AgentState::Compiling ||
+                       state == AgentState::Running || state == AgentState::Verifying ||
+                       state == AgentState::Profiling || state == AgentState::Deciding;
+  if (!working) return true;
+  const auto answer = QMessageBox::question(
+      window_.get(), tr("Quit while the agent works?"),
+      tr("The agent is %1. Quitting stops it: the iteration in flight is saved as stopped, and reopening the "
+         "session continues from there.")
+          .arg(QString::fromUtf8(agentStateName(state).data())),
+      QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
+  if (answer != QMessageBox::Yes) return false;
+  rememberView();
+  retireBridge();  // stops the loop now; the destructor joins it
+  return true;
 }
 
 bool WorkbenchApp::startOnTask(const QString& taskDir, const LlmEndpointConfig& provider,
@@ -112,7 +185,8 @@ bool WorkbenchApp::startOnTask(const QString& taskDir, const LlmEndpointConfig& 
   return startSession(taskDir, provider, sessionsRoot, base, std::nullopt);
 }
 
-void WorkbenchApp::attachLoop(SessionStore store, std::shared_ptr<LlmClient> llm, const QString& sessionDir) {
+void WorkbenchApp::attachLoop(SessionStore store, std::shared_ptr<LlmClient> llm, const QString& sessionDir,
+                              std::optional<int> resumeFrom) {
   const Session& s = store.session();
   QSettings qs;
   const SessionDefaults defaults = loadSessionDefaults(qs);
@@ -121,12 +195,15 @@ void WorkbenchApp::attachLoop(SessionStore store, std::shared_ptr<LlmClient> llm
                                                       std::chrono::seconds(defaults.caseTimeoutSeconds));
   AgentLoopOptions options;
   options.exitWhenFinished = false;
+  options.resumeFrom = resumeFrom;
   auto loop = std::make_unique<AgentLoop>(std::move(store), std::move(llm), evaluator, options);
   window_->showSession(loop->snapshot(), std::filesystem::path(sessionDir.toStdString()));
   bridge_ = std::make_unique<AgentBridge>(std::move(loop), window_.get());
   sessionDir_ = sessionDir;
   QSettings settings;
   rememberSession(settings, sessionDir);
+  saveSessionSummary(settings, sessionDir,
+                     summarizeSession(window_->session(), QDateTime::currentDateTimeUtc()));
   refreshRecent();
 }
 
@@ -134,6 +211,7 @@ bool WorkbenchApp::startSession(const QString& taskDir, const LlmEndpointConfig&
                                 const QString& sessionsRoot, SessionSettings base,
                                 const std::optional<Lesson>& lesson) {
   rememberView();
+  ++openTicket_;  // a session still being read is not shown over this one
   currentTask_ = taskDir;
   retireBridge();
   sessionDir_.clear();
@@ -201,39 +279,61 @@ bool WorkbenchApp::openLesson(const QString& nameOrDir) {
   }
 }
 
-bool WorkbenchApp::openSession(const QString& dir) {
-  Session loaded;
-  try {
-    loaded = SessionStore::load(dir.toStdString());
-  } catch (const std::exception& e) {
+void WorkbenchApp::openSession(const QString& dir, std::function<void(bool)> done) {
+  const int ticket = ++openTicket_;
+  window_->statusBar()->showMessage(tr("Opening %1…").arg(dir));
+  auto result = std::make_shared<OpenedSession>();
+  // The folder is read once, on a helper thread (a long session is thousands of files); what was read
+  // is shown back on the GUI thread. A later open supersedes this one (ticket).
+  retiring_.emplace_back([this, dir, result, ticket, done = std::move(done)]() mutable {
+    *result = readSessionFolder(dir);
+    QMetaObject::invokeMethod(
+        this,
+        [this, dir, result, ticket, done = std::move(done)] {
+          if (ticket != openTicket_) return;  // superseded: dropping the store releases its lock
+          const bool ok = showOpenedSession(dir, std::move(*result));
+          if (done) done(ok);
+          emit sessionOpenFinished(dir, ok);
+        },
+        Qt::QueuedConnection);
+  });
+}
+
+bool WorkbenchApp::showOpenedSession(const QString& dir, OpenedSession opened) {
+  if (!opened.error.isEmpty()) {
     // Nothing of the session shown now is touched: the current session stays open.
-    lastError_ = QString::fromUtf8(e.what());
+    lastError_ = opened.error;
+    qCWarning(lcUiSession) << "cannot open session" << dir << ":" << lastError_;
     window_->statusBar()->showMessage(tr("Cannot open session %1: %2").arg(dir, lastError_));
     return false;
   }
   rememberView();
   retireBridge();
   sessionDir_.clear();
+  SessionStore store = std::move(*opened.store);
+  const Session loaded = store.session();
+  const std::vector<StoreProblem> problems = store.problems();
+  for (const auto& p : problems) qCWarning(lcUiSession) << "session" << dir << ":" << p.describe().c_str();
   currentTask_ = QString::fromStdString(loaded.taskPath);
-  const std::optional<Lesson> lesson = lessonOfSession(loaded);
+  const std::optional<Lesson>& lesson = opened.lesson;
   QSettings qs;
   const LlmEndpointConfig provider = loadProviderSettings(qs);
-  QString readOnlyReason;
-  if (!lesson && !provider.configured()) {
+  const std::optional<SessionViewState> view = loadSessionViewState(qs, dir);
+  QString readOnlyReason = opened.lockedBy;
+  if (readOnlyReason.isEmpty() && !lesson && !provider.configured())
     readOnlyReason = tr("no LLM provider is configured (Tools ▸ LLM provider settings) to continue it");
-  } else {
+  if (readOnlyReason.isEmpty()) {
     try {
-      SessionStore store = SessionStore::open(dir.toStdString());
       std::shared_ptr<LlmClient> llm;
       if (lesson) {
         std::size_t played = 0;
-        for (const auto& it : store.session().iterations)
-          played += it.candidate.origin == Origin::Replay ? 1 : 0;
+        for (const auto& it : loaded.iterations) played += it.candidate.origin == Origin::Replay ? 1 : 0;
         llm = lessonReplay(*lesson, played);
       } else {
         llm = makeLlmClient(provider);
       }
-      attachLoop(std::move(store), std::move(llm), dir);
+      // The next round builds on the iteration the session was left on (else the accepted one).
+      attachLoop(std::move(store), std::move(llm), dir, view ? view->selectedIteration : std::nullopt);
       if (!lesson) bridge_->setLlmRetryLimit(provider.maxRetries);
     } catch (const SessionLockedError& e) {
       readOnlyReason = tr("another workbench or `kwb run` (pid %1) is writing it").arg(e.holderPid());
@@ -242,31 +342,80 @@ bool WorkbenchApp::openSession(const QString& dir) {
     }
   }
   if (!readOnlyReason.isEmpty()) {
-    if (!window_->openSessionDir(dir)) return false;
+    window_->showSession(loaded, std::filesystem::path(dir.toStdString()));
     window_->setAgentAvailable(false, tr("Read-only: %1").arg(readOnlyReason));
     sessionDir_ = dir;
     QSettings settings;
     rememberSession(settings, dir);
+    saveSessionSummary(settings, dir, summarizeSession(loaded, QDateTime::currentDateTimeUtc()));
     refreshRecent();
   }
   window_->setLesson(lesson);
-  QSettings settings;
-  if (const auto view = loadSessionViewState(settings, dir)) window_->restoreViewState(*view);
-  window_->statusBar()->showMessage(readOnlyReason.isEmpty()
-                                        ? tr("Reopened %1 (%n iteration(s)) — Start (F5) continues it",
-                                             nullptr, int(loaded.iterations.size()))
-                                              .arg(dir)
-                                        : tr("Opened %1 read-only: %2").arg(dir, readOnlyReason));
+  if (view) window_->restoreViewState(*view);
+  QString message = readOnlyReason.isEmpty() ? tr("Reopened %1 (%n iteration(s)) — Start (F5) continues it",
+                                                  nullptr, int(loaded.iterations.size()))
+                                                   .arg(dir)
+                                             : tr("Opened %1 read-only: %2").arg(dir, readOnlyReason);
+  if (!problems.empty())
+    message += tr(" · %n problem(s): %1", nullptr, int(problems.size()))
+                   .arg(QString::fromStdString(problems.front().describe()));
+  window_->statusBar()->showMessage(message);
   return true;
+}
+
+void WorkbenchApp::launch(const LaunchRequest& request, std::function<void(bool)> done) {
+  auto fallBack = [this, request, done](const QString& tried) {
+    const QString why = lastError_;
+    QSettings settings;
+    startOnTask(request.taskDir, loadProviderSettings(settings), sessionsRoot_);
+    if (!tried.isEmpty()) window_->statusBar()->showMessage(tr("Could not open %1: %2").arg(tried, why));
+    if (done) done(tried.isEmpty());
+  };
+  if (!request.sessionDir.isEmpty()) {
+    openSession(request.sessionDir, [request, done, fallBack](bool ok) {
+      if (!ok)
+        fallBack(request.sessionDir);
+      else if (done)
+        done(true);
+    });
+    return;
+  }
+  if (!request.lesson.isEmpty()) {
+    if (openLesson(request.lesson)) {
+      if (done) done(true);
+    } else {
+      fallBack(request.lesson);
+    }
+    return;
+  }
+  QSettings settings;
+  const QStringList recent = request.reopenLast ? recentSessions(settings) : QStringList();
+  if (recent.isEmpty()) {
+    fallBack({});
+    return;
+  }
+  // The last session that no longer opens (moved, damaged) is not an error the engineer asked for:
+  // the task opens, and the status bar says why the session did not.
+  openSession(recent.front(), [this, recent, done, fallBack](bool ok) {
+    if (ok) {
+      if (done) done(true);
+      return;
+    }
+    const QString why = lastError_;
+    fallBack({});
+    window_->statusBar()->showMessage(tr("The last session %1 did not open: %2").arg(recent.front(), why));
+  });
 }
 
 bool WorkbenchApp::showSettings() {
   QSettings settings;
-  SettingsDialog dialog(loadProviderSettings(settings), loadSessionDefaults(settings), window_.get());
+  // The dialog edits what is stored; the KWB_LLM_* variables that replace stored fields are shown there.
+  SettingsDialog dialog(loadStoredProviderSettings(settings), loadSessionDefaults(settings), window_.get(),
+                        providerOverrides(), providerEnvironmentWarnings());
   if (dialog.exec() != QDialog::Accepted) return false;
-  const LlmEndpointConfig config = dialog.config();
-  saveProviderSettings(settings, config);
+  saveProviderSettings(settings, dialog.config());
   saveSessionDefaults(settings, dialog.defaults());
+  const LlmEndpointConfig config = loadProviderSettings(settings);
   // With no live session yet (the usual first run), start one on the task shown; a live session keeps
   // its provider, and the new settings apply to the next session.
   if (!bridge_ && !currentTask_.isEmpty())
@@ -300,30 +449,39 @@ void WorkbenchApp::showLessons() {
   if (ok) openLesson(names.at(titles.indexOf(pick)));
 }
 
-QString describeProvider(const LlmEndpointConfig& c) {
+QString describeProvider(const LlmEndpointConfig& c, const std::vector<ProviderOverride>& overrides) {
+  QStringList variables;
+  for (const auto& o : overrides) variables << o.variable;
+  const QString fromEnvironment = variables.isEmpty()
+                                      ? QString()
+                                      : WorkbenchApp::tr(" · %1 from the environment (overrides Settings)")
+                                            .arg(variables.join(QStringLiteral(", ")));
   if (!c.configured())
     return WorkbenchApp::tr(
-        "Not configured — sessions cannot generate; lessons still replay on the emulator");
+               "Not configured — sessions cannot generate; lessons still replay on the emulator") +
+           fromEnvironment;
   QString s = QStringLiteral("%1 · %2 at %3")
                   .arg(QString::fromStdString(c.provider), QString::fromStdString(c.model),
                        QString::fromStdString(redactUrl(c.baseUrl)));
   if (!c.apiKeyEnv.empty())
     s += c.apiKeyPresent ? WorkbenchApp::tr(" · key from $%1").arg(QString::fromStdString(c.apiKeyEnv))
                          : WorkbenchApp::tr(" · $%1 is not set").arg(QString::fromStdString(c.apiKeyEnv));
-  return s;
+  return s + fromEnvironment;
 }
 
 void WorkbenchApp::showNewSession() {
   QSettings settings;
   NewSessionDialog dialog(resourcesDir_ + QStringLiteral("/tasks"), loadSessionDefaults(settings),
-                          describeProvider(loadProviderSettings(settings)), window_.get());
-  connect(&dialog, &NewSessionDialog::providerSettingsRequested, this, [this, &dialog] {
+                          describeProvider(loadProviderSettings(settings), providerOverrides()),
+                          window_.get());
+  connect(&dialog, &NewSessionDialog::providerSettingsRequested, this, [&dialog] {
     QSettings s;
-    SettingsDialog sd(loadProviderSettings(s), loadSessionDefaults(s), &dialog);
+    SettingsDialog sd(loadStoredProviderSettings(s), loadSessionDefaults(s), &dialog, providerOverrides(),
+                      providerEnvironmentWarnings());
     if (sd.exec() != QDialog::Accepted) return;
     saveProviderSettings(s, sd.config());
     saveSessionDefaults(s, sd.defaults());
-    dialog.setProviderSummary(describeProvider(sd.config()));
+    dialog.setProviderSummary(describeProvider(loadProviderSettings(s), providerOverrides()));
   });
   if (dialog.exec() != QDialog::Accepted) return;
   const NewSessionChoice c = dialog.choice();

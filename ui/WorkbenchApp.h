@@ -7,6 +7,7 @@
 
 #include <QObject>
 #include <QString>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <thread>
@@ -25,9 +26,22 @@ namespace kwb::ui {
 
 class MainWindow;
 class AgentBridge;
+struct OpenedSession;
 
-// One line about the LLM provider in use (never the key), for dialogs and the status bar.
-QString describeProvider(const LlmEndpointConfig& config);
+struct ProviderOverride;
+
+// One line about the LLM provider in use (never the key), for dialogs and the status bar; it names the
+// KWB_LLM_* variables that override stored settings.
+QString describeProvider(const LlmEndpointConfig& config,
+                         const std::vector<ProviderOverride>& overrides = {});
+
+// What the command line asks for (app/workbench/main.cpp).
+struct LaunchRequest {
+  QString taskDir;          // the task shown when nothing else opens
+  QString sessionDir;       // --session DIR
+  QString lesson;           // --lesson NAME
+  bool reopenLast = false;  // a plain launch: reopen the most recent session when it still opens
+};
 
 class WorkbenchApp : public QObject {
   Q_OBJECT
@@ -35,6 +49,11 @@ class WorkbenchApp : public QObject {
   // `sessionsRoot` is where new sessions are created (default: the standard application data folder).
   explicit WorkbenchApp(QString resourcesDir, QString sessionsRoot = {}, QObject* parent = nullptr);
   ~WorkbenchApp() override;
+
+  // Opens what `request` asks for; when that cannot be opened, the task, with the reason on the status
+  // bar. `done(false)` when a session or lesson asked for could not be opened. A session is read off
+  // the GUI thread, so `done` may run after this returns (on the GUI thread).
+  void launch(const LaunchRequest& request, std::function<void(bool)> done = {});
 
   MainWindow* window() const { return window_.get(); }
   AgentBridge* bridge() const { return bridge_.get(); }
@@ -47,20 +66,32 @@ class WorkbenchApp : public QObject {
   // the emulator; each step's explanation is shown beside the diff of the iteration it produced.
   bool openLesson(const QString& nameOrDir);
   // Reopens a session folder with its whole tree and the view it was left in. With a provider (or a
-  // lesson's replay) the agent continues it; when it cannot (no provider, the lock is held elsewhere)
-  // the session is shown read-only and the status bar says why.
-  bool openSession(const QString& dir);
+  // lesson's replay) the agent continues it, building on the iteration it was left on; when it cannot
+  // (no provider, the lock is held elsewhere) the session is shown read-only and the status bar says
+  // why. The folder is read once, off the GUI thread; `done` (and sessionOpenFinished) report the
+  // outcome on the GUI thread. A folder that is not a session leaves the open session as it was.
+  void openSession(const QString& dir, std::function<void(bool)> done = {});
 
   QString sessionDir() const { return sessionDir_; }
   QString lastError() const { return lastError_; }
   QString sessionsRoot() const { return sessionsRoot_; }
 
+ signals:
+  void sessionOpenFinished(const QString& dir, bool ok);
+
  private:
   // `base` carries the backend, SoC and limits; the provider fields are filled in here.
   bool startSession(const QString& taskDir, const LlmEndpointConfig& provider, const QString& sessionsRoot,
                     SessionSettings base, const std::optional<Lesson>& lesson);
-  void attachLoop(SessionStore store, std::shared_ptr<LlmClient> llm, const QString& sessionDir);
+  // `resumeFrom`: the iteration the first round builds on (the one a reopened session was left on).
+  void attachLoop(SessionStore store, std::shared_ptr<LlmClient> llm, const QString& sessionDir,
+                  std::optional<int> resumeFrom = std::nullopt);
+  // Saves the shown session's view and its Open recent line.
   void rememberView();
+  bool showOpenedSession(const QString& dir, OpenedSession opened);
+  bool eventFilter(QObject* watched, QEvent* event) override;
+  // Closing while the agent works: asks, and stops the agent when the engineer confirms.
+  bool confirmClose();
   // Ends the current session's agent without blocking the GUI thread: the loop is stopped here and
   // destroyed (its thread joined) on a helper thread, since the step in flight may take seconds.
   void retireBridge();
@@ -77,7 +108,8 @@ class WorkbenchApp : public QObject {
   QString currentTask_;
   std::unique_ptr<MainWindow> window_;
   std::unique_ptr<AgentBridge> bridge_;
-  std::vector<std::thread> retiring_;  // joined in the destructor
+  std::vector<std::thread> retiring_;  // retired loops and session reads; joined in the destructor
+  int openTicket_ = 0;                 // the latest open or new session; older reads are dropped
 };
 
 }  // namespace kwb::ui

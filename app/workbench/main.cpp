@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: MIT
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QSettings>
-#include <QStatusBar>
 
 #include "core/base/InstallLayout.h"
 #include "ui/MainWindow.h"
-#include "ui/ProviderSettings.h"
+#include "ui/QuitOnSignal.h"
 #include "ui/WorkbenchApp.h"
 
 int main(int argc, char** argv) {
+  // Read before QApplication exists: QGuiApplication takes "-session"/"--session" (X11 session
+  // management) out of argv, which would turn `--session DIR` into a plain launch.
+  QStringList arguments;
+  for (int i = 0; i < argc; ++i) arguments << QString::fromLocal8Bit(argv[i]);
   QApplication app(argc, argv);
   QApplication::setApplicationName(QStringLiteral("kernel-workbench"));
   QApplication::setOrganizationName(QStringLiteral("KernelWorkbench"));
@@ -30,30 +32,24 @@ int main(int argc, char** argv) {
   QCommandLineOption lessonOpt(QStringLiteral("lesson"),
                                QStringLiteral("Open a lesson in teaching mode (name or folder)"),
                                QStringLiteral("NAME"));
+  QCommandLineOption newOpt(QStringLiteral("new"),
+                            QStringLiteral("Start on the task instead of reopening the last session"));
   parser.addOption(taskOpt);
   parser.addOption(sessionOpt);
   parser.addOption(lessonOpt);
-  parser.process(app);
+  parser.addOption(newOpt);
+  parser.process(arguments);
 
+  kwb::ui::LaunchRequest request;
+  request.taskDir = parser.value(taskOpt);
+  request.sessionDir = parser.value(sessionOpt);
+  request.lesson = parser.value(lessonOpt);
+  // A plain launch reopens the last session (docs/workbench.md, "Sessions").
+  request.reopenLast = !parser.isSet(taskOpt) && !parser.isSet(newOpt);
   kwb::ui::WorkbenchApp workbench(resources);
-  // A session or lesson that cannot be opened leaves the default task on screen, with the reason.
-  bool opened = false;
-  QString why;
-  if (parser.isSet(sessionOpt)) {
-    opened = workbench.openSession(parser.value(sessionOpt));
-  } else if (parser.isSet(lessonOpt)) {
-    opened = workbench.openLesson(parser.value(lessonOpt));
-  }
-  if (!opened) {
-    why = workbench.lastError();
-    QSettings settings;
-    workbench.startOnTask(parser.value(taskOpt), kwb::ui::loadProviderSettings(settings),
-                          workbench.sessionsRoot());
-    if (parser.isSet(sessionOpt) || parser.isSet(lessonOpt))
-      workbench.window()->statusBar()->showMessage(
-          QStringLiteral("Could not open %1: %2")
-              .arg(parser.isSet(sessionOpt) ? parser.value(sessionOpt) : parser.value(lessonOpt), why));
-  }
+  // A terminal's Ctrl+C, `kill` or a logout quit like Session ▸ Quit, so no scratch is left behind.
+  kwb::ui::QuitOnSignal quitOnSignal;
+  workbench.launch(request);
   workbench.window()->show();
   return QApplication::exec();
 }

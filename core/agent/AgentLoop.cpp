@@ -59,14 +59,12 @@ namespace {
 // pre-created by another user), marked with its owner so that a later loop can remove it should this
 // process be killed (WorkRootJanitor.h); the folders of loops killed earlier go first.
 fs::path defaultWorkRoot() {
-  constexpr const char* kPrefix = "kwb-agent-";
-  std::error_code ec;
-  const fs::path base = fs::temp_directory_path(ec);
-  if (!ec) removeAbandonedScratch(base, kPrefix);
+  removeAbandonedAgentScratch();
   std::string error;
-  fs::path root = makeTempWorkDir(kPrefix, error);
+  fs::path root = makeTempWorkDir(kAgentScratchPrefix, error);
   if (root.empty()) throw std::runtime_error("AgentLoop: " + error);
   if (const std::string why = writeScratchOwner(root); !why.empty()) {
+    std::error_code ec;
     fs::remove_all(root, ec);
     throw std::runtime_error("AgentLoop: " + why);
   }
@@ -197,7 +195,7 @@ AgentLoop::AgentLoop(SessionStore store, std::shared_ptr<LlmClient> llm,
   d.runner = std::make_unique<IterationRunner>(d.store, d.llm, d.evaluator, d.options, d.task,
                                                std::move(readme), std::move(hooks));
   d.interrupted = d.runner->recoverInterrupted();
-  d.progress.head = d.policy.initialHead(d.store.session());
+  d.progress.head = d.policy.initialHead(d.store.session(), d.options.resumeFrom);
 }
 
 AgentLoop::~AgentLoop() {
@@ -475,7 +473,7 @@ void AgentLoop::Impl::threadMain() {
     {
       const Session s = store.session();
       std::lock_guard lock(mutex);
-      progress.head = policy.initialHead(s);
+      progress.head = policy.initialHead(s, options.resumeFrom);
     }
     for (;;) {
       {

@@ -75,6 +75,9 @@ struct AgentLoopOptions {
   int defaultMaxIterations = 20;      // when no iteration/token/time budget is set at all
   double minImprovement = 0.02;       // an optimisation round must be this much faster (2 %) to count
   std::string candidateFileName = "kernel.cpp";
+  // On a reopened session, the iteration the first round builds on (the GUI passes the one the engineer
+  // left selected); ignored unless it finished with a candidate. See RoundPolicy::initialHead.
+  std::optional<int> resumeFrom;
 };
 
 class AgentLoop {

@@ -43,7 +43,12 @@ std::optional<double> iterationTimeUs(const Iteration& it) {
   return it.profile->totalUs;
 }
 
-std::optional<int> RoundPolicy::initialHead(const Session& s) const {
+std::optional<int> RoundPolicy::initialHead(const Session& s, std::optional<int> preferred) const {
+  // A reopened session continues from what the engineer chose (docs/workbench.md, "Sessions").
+  for (const std::optional<int>& chosen : {preferred, s.acceptedIteration}) {
+    const Iteration* it = chosen ? s.findIteration(*chosen) : nullptr;
+    if (it && isFinal(it->state) && !it->candidate.empty()) return it->id;
+  }
   std::optional<int> best;
   double bestUs = 0;
   std::optional<int> latest;

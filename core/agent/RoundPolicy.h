@@ -53,9 +53,10 @@ class RoundPolicy {
  public:
   explicit RoundPolicy(RoundPolicyConfig config = {}) : config_(config) {}
 
-  // The base when a session is (re)opened: the fastest passing finished iteration (ties: the
-  // earliest), else the latest finished one with a candidate.
-  std::optional<int> initialHead(const Session& s) const;
+  // The base when a session is (re)opened: `preferred` (the iteration the engineer left the session on),
+  // else the accepted iteration, each only when it finished with a candidate; else the fastest passing
+  // finished iteration (ties: the earliest), else the latest finished one with a candidate.
+  std::optional<int> initialHead(const Session& s, std::optional<int> preferred = std::nullopt) const;
   // The next round's plan from `progress`; `hint` is the engineer's queued text.
   RoundPlan plan(const Session& s, const LoopProgress& progress, std::string hint) const;
   // Why the loop should finish before another round (budget, target, patience); nullopt: go on.

@@ -105,4 +105,11 @@ std::vector<fs::path> removeAbandonedScratch(const fs::path& base, const std::st
   return removed;
 }
 
+std::vector<fs::path> removeAbandonedAgentScratch() {
+  std::error_code ec;
+  const fs::path base = fs::temp_directory_path(ec);
+  if (ec) return {};
+  return removeAbandonedScratch(base, kAgentScratchPrefix);
+}
+
 }  // namespace kwb

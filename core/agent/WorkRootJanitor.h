@@ -15,6 +15,8 @@ namespace kwb {
 
 // The marker inside each scratch folder.
 inline constexpr const char* kScratchOwnerFile = ".kwb-owner";
+// The agent loop's scratch folders: $TMPDIR/kwb-agent-XXXXXX.
+inline constexpr const char* kAgentScratchPrefix = "kwb-agent-";
 
 // Writes the marker naming this process into `root`. Returns an error message, empty on success.
 std::string writeScratchOwner(const std::filesystem::path& root);
@@ -22,5 +24,8 @@ std::string writeScratchOwner(const std::filesystem::path& root);
 // Removes the folders `<base>/<prefix>*` whose marker names a process that is gone; returns them.
 std::vector<std::filesystem::path> removeAbandonedScratch(const std::filesystem::path& base,
                                                           const std::string& prefix);
+// removeAbandonedScratch on $TMPDIR with kAgentScratchPrefix: what every new loop does first, and what
+// the GUI does at start (a launch without a provider creates no loop; docs/reliability.md).
+std::vector<std::filesystem::path> removeAbandonedAgentScratch();
 
 }  // namespace kwb

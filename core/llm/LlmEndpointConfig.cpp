@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/llm/LlmEndpointConfig.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <stdexcept>
@@ -130,6 +131,62 @@ LlmEndpointConfig llmEndpointFromEnvironment(const EnvLookup& env) {
                          std::to_string(k->size()) +
                          " characters given): it must NAME the variable that holds the key, not be the key");
   return c;
+}
+
+const std::vector<std::string>& llmEnvironmentVariableNames() {
+  static const std::vector<std::string> names = {
+      "KWB_LLM_PROVIDER",       "KWB_LLM_BASE_URL",    "KWB_LLM_MODEL",      "KWB_LLM_API_KEY_ENV",
+      "KWB_LLM_REPLAY_FILE",    "KWB_LLM_TEMPERATURE", "KWB_LLM_MAX_TOKENS", "KWB_LLM_TIMEOUT_S",
+      "KWB_LLM_IDLE_TIMEOUT_S", "KWB_LLM_MAX_RETRIES"};
+  return names;
+}
+
+namespace {
+
+std::size_t editDistance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+std::vector<std::string> unknownLlmEnvironmentVariables(const std::vector<std::string>& names) {
+  const std::string prefix = "KWB_LLM_";
+  const auto& known = llmEnvironmentVariableNames();
+  std::vector<std::string> out;
+  for (const std::string& name : names) {
+    if (name.rfind(prefix, 0) != 0 || std::find(known.begin(), known.end(), name) != known.end()) continue;
+    const std::string shown = toValidUtf8(bodySnippet(name, 60));
+    std::string warning = shown + " is not a variable kwb reads";
+    const std::string* closest = nullptr;
+    std::size_t best = 0;
+    for (const std::string& k : known) {
+      const std::size_t d = editDistance(name, k);
+      if (!closest || d < best) {
+        closest = &k;
+        best = d;
+      }
+    }
+    // Only a near miss is a likely typo; otherwise list what exists.
+    if (closest && best <= 3)
+      warning += "; did you mean " + *closest + "?";
+    else
+      warning +=
+          " (known: KWB_LLM_PROVIDER, _BASE_URL, _MODEL, _API_KEY_ENV, _REPLAY_FILE, _TEMPERATURE, "
+          "_MAX_TOKENS, _TIMEOUT_S, _IDLE_TIMEOUT_S, _MAX_RETRIES)";
+    out.push_back(std::move(warning));
+  }
+  return out;
 }
 
 nlohmann::json toJson(const LlmEndpointConfig& c) {

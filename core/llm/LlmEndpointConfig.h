@@ -49,6 +49,13 @@ struct LlmEndpointConfig {
 // name that is not a name (a key pasted in its place).
 LlmEndpointConfig llmEndpointFromEnvironment(const EnvLookup& env = processEnvironment());
 
+// The KWB_LLM_* variables llmEndpointFromEnvironment reads.
+const std::vector<std::string>& llmEnvironmentVariableNames();
+// One warning per name in `names` (the environment's variable names) that starts with KWB_LLM_ but is
+// not one kwb reads, suggesting the closest known name ("KWB_LLM_MODLE is not a variable kwb reads; did
+// you mean KWB_LLM_MODEL?"): a misspelt override is otherwise silently ignored.
+std::vector<std::string> unknownLlmEnvironmentVariables(const std::vector<std::string>& names);
+
 // Settings as JSON for sessions: the key's variable NAME only, never its value.
 nlohmann::json toJson(const LlmEndpointConfig& c);
 // Missing fields keep their defaults; wrong types throw std::invalid_argument naming the field.

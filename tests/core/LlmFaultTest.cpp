@@ -272,6 +272,19 @@ TEST(LlmEndpointEnvironment, InvalidValuesWarnNamingTheVariableAndTheProblem) {
   EXPECT_EQ(c.requestTimeoutMs, 600'000);
 }
 
+TEST(LlmEndpointEnvironment, MisspeltVariablesWarnWithTheClosestKnownName) {
+  const auto w = unknownLlmEnvironmentVariables(
+      {"PATH", "KWB_LLM_MODEL", "KWB_LLM_MODLE", "KWB_LLM_BASEURL", "KWB_LLM_SOMETHING_ELSE", "KWB_RUN_X"});
+  ASSERT_EQ(w.size(), 3u);
+  EXPECT_EQ(w[0], "KWB_LLM_MODLE is not a variable kwb reads; did you mean KWB_LLM_MODEL?");
+  EXPECT_EQ(w[1], "KWB_LLM_BASEURL is not a variable kwb reads; did you mean KWB_LLM_BASE_URL?");
+  EXPECT_NE(w[2].find("KWB_LLM_SOMETHING_ELSE is not a variable kwb reads (known: KWB_LLM_PROVIDER"),
+            std::string::npos)
+      << w[2];
+  for (const auto& name : llmEnvironmentVariableNames())
+    EXPECT_TRUE(unknownLlmEnvironmentVariables({name}).empty()) << name;
+}
+
 TEST(Utf8Text, ReplacesEachMaximalBadSubpartAndKeepsValidText) {
   EXPECT_EQ(toValidUtf8("plain"), "plain");
   EXPECT_EQ(toValidUtf8("\xE2\x82\xAC"), "\xE2\x82\xAC");  // euro sign

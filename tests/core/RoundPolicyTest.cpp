@@ -61,6 +61,23 @@ TEST(RoundPolicy, InitialHeadIsTheFastestPassElseTheLatestFinishedCandidate) {
   EXPECT_EQ(policy.initialHead(session({done(1, Verdict::WrongAnswer), noCode(2)})), 1);  // no candidate
 }
 
+TEST(RoundPolicy, InitialHeadOfAReopenedSessionIsTheChosenThenTheAcceptedIteration) {
+  Session s = session(
+      {done(1, Verdict::WrongAnswer), done(2, Verdict::Pass, 50), done(3, Verdict::Pass, 30), noCode(4)});
+  EXPECT_EQ(policy.initialHead(s), 3);  // nothing chosen: the fastest pass
+  s.acceptedIteration = 2;
+  EXPECT_EQ(policy.initialHead(s), 2);      // the accepted one, though slower
+  EXPECT_EQ(policy.initialHead(s, 1), 1);   // the one the engineer left selected wins, even failing
+  EXPECT_EQ(policy.initialHead(s, 4), 2);   // a selection without code is no base
+  EXPECT_EQ(policy.initialHead(s, 99), 2);  // nor is an unknown one
+  Iteration running = done(5, std::nullopt);
+  running.state = IterationState::Running;
+  s.iterations.push_back(running);
+  EXPECT_EQ(policy.initialHead(s, 5), 2);  // nor one that never finished
+  s.acceptedIteration = 99;
+  EXPECT_EQ(policy.initialHead(s), 3);
+}
+
 TEST(RoundPolicy, PlanModeFollowsTheHead) {
   const Session s = session({done(1, Verdict::CompileError), done(2, Verdict::Pass, 50), noCode(3)});
   EXPECT_EQ(policy.plan(s, {}, "").mode, PromptMode::Initial);

@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: MIT
 // The new-session dialog (task, backend, SoC, provider, limits), the settings dialog (provider, limits,
 // sandbox) and the session defaults they share.
+#include <QDir>
+#include <QLabel>
 #include <QSettings>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <map>
 
 #include "tests/ui/UiTestSupport.h"
 #include "ui/LimitsEditor.h"
 #include "ui/NewSessionDialog.h"
+#include "ui/ProviderSettings.h"
 #include "ui/SessionDefaults.h"
 #include "ui/SettingsDialog.h"
 #include "ui/WorkbenchApp.h"
@@ -49,6 +53,53 @@ class SessionDialogsTest : public QObject {
     QVERIFY(dialog.grab().save(QStringLiteral(KWB_TEST_OUT_DIR "/new_session.png")));
   }
 
+  void longProviderSummariesAndTaskErrorsWrapAndAreShownWhole() {
+    const QString summary = QStringLiteral(
+        "openai · qwen2.5-coder-32b-instruct-awq at https://inference.gateway.internal.example.com/team/"
+        "kernels/openai/compat/v1 · key from $KERNEL_TEAM_GATEWAY_API_KEY · KWB_LLM_BASE_URL, KWB_LLM_MODEL "
+        "from the environment (overrides Settings)");
+    NewSessionDialog dialog(QStringLiteral(KWB_SOURCE_DIR "/resources/tasks"), builtinSessionDefaults(),
+                            summary);
+    dialog.resize(640, dialog.sizeHint().height());
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    QTemporaryDir root;
+    const QString bad = root.path() + QStringLiteral(
+                                          "/a_folder_with_a_rather_long_name_that_is_not_a_task/"
+                                          "and_a_subfolder_whose_name_is_just_as_long_as_the_first");
+    QVERIFY(QDir().mkpath(bad));
+    QVERIFY(!dialog.selectTaskDir(bad));
+    QVERIFY(dialog.errorText().contains(bad));
+    QTest::qWait(100);  // the layout settles
+    auto* info = dialog.findChild<QLabel*>(QStringLiteral("taskInfo"));
+    auto* error = dialog.findChild<QLabel*>(QStringLiteral("taskError"));
+    auto* provider = dialog.findChild<QLabel*>(QStringLiteral("providerSummary"));
+    QVERIFY(info && error && provider);
+    QVERIFY(error->isVisible());
+    for (QLabel* l : {info, error, provider}) {
+      const QRect inDialog(l->mapTo(&dialog, QPoint(0, 0)), l->size());
+      // Inside the dialog (not cut at its right edge) and tall enough for every wrapped line.
+      QVERIFY2(dialog.rect().contains(inDialog),
+               qPrintable(QStringLiteral("%1 at %2,%3 %4x%5 in a %6x%7 dialog")
+                              .arg(l->objectName())
+                              .arg(inDialog.x())
+                              .arg(inDialog.y())
+                              .arg(inDialog.width())
+                              .arg(inDialog.height())
+                              .arg(dialog.width())
+                              .arg(dialog.height())));
+      QVERIFY2(l->height() >= l->heightForWidth(l->width()),
+               qPrintable(QStringLiteral("%1: %2 px high, needs %3")
+                              .arg(l->objectName())
+                              .arg(l->height())
+                              .arg(l->heightForWidth(l->width()))));
+    }
+    const QRect infoRect(info->mapTo(&dialog, QPoint(0, 0)), info->size());
+    const QRect errorRect(error->mapTo(&dialog, QPoint(0, 0)), error->size());
+    QVERIFY(!infoRect.intersects(errorRect));  // never drawn over the description
+    QVERIFY(dialog.grab().save(QStringLiteral(KWB_TEST_OUT_DIR "/new_session_error.png")));
+  }
+
   void limitsEditorRoundTripsEveryLimit() {
     LimitsEditor e;
     SessionLimits l;
@@ -85,6 +136,51 @@ class SessionDialogsTest : public QObject {
     QCOMPARE(dialog.defaults(), d);
     QVERIFY(!describeProvider(p).contains(QStringLiteral("KWB_DIALOG_TEST_KEY=")));
     QVERIFY(describeProvider(LlmEndpointConfig{}).contains(QStringLiteral("Not configured")));
+  }
+
+  void environmentOverridesAreNamedWhereTheValueIsShown() {
+    const std::map<std::string, std::string> vars{{"KWB_LLM_MODEL", "qwen-from-env"},
+                                                  {"KWB_LLM_BASE_URL", "http://env.example:8000/v1"}};
+    const EnvLookup env = [&](const std::string& n) -> std::optional<std::string> {
+      auto it = vars.find(n);
+      return it == vars.end() ? std::nullopt : std::optional<std::string>(it->second);
+    };
+    QSettings s;
+    LlmEndpointConfig stored;
+    stored.provider = "openai";
+    stored.baseUrl = "http://stored.example/v1";
+    stored.model = "stored-model";
+    stored.apiKeyEnv = "MY_STORED_KEY";
+    saveProviderSettings(s, stored);
+
+    // Each variable replaces its own field; the others stay as stored.
+    const LlmEndpointConfig effective = loadProviderSettings(s, env);
+    QCOMPARE(effective.provider, std::string("openai"));
+    QCOMPARE(effective.baseUrl, std::string("http://env.example:8000/v1"));
+    QCOMPARE(effective.model, std::string("qwen-from-env"));
+    QCOMPARE(effective.apiKeyEnv, std::string("MY_STORED_KEY"));
+    const auto overrides = providerOverrides(env);
+    QCOMPARE(overrides.size(), std::size_t(2));
+
+    SettingsDialog dialog(loadStoredProviderSettings(s, env), builtinSessionDefaults(), nullptr, overrides,
+                          providerEnvironmentWarnings(env, QStringList{QStringLiteral("KWB_LLM_MODLE")}));
+    QVERIFY2(dialog.overrideNote(ProviderField::Model).contains(QStringLiteral("$KWB_LLM_MODEL")) &&
+                 dialog.overrideNote(ProviderField::Model).contains(QStringLiteral("qwen-from-env")),
+             qPrintable(dialog.overrideNote(ProviderField::Model)));
+    QVERIFY(dialog.overrideNote(ProviderField::BaseUrl).contains(QStringLiteral("$KWB_LLM_BASE_URL")));
+    QVERIFY(dialog.overrideNote(ProviderField::Provider).isEmpty());
+    QVERIFY(dialog.overrideNote(ProviderField::ApiKeyEnv).isEmpty());
+    // The dialog edits what is stored: saving it never writes the environment's values into Settings.
+    QCOMPARE(dialog.config().model, std::string("stored-model"));
+    QCOMPARE(dialog.config().baseUrl, std::string("http://stored.example/v1"));
+    QVERIFY2(dialog.environmentWarningText().contains(QStringLiteral("did you mean KWB_LLM_MODEL?")),
+             qPrintable(dialog.environmentWarningText()));
+    const QString summary = describeProvider(effective, overrides);
+    QVERIFY2(summary.contains(QStringLiteral("KWB_LLM_BASE_URL, KWB_LLM_MODEL from the environment")),
+             qPrintable(summary));
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    QVERIFY(dialog.grab().save(QStringLiteral(KWB_TEST_OUT_DIR "/settings_overrides.png")));
   }
 
   void defaultsPersistInSettings() {

@@ -94,7 +94,7 @@ class TeachingModeTest : public QObject {
     const QString dir = app.sessionDir();
     app.bridge()->loop().stop();
     ui::WorkbenchApp again(QStringLiteral(KWB_SOURCE_DIR "/resources"), sessions.path());
-    QVERIFY(again.openSession(dir));
+    QVERIFY(uitest::openSessionAndWait(again, dir));
     // The first window still holds the session's lock, so this one shows it read-only and says why.
     QVERIFY(!again.window()->action(QStringLiteral("start"))->isEnabled());
     QVERIFY(again.window()->teaching());

@@ -8,6 +8,8 @@
 #include <QString>
 #include <QtTest>
 #include <functional>
+#include <memory>
+#include <optional>
 
 namespace kwb::uitest {
 
@@ -20,6 +22,16 @@ inline bool waitFor(const std::function<bool()>& pred, int ms) {
     QTest::qWait(50);
   }
   return true;
+}
+
+// Opens a session folder through `app.openSession` (read off the GUI thread) and waits for the outcome;
+// false when it did not open or did not finish within `ms`.
+template <typename App>
+bool openSessionAndWait(App& app, const QString& dir, int ms = 120000) {
+  auto result = std::make_shared<std::optional<bool>>();
+  app.openSession(dir, [result](bool ok) { *result = ok; });
+  waitFor([&] { return result->has_value(); }, ms);
+  return result->value_or(false);
 }
 
 // Every QSettings of this process (default-constructed) reads and writes an INI file under `dir`.
