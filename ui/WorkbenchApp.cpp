@@ -5,6 +5,7 @@
 #include <QDateTime>
 #include <QDir>
 #include <QInputDialog>
+#include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
@@ -110,7 +111,18 @@ WorkbenchApp::WorkbenchApp(QString resourcesDir, QString sessionsRoot, QObject* 
   connect(window_.get(), &MainWindow::openSessionRequested, this,
           [this](const QString& dir) { openSession(dir); });
   window_->installEventFilter(this);
-  for (const QString& w : providerEnvironmentWarnings()) qCWarning(lcUiSettings) << w;
+  // A misspelt or unusable KWB_LLM_* variable is otherwise ignored without a word: the status bar keeps
+  // a notice (the problems in its tooltip; the settings dialog lists them too).
+  if (const QStringList warnings = providerEnvironmentWarnings(); !warnings.isEmpty()) {
+    for (const QString& w : warnings) qCWarning(lcUiSettings) << w;
+    auto* notice = new QLabel(
+        tr("⚠ %n KWB_LLM_* problem(s): Tools ▸ LLM provider settings", nullptr, int(warnings.size())),
+        window_.get());
+    notice->setObjectName(QStringLiteral("environmentWarnings"));
+    notice->setToolTip(warnings.join(QLatin1Char('\n')));
+    notice->setStyleSheet(QStringLiteral("color: #c0392b"));
+    window_->statusBar()->addPermanentWidget(notice);
+  }
   // The scratch of workbenches killed earlier goes at once, not only when the next agent loop starts
   // (a launch without a provider starts none); off the GUI thread, as it may be hundreds of MB.
   retiring_.emplace_back([] { removeAbandonedAgentScratch(); });

@@ -7,11 +7,26 @@
 #include "ui/QuitOnSignal.h"
 #include "ui/WorkbenchApp.h"
 
+namespace {
+
+// QGuiApplication takes "-session ID"/"--session ID" (X11 session management) out of argv, which
+// turned `--session DIR` into a plain launch: the value is read from the arguments as given.
+QString sessionArgument(const QStringList& given) {
+  for (qsizetype i = 1; i < given.size(); ++i) {
+    const QString& a = given.at(i);
+    if (a == QStringLiteral("--")) break;
+    if ((a == QStringLiteral("--session") || a == QStringLiteral("-session")) && i + 1 < given.size())
+      return given.at(i + 1);
+    if (a.startsWith(QStringLiteral("--session="))) return a.mid(10);
+  }
+  return {};
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
-  // Read before QApplication exists: QGuiApplication takes "-session"/"--session" (X11 session
-  // management) out of argv, which would turn `--session DIR` into a plain launch.
-  QStringList arguments;
-  for (int i = 0; i < argc; ++i) arguments << QString::fromLocal8Bit(argv[i]);
+  QStringList given;
+  for (int i = 0; i < argc; ++i) given << QString::fromLocal8Bit(argv[i]);
   QApplication app(argc, argv);
   QApplication::setApplicationName(QStringLiteral("kernel-workbench"));
   QApplication::setOrganizationName(QStringLiteral("KernelWorkbench"));
@@ -38,11 +53,11 @@ int main(int argc, char** argv) {
   parser.addOption(sessionOpt);
   parser.addOption(lessonOpt);
   parser.addOption(newOpt);
-  parser.process(arguments);
+  parser.process(app);  // what Qt left: its own options (-platform, -style, …) are gone
 
   kwb::ui::LaunchRequest request;
   request.taskDir = parser.value(taskOpt);
-  request.sessionDir = parser.value(sessionOpt);
+  request.sessionDir = parser.isSet(sessionOpt) ? parser.value(sessionOpt) : sessionArgument(given);
   request.lesson = parser.value(lessonOpt);
   // A plain launch reopens the last session (docs/workbench.md, "Sessions").
   request.reopenLast = !parser.isSet(taskOpt) && !parser.isSet(newOpt);

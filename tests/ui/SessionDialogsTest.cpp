@@ -11,6 +11,7 @@
 
 #include "tests/ui/UiTestSupport.h"
 #include "ui/LimitsEditor.h"
+#include "ui/MainWindow.h"
 #include "ui/NewSessionDialog.h"
 #include "ui/ProviderSettings.h"
 #include "ui/SessionDefaults.h"
@@ -181,6 +182,20 @@ class SessionDialogsTest : public QObject {
     dialog.show();
     QVERIFY(QTest::qWaitForWindowExposed(&dialog));
     QVERIFY(dialog.grab().save(QStringLiteral(KWB_TEST_OUT_DIR "/settings_overrides.png")));
+  }
+
+  void theWindowSaysWhenKwbLlmVariablesAreMisspelt() {
+    qputenv("KWB_LLM_MODLE", "qwen");
+    ui::WorkbenchApp app(QStringLiteral(KWB_SOURCE_DIR "/resources"), settingsDir_.path());
+    qunsetenv("KWB_LLM_MODLE");
+    auto* notice = app.window()->findChild<QLabel*>(QStringLiteral("environmentWarnings"));
+    QVERIFY(notice);
+    QVERIFY2(
+        notice->toolTip().contains(QStringLiteral("KWB_LLM_MODLE is not a variable kwb reads; did you mean "
+                                                  "KWB_LLM_MODEL?")),
+        qPrintable(notice->toolTip()));
+    ui::WorkbenchApp clean(QStringLiteral(KWB_SOURCE_DIR "/resources"), settingsDir_.path());
+    QVERIFY(!clean.window()->findChild<QLabel*>(QStringLiteral("environmentWarnings")));
   }
 
   void defaultsPersistInSettings() {
