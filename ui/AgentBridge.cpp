@@ -76,7 +76,6 @@ void AgentBridge::setStepping(bool on) {
 }
 
 void AgentBridge::stepOneIteration() {
-  finishedSinceStep_ = false;
   setStepping(true);
   loop_->step();
 }
@@ -125,12 +124,7 @@ void AgentBridge::deliver(const AgentEvent& event) {
           if (e.state == AgentState::Stopped || e.state == AgentState::Finished) setStepping(false);
           emit stateChanged(e.state, e.iterationId, QString::fromStdString(e.detail));
           emit agentStateChanged(s);
-          if (e.state == AgentState::Paused && stepping_) {
-            if (finishedSinceStep_ && inFlight_.empty())
-              setStepping(false);
-            else
-              loop_->step();  // the iteration is not done yet: grant its next phase
-          }
+          if (e.state == AgentState::Paused && stepping_) loop_->step();  // the iteration's next phase
         } else if constexpr (std::is_same_v<T, agent_event::IterationStarted>) {
           flushTokens();
           inFlight_.insert(e.iteration.id);
@@ -141,7 +135,12 @@ void AgentBridge::deliver(const AgentEvent& event) {
         } else if constexpr (std::is_same_v<T, agent_event::IterationFinished>) {
           flushTokens();
           inFlight_.erase(e.iteration.id);
-          if (stepping_) finishedSinceStep_ = true;
+          if (stepping_ && inFlight_.empty()) {
+            // The step's iteration is done. pause() also drops any phase granted for a pause whose
+            // event came late, so the loop stops at the next boundary and starts no other iteration.
+            setStepping(false);
+            loop_->pause();
+          }
           emit iterationUpdated(e.iteration);
         } else if constexpr (std::is_same_v<T, agent_event::ConstraintsChanged>) {
           emit constraintsChanged(loop_->snapshot().constraints);

@@ -44,7 +44,8 @@ class AgentBridge : public QObject, public AgentObserver {
   void setLlmRetryLimit(int maxRetries) { maxRetries_ = maxRetries; }
 
   // Step runs one whole iteration: the loop's own step is one phase (core/agent/AgentLoop.h), so the
-  // bridge grants phases until an iteration ended and none is in flight (docs/workbench.md, "Step").
+  // bridge grants a phase at each pause until an iteration ended with none left in flight, then
+  // pauses the loop (docs/workbench.md, "Why Step is one iteration").
   void stepOneIteration();
   bool stepping() const { return stepping_; }
   // Exports on a worker thread; exportStarted now, acceptedChanged or exportFailed when it is done.
@@ -84,7 +85,6 @@ class AgentBridge : public QObject, public AgentObserver {
   int delivered_ = 0;
   int maxRetries_ = 0;
   bool stepping_ = false;
-  bool finishedSinceStep_ = false;
   std::set<int> inFlight_;  // iterations started and not finished
   std::thread exportThread_;
 };
