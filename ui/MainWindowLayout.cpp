@@ -47,8 +47,8 @@ namespace {
 // Bumped when the docks change, so an arrangement saved by an older build is not applied to a newer
 // set of docks (QMainWindow::restoreState refuses a different version).
 constexpr int kLayoutVersion = 2;
-const QString kGeometryKey = QStringLiteral("window/geometry");
-const QString kStateKey = QStringLiteral("window/state");
+constexpr QLatin1String kGeometryKey("window/geometry");
+constexpr QLatin1String kStateKey("window/state");
 
 }  // namespace
 

@@ -39,6 +39,9 @@ struct EvaluationContext {
   std::function<void(EvalPhase)> onPhase;
 };
 
+// clang-tidy flags the implicit noexcept move constructor: it cannot prove nlohmann::json's noexcept
+// move (its invariant checks) non-throwing.
+// NOLINTNEXTLINE(bugprone-exception-escape)
 struct EvaluationOutcome {
   Verdict verdict = Verdict::Rejected;
   std::optional<CompileResult> compile;

@@ -24,6 +24,7 @@
 #include "ui/ElidingStatusBar.h"
 #include "ui/IterationArtifactLoader.h"
 #include "ui/KernelEditor.h"
+#include "ui/LatencyChart.h"
 #include "ui/MainWindow.h"
 #include "ui/PipelineTraceView.h"
 #include "ui/TimelineModel.h"
@@ -264,6 +265,23 @@ class WorkbenchViewsTest : public QObject {
     QVERIFY(read.trace);
     QCOMPARE(read.prompt, QStringLiteral("prompt of 1"));
     QCOMPARE(read.reply, QStringLiteral("reply of 1"));
+  }
+
+  // No task has a measured baseline: the chart and the Speedup column use the agent's (the first
+  // passing iteration), so the baseline is drawn once a candidate passes.
+  void theBaselineIsTheFirstPassWithoutAMeasuredOne() {
+    ui::MainWindow w;
+    Session s = fourIterations();
+    s.iterations[0].verdict = Verdict::WrongAnswer;
+    for (auto& it : s.iterations) {
+      it.profile = ProfileReport{};
+      it.profile->totalUs = 40.0 - 5.0 * it.id;
+    }
+    w.showSession(s);
+    QCOMPARE(w.latencyChart()->baselinePointCount(), 2);
+    QCOMPARE(w.timelineModel()->indexOfIteration(4, ui::TimelineModel::SpeedupColumn).data().toString(),
+             QStringLiteral("1.50×"));  // 30 µs (iteration 2, the first pass) / 20 µs
+    QVERIFY(!w.timelineModel()->indexOfIteration(1, ui::TimelineModel::SpeedupColumn).data().isValid());
   }
 
   // A new branch re-lays the timeline out; the view stays expanded and keeps its selection.
