@@ -12,10 +12,11 @@ namespace kwb {
 
 const std::vector<std::string>& allowedIncludes() {
   static const std::vector<std::string> kAllowed = {
-      "kernel_operator.h", "kwb_tiling.h", "cstdint", "stdint.h",    "cstddef",
-      "stddef.h",          "cmath",        "math.h",  "cfloat",      "float.h",
-      "climits",           "limits.h",     "limits",  "type_traits", "cstring",
-      "string.h",          "algorithm",    "array",   "utility",     "initializer_list"};
+      "kernel_operator.h", "kwb_tiling.h", "cstdint", "stdint.h", "cstddef", "stddef.h", "cmath", "math.h",
+      "cfloat", "float.h", "climits", "limits.h", "limits", "type_traits", "cstring", "string.h", "algorithm",
+      "array", "utility", "initializer_list",
+      // The operator-project form's host headers (core/emulator/include; docs/candidate-contract.md).
+      "register/tilingdata_base.h", "register/op_def_registry.h", "tiling/platform/platform_ascendc.h"};
   return kAllowed;
 }
 
