@@ -48,6 +48,23 @@ BEGIN_TILING_DATA_DEF(Tail)
 TILING_DATA_FIELD_DEF(uint32_t, x);
 TILING_DATA_FIELD_DEF(uint8_t, y);
 END_TILING_DATA_DEF;
+
+// Where CANN's rules and plain C layout differ: a struct of 2-byte fields still ends on 8 bytes, and
+// a nested struct starts on 8 even when its own fields need only 4.
+BEGIN_TILING_DATA_DEF(Halves)
+TILING_DATA_FIELD_DEF(uint16_t, p);
+TILING_DATA_FIELD_DEF(uint8_t, q);
+END_TILING_DATA_DEF;
+
+BEGIN_TILING_DATA_DEF(Word)
+TILING_DATA_FIELD_DEF(uint32_t, w);
+END_TILING_DATA_DEF;
+
+BEGIN_TILING_DATA_DEF(Holder)
+TILING_DATA_FIELD_DEF(uint32_t, first);
+TILING_DATA_FIELD_DEF_STRUCT(Word, word);
+TILING_DATA_FIELD_DEF_ARR(uint8_t, 3, bytes);
+END_TILING_DATA_DEF;
 }  // namespace golden
 
 namespace {
@@ -121,6 +138,11 @@ TEST(TilingDataLayout, FieldsArePackedInOrderWithNaturalAlignmentAndAPaddedEnd) 
   Mixed m;
   EXPECT_EQ(m.GetDataSize(), 48u);  // 41 padded to a multiple of 8
   EXPECT_EQ(golden::Tail().GetDataSize(), 8u);
+  EXPECT_EQ(golden::Halves().GetDataSize(), 8u) << "3 bytes of fields, padded to 8";
+  EXPECT_EQ(golden::Word().GetDataSize(), 8u);
+  EXPECT_EQ(offsetof(golden::Holder, word), 8u) << "a nested struct starts on 8";
+  EXPECT_EQ(offsetof(golden::Holder, bytes), 16u) << "and takes its padded size (8)";
+  EXPECT_EQ(golden::Holder().GetDataSize(), 24u);
 }
 
 TEST(TilingDataLayout, SaveToBufferWritesTheFieldsLittleEndianWithZeroPadding) {
