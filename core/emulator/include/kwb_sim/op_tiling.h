@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "kwb_sim/base.h"
 #include "kwb_sim/runtime.h"
 
 namespace AscendC {
@@ -23,7 +24,30 @@ inline uint64_t KwbTilingKey() {
   return ::kwb_sim::tilingKey();
 }
 
+// The user's part of the kernel's workspace. The emulator's library needs no system workspace
+// (PlatformAscendC::GetLibApiWorkSpaceSize() is 0), so it starts at the argument itself.
+inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) {
+  return workspace;
+}
+
 }  // namespace AscendC
+
+// The core type an operator's kernel declares (KERNEL_TASK_TYPE_DEFAULT). The emulator runs kernels
+// on vector cores (the harness's AIV mode), so the declaration is checked for a known value and
+// otherwise has no effect.
+enum KernelMetaType {
+  KERNEL_TYPE_AIV_ONLY,
+  KERNEL_TYPE_AIC_ONLY,
+  KERNEL_TYPE_MIX_AIV_1_0,
+  KERNEL_TYPE_MIX_AIC_1_0,
+  KERNEL_TYPE_MIX_AIC_1_1,
+  KERNEL_TYPE_MIX_AIC_1_2,
+  KERNEL_TYPE_AICORE,
+  KERNEL_TYPE_VECTORCORE,
+  KERNEL_TYPE_MIX_AICORE,
+  KERNEL_TYPE_MIX_VECTOR_CORE
+};
+#define KERNEL_TASK_TYPE_DEFAULT(type) static_cast<void>(static_cast<KernelMetaType>(type))
 
 #define GET_TILING_DATA(tiling_var, tiling_arg) \
   KWB_OP_TILING_DATA tiling_var;                \
