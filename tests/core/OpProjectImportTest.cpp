@@ -179,3 +179,29 @@ TEST(OpProjectExport, AKwbTilingCandidateGetsAnOpHostWithTheTasksSignature) {
   EXPECT_EQ(desc[0]["attr"][0]["type"], "float");
   fs::remove_all(dir);
 }
+
+TEST(OpProjectImport, ADtypeCombinationOfTheOpDefIsChosenByIndex) {
+  const fs::path proj = freshDir("two-dtype-project");
+  fs::copy(fixtures() / "add_custom", proj, fs::copy_options::recursive);
+  std::string text;
+  {
+    std::ifstream in(proj / "op_host" / "add_custom.cpp");
+    text.assign((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  }
+  for (std::size_t at = text.find("{ge::DT_FLOAT16}"); at != std::string::npos;
+       at = text.find("{ge::DT_FLOAT16}", at))
+    text.replace(at, 16, "{ge::DT_FLOAT16, ge::DT_FLOAT}");
+  std::ofstream(proj / "op_host" / "add_custom.cpp") << text;
+  OperatorProjectImportOptions o = addOptions();
+  o.dtypeColumn = 1;
+  const OperatorProjectImport r = importOperatorProject(proj, o);
+  ASSERT_TRUE(r.ok()) << r.errors.front().format();
+  EXPECT_EQ(r.task.inputs[0].dtype, DType::Float32);
+  EXPECT_EQ(r.task.outputs[0].dtype, DType::Float32);
+  o.dtypeColumn = 2;
+  const OperatorProjectImport beyond = importOperatorProject(proj, o);
+  ASSERT_FALSE(beyond.ok());
+  EXPECT_EQ(beyond.errors.front().file, "op_host/add_custom.cpp");
+  EXPECT_EQ(beyond.errors.front().line, 53);
+  fs::remove_all(proj);
+}
