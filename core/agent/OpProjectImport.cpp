@@ -7,7 +7,6 @@
 #include <nlohmann/json.hpp>
 
 #include "core/base/TextFile.h"
-#include "core/model/JsonReader.h"
 #include "core/toolchain/OpProjectSource.h"
 
 namespace kwb {
@@ -183,12 +182,24 @@ OperatorProjectImport importOperatorProject(const fs::path& dir,
   // The candidate: the project's kernel, TilingFunc and headers under their candidate names.
   r.candidate.origin = Origin::Imported;
   auto add = [&](const std::string& path, const std::string& text) {
-    r.candidate.files[candidateNameForProjectPath(path)] = text;
+    const std::string name = candidateNameForProjectPath(path);
+    if (r.candidate.files.count(name))
+      errors.push_back(importError(
+          path, 0, "has the candidate name \"" + name + "\" of another project file; rename one"));
+    r.candidate.files[name] = text;
     r.projectFiles[path] = text;
   };
+  auto isHeader = [](const std::string& path) {
+    return path.size() > 4 &&
+           (path.substr(path.size() - 2) == ".h" || path.substr(path.size() - 4) == ".hpp");
+  };
   add(kernelPath, kernel.at(kernelPath));
+  // The headers the sources may include; kwb_tiling.h is the workbench's own (an exported kwb_tiling
+  // project carries a copy).
+  for (const auto& [path, text] : kernel)
+    if (isHeader(path) && fs::path(path).filename() != "kwb_tiling.h") add(path, text);
   for (const auto& [path, text] : host)
-    if (path == hostPath || definesTilingData(text)) add(path, text);
+    if (path == hostPath || (isHeader(path) && fs::path(path).filename() != "kwb_tiling.h")) add(path, text);
   for (const auto& p : candidateFileProblems(r.candidate.files))
     errors.push_back(importError(dir.string(), 0, p));
   return r;

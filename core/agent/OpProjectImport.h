@@ -3,7 +3,8 @@
 // `kwb task import DIR`: an existing msopgen operator project becomes a task and its first candidate
 // (docs/task-format.md, "Importing an operator project"). The signature and dtypes come from the
 // project's OpDef (core/toolchain/OpProjectSource.h); the cases and the reference are the user's. The
-// project's kernel, TilingFunc and tiling header become the candidate in the operator-project form
+// project's kernel, TilingFunc source and the headers of op_host/ and op_kernel/ become the candidate
+// in the operator-project form
 // (docs/candidate-contract.md), origin `imported`. The project is untrusted input: nothing in it is
 // compiled or run here, and every problem names the file and line.
 //

@@ -205,3 +205,20 @@ TEST(OpProjectImport, ADtypeCombinationOfTheOpDefIsChosenByIndex) {
   EXPECT_EQ(beyond.errors.front().line, 53);
   fs::remove_all(proj);
 }
+
+TEST(OpProjectImport, TheProjectsOtherHeadersComeAlongAndCollisionsAreNamed) {
+  const fs::path proj = freshDir("headers-project");
+  fs::copy(fixtures() / "add_custom", proj, fs::copy_options::recursive);
+  std::ofstream(proj / "op_kernel" / "add_custom_impl.h") << "// a kernel-side helper\n";
+  std::ofstream(proj / "op_host" / "kwb_tiling.h") << "// the workbench's own header, carried by an export\n";
+  OperatorProjectImport r = importOperatorProject(proj, addOptions());
+  ASSERT_TRUE(r.ok()) << r.errors.front().format();
+  EXPECT_NE(r.candidate.file("add_custom_impl.h"), nullptr);
+  EXPECT_EQ(r.candidate.file("kwb_tiling.h"), nullptr) << "the workbench provides kwb_tiling.h itself";
+  std::ofstream(proj / "op_host" / "add_custom_impl.h") << "// the same name on the host side\n";
+  r = importOperatorProject(proj, addOptions());
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.errors.front().message.find("add_custom_impl.h"), std::string::npos)
+      << r.errors.front().format();
+  fs::remove_all(proj);
+}
