@@ -296,7 +296,8 @@ void AgentLoop::queueHint(std::string text) {
 }
 
 void AgentLoop::submitEdit(Candidate candidate, std::optional<int> parentId) {
-  candidate.origin = Origin::Human;
+  // An imported operator project keeps its origin (kwb task import; docs/task-format.md).
+  if (candidate.origin != Origin::Imported) candidate.origin = Origin::Human;
   std::lock_guard lock(impl_->mutex);
   impl_->edits.emplace_back(std::move(candidate), parentId);
   if (!impl_->threadRunning && !impl_->threadDone && !impl_->stopRequested) {
