@@ -91,7 +91,13 @@ int runEval(const EvalArgs& a) {
   req.candidateName = fs::path(a.kernel).filename().string();
   for (const auto& f : a.files) {
     auto text = readBoundedRegularFile(f, kMaxCandidateFileBytes, readError);
-    if (!text) return bad("--file " + f + ": " + readError);
+    if (!text) {
+      std::string why = "--file ";
+      why += f;
+      why += ": ";
+      why += readError;
+      return bad(why);
+    }
     req.companionFiles[fs::path(f).filename().string()] = std::move(*text);
   }
   if (!a.seed.empty()) {

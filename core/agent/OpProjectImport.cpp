@@ -41,10 +41,13 @@ std::map<std::string, std::string> readFolder(const fs::path& dir, const std::st
           importError(rel, 0, "more than " + std::to_string(kMaxCandidateFiles) + " source files"));
       break;
     }
+    std::string path = rel;
+    path += '/';
+    path += name;
     try {
-      out[rel + "/" + name] = readTextFileOrThrow(e.path(), kMaxCandidateFileBytes);
+      out[path] = readTextFileOrThrow(e.path(), kMaxCandidateFileBytes);
     } catch (const std::exception& ex) {
-      errors.push_back(importError(rel + "/" + name, 0, ex.what()));
+      errors.push_back(importError(path, 0, ex.what()));
     }
   }
   return out;

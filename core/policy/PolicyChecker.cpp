@@ -298,23 +298,28 @@ std::vector<Diagnostic> checkCandidatePolicy(const std::string& source, const st
                            options.candidateFiles.end())) {
             std::string list;
             for (const auto& h : allowed) list += (list.empty() ? "" : ", ") + h;
-            report(
-                pos + a,
-                "#include \"" + name + "\" is not in the allowed set (" + list +
-                    ") or the candidate's own files" +
-                    (options.candidateFiles.empty() ? std::string(" (it has no other file)") : std::string()),
-                name);
+            std::string why = "#include \"";
+            why += name;
+            why += "\" is not in the allowed set (";
+            why += list;
+            why += ") or the candidate's own files";
+            if (options.candidateFiles.empty()) why += " (it has no other file)";
+            report(pos + a, why, name);
           }
         } else if (directive == "define" || directive == "undef") {
           const std::size_t a = line.find_first_not_of(" \t", ke);
           std::size_t b = a;
           while (a != std::string::npos && b < line.size() && isIdentChar(line[b])) ++b;
           const std::string macro = a == std::string::npos ? "" : line.substr(a, b - a);
-          if (macro.rfind("KWB_", 0) == 0 || macro.rfind("ASCENDC_", 0) == 0 || macro.rfind("__CCE", 0) == 0)
-            report(pos + a,
-                   "#" + directive + " " + macro +
-                       " changes a macro the harness and toolchain own; the build sets it",
-                   macro);
+          if (macro.rfind("KWB_", 0) == 0 || macro.rfind("ASCENDC_", 0) == 0 ||
+              macro.rfind("__CCE", 0) == 0) {
+            std::string why = "#";
+            why += directive;
+            why += ' ';
+            why += macro;
+            why += " changes a macro the harness and toolchain own; the build sets it";
+            report(pos + a, why, macro);
+          }
         }
       }
       if (e == noComments.size()) break;
