@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <vector>
 
 #include "app/kwb/Cli.h"
 #include "core/base/BoundedFileRead.h"
@@ -24,6 +25,7 @@ namespace fs = std::filesystem;
 struct EvalArgs {
   std::string task;
   std::string kernel;
+  std::vector<std::string> files;  // the candidate's other files (headers; the op_host source)
   std::string backend = "ascend-sim";
   std::string soc;
   std::string seed;
@@ -87,6 +89,17 @@ int runEval(const EvalArgs& a) {
   EvalRequest req;
   req.candidateSource = std::move(*source);
   req.candidateName = fs::path(a.kernel).filename().string();
+  for (const auto& f : a.files) {
+    auto text = readBoundedRegularFile(f, kMaxCandidateFileBytes, readError);
+    if (!text) {
+      std::string why = "--file ";
+      why += f;
+      why += ": ";
+      why += readError;
+      return bad(why);
+    }
+    req.companionFiles[fs::path(f).filename().string()] = std::move(*text);
+  }
   if (!a.seed.empty()) {
     try {
       std::size_t pos = 0;
@@ -144,6 +157,9 @@ void addEvalCommand(CLI::App& app, Context& ctx) {
   auto a = std::make_shared<EvalArgs>();
   cmd->add_option("--task", a->task, "Task folder (task.json, reference.cpp)")->required();
   cmd->add_option("--kernel", a->kernel, "Candidate source file (docs/candidate-contract.md)")->required();
+  cmd->add_option("--file", a->files,
+                  "Another file of the candidate, by its name (a header; in the operator-project form "
+                  "<task>_host.cpp and <task>_tiling.h); repeatable");
   cmd->add_option("--backend", a->backend, "ascend-sim (emulator) or ascend-cann (real CANN toolchain)")
       ->check(CLI::IsMember({"ascend-sim", "ascend-cann"}));
   cmd->add_option("--soc", a->soc, "SoC name (default: the task's)");

@@ -2,7 +2,10 @@
 #include <filesystem>
 #include <iostream>
 
+#include <fstream>
+
 #include "app/kwb/Cli.h"
+#include "core/agent/OpProjectImport.h"
 #include "core/model/Task.h"
 #include "core/toolchain/TaskPreflight.h"
 
@@ -65,6 +68,37 @@ int validateTaskCommand(const std::string& pathArg, bool json) {
   return ok ? Success : BadInput;
 }
 
+// `kwb task import DIR`: an operator project -> a task folder with the project's candidate under
+// imported/ (docs/task-format.md, "Importing an operator project").
+int importTaskCommand(const std::string& dir, const OperatorProjectImportOptions& options,
+                      const std::string& outArg) {
+  namespace fs = std::filesystem;
+  const OperatorProjectImport r = importOperatorProject(dir, options);
+  if (!r.ok()) {
+    for (const auto& e : r.errors) std::cerr << e.format() << "\n";
+    return BadInput;
+  }
+  const fs::path out(outArg);
+  std::error_code ec;
+  if (fs::exists(out / "task.json", ec)) {
+    std::cerr << outArg << ": already holds a task.json; choose an empty folder\n";
+    return BadInput;
+  }
+  fs::create_directories(out / "imported", ec);
+  std::ofstream(out / "task.json") << nlohmann::json(r.task).dump(2) << "\n";
+  std::ofstream(out / "reference.cpp") << r.referenceSource;
+  for (const auto& [name, text] : r.candidate.files) std::ofstream(out / "imported" / name) << text;
+  if (!fs::exists(out / "reference.cpp", ec)) {
+    std::cerr << "cannot write the task folder " << outArg << "\n";
+    return InternalError;
+  }
+  std::cout << outArg << ": task '" << r.task.name << "' (" << r.task.inputs.size() << " inputs, "
+            << r.task.outputs.size() << " outputs, " << r.task.cases.size() << " cases) with the imported "
+            << "candidate in " << (out / "imported").string() << " (" << r.candidate.files.size()
+            << " files)\n";
+  return Success;
+}
+
 }  // namespace
 
 void addTaskCommand(CLI::App& app, Context& ctx) {
@@ -78,6 +112,28 @@ void addTaskCommand(CLI::App& app, Context& ctx) {
   validate->add_flag("--json", *json, "Print one JSON document");
   validate->callback(
       [&ctx, path, json] { ctx.action = [path, json] { return validateTaskCommand(*path, *json); }; });
+
+  auto* import = task->add_subcommand("import", "Turn a msopgen operator project into a task folder");
+  auto dir = std::make_shared<std::string>();
+  auto out = std::make_shared<std::string>();
+  auto options = std::make_shared<OperatorProjectImportOptions>();
+  auto cases = std::make_shared<std::string>();
+  auto reference = std::make_shared<std::string>();
+  import->add_option("DIR", *dir, "The operator project (op_host/, op_kernel/)")->required();
+  import->add_option("--cases", *cases, "JSON array of task.json cases")->required();
+  import->add_option("--reference", *reference, "reference.cpp (docs/task-format.md)")->required();
+  import->add_option("--out", *out, "The task folder to write")->required();
+  import->add_option("--dtype-combination", options->dtypeColumn, "Which DataType({...}) column (default 0)");
+  import->add_option("--soc", options->soc, "Target SoC of the task");
+  import->callback([&ctx, dir, out, options, cases, reference] {
+    ctx.action = [dir, out, options, cases, reference] {
+      OperatorProjectImportOptions o = *options;
+  o.casesFile = *cases;
+  o.referenceFile = *reference;
+  return importTaskCommand(*dir, o, *out);
+};
+}  // namespace kwb::cli
+);
 }
 
 }  // namespace kwb::cli

@@ -15,6 +15,7 @@
 #include "core/agent/CannProjectExporter.h"
 #include "core/agent/IterationRunner.h"
 #include "core/agent/KnowledgePack.h"
+#include "core/agent/OpProjectExporter.h"
 #include "core/agent/RoundPolicy.h"
 #include "core/agent/SessionSummary.h"
 #include "core/agent/WorkRootJanitor.h"
@@ -23,6 +24,7 @@
 #include "core/base/TextFile.h"
 #include "core/model/Task.h"
 #include "core/model/Time.h"
+#include "core/toolchain/OpProjectForm.h"
 
 namespace kwb {
 
@@ -292,7 +294,8 @@ void AgentLoop::queueHint(std::string text) {
 }
 
 void AgentLoop::submitEdit(Candidate candidate, std::optional<int> parentId) {
-  candidate.origin = Origin::Human;
+  // An imported operator project keeps its origin (kwb task import; docs/task-format.md).
+  if (candidate.origin != Origin::Imported) candidate.origin = Origin::Human;
   std::lock_guard lock(impl_->mutex);
   impl_->edits.emplace_back(std::move(candidate), parentId);
   if (!impl_->threadRunning && !impl_->threadDone && !impl_->stopRequested) {
@@ -348,9 +351,24 @@ fs::path AgentLoop::accept(int iterationId, const fs::path& exportDir) {
         "accept: iteration " + std::to_string(iterationId) + " did not pass (verdict " +
         (it->verdict ? std::string(verdictName(*it->verdict)) : std::string("none")) + ")");
   const Session s = impl_->store.session();
-  CannExportOptions eo;
-  eo.soc = s.settings.soc.empty() ? impl_->task.soc : s.settings.soc;
-  const fs::path dir = exportCannProject(impl_->task, *it, exportDir, eo);
+  const std::string soc = s.settings.soc.empty() ? impl_->task.soc : s.settings.soc;
+  // Both exports where both apply: the kernel-launch project and, beside it, the msopgen project; a
+  // candidate in the operator-project form exports as its msopgen project only (docs/workbench.md).
+  std::vector<Diagnostic> formProblems;
+  const bool opProject =
+      detectOpProjectForm(it->candidate.files, primaryCandidateFile(it->candidate).first, formProblems)
+          .has_value();
+  fs::path dir;
+  OpProjectExportOptions oo;
+  oo.soc = soc;
+  if (opProject) {
+    dir = exportOperatorProject(impl_->task, *it, exportDir, oo);
+  } else {
+    CannExportOptions eo;
+    eo.soc = soc;
+    dir = exportCannProject(impl_->task, *it, exportDir, eo);
+    exportOperatorProject(impl_->task, *it, exportDir / "op_project", oo);
+  }
   impl_->store.setAccepted(iterationId);
   impl_->emit(agent_event::Accepted{iterationId, dir.string()});
   return dir;

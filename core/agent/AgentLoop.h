@@ -100,6 +100,8 @@ class AgentLoop {
   void step();
   void stop();
   void queueHint(std::string text);
+  // A human edit (origin human). A candidate with origin Imported (importOperatorProject) keeps it:
+  // submitted before start(), it is the session's iteration 1 with origin imported.
   void submitEdit(Candidate candidate, std::optional<int> parentId);
   // Assigns the id (returned) and persists; emits ConstraintsChanged.
   int pinConstraint(Constraint constraint);

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "core/agent/CandidateEvaluator.h"
+#include "core/toolchain/OpProjectForm.h"
 #include "core/verify/ReferenceRunner.h"
 
 namespace kwb {
@@ -88,6 +89,15 @@ fs::path exportCannProject(const Task& task, const Iteration& iteration, const f
   if (iteration.candidate.empty())
     throw std::invalid_argument("iteration " + std::to_string(iteration.id) + " has no candidate");
   if (task.cases.empty()) throw std::invalid_argument("task " + task.name + " has no verification case");
+  {
+    std::vector<Diagnostic> problems;
+    if (detectOpProjectForm(iteration.candidate.files, choosePrimaryFile(iteration.candidate.files).name,
+                            problems))
+      throw std::invalid_argument(
+          "iteration " + std::to_string(iteration.id) +
+          " is an operator-project candidate (a TilingFunc, no kwb_tiling): it exports as "
+          "a msopgen project (exportOperatorProject), not a kernel-launch project");
+  }
   const VerificationCase* c = o.caseName.empty() ? &task.cases.front() : task.findCase(o.caseName);
   if (!c) throw std::invalid_argument("task " + task.name + " has no case named " + o.caseName);
   std::error_code ec;

@@ -199,14 +199,16 @@ int IterationRunner::runEdit(Candidate candidate, std::optional<int> parentId) {
   Iteration it;
   if (parentId && !store_.iteration(*parentId)) parentId.reset();
   it.parentId = parentId;
-  it.origin = Origin::Human;
-  candidate.origin = Origin::Human;
+  const bool imported = candidate.origin == Origin::Imported;
+  it.origin = imported ? Origin::Imported : Origin::Human;
+  candidate.origin = it.origin;
   it.candidate = std::move(candidate);
   it.state = IterationState::Compiling;
-  it.notes = "edited by the engineer";
+  it.notes = imported ? "imported from an operator project" : "edited by the engineer";
   reserveIteration(it);
   hooks_.emit(agent_event::IterationStarted{it});
-  setState(AgentState::Compiling, it.id, "evaluating the engineer's edit");
+  setState(AgentState::Compiling, it.id,
+           imported ? "evaluating the imported operator project" : "evaluating the engineer's edit");
   evaluateIteration(it, store_.session().constraints, false);
   return it.id;
 }

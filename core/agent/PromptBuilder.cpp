@@ -299,7 +299,11 @@ std::string buildSystemPrompt(const PromptResources& resources, int budgetTokens
           "- Think briefly about the cause of any failure named in the feedback, then give the fix.\n"
           "- Reply with exactly ONE fenced code block: ```cpp kernel.cpp ... ``` holding the COMPLETE "
           "candidate "
-          "file (kernel and kwb_tiling), never a diff or an excerpt, never \"...\" elisions.\n"
+          "file (kernel and kwb_tiling), never a diff or an excerpt, never \"...\" elisions. Or, in the "
+          "operator-project form of the contract, the three files of a msopgen project, each COMPLETE in its "
+          "own block named with its path: ```cpp op_kernel/<task>.cpp```, ```cpp op_host/<task>.cpp``` "
+          "(TilingFunc and OpDef), ```cpp op_host/<task>_tiling.h``` (TilingData). Keep the form the current "
+          "candidate uses.\n"
           "- Keep every pinned constraint: locked regions verbatim, fixed parameters at their values.\n"
           "- Outside the code block, at most a few sentences saying what you changed and why.\n";
   std::string contract = "# The candidate contract\n\n" + resources.contract + "\n";

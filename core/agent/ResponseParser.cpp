@@ -270,6 +270,7 @@ ParsedReply parseLlmReply(std::string_view replyView, const ResponseParserOption
     if (b.name.empty()) b.name = nameFromPrecedingLine(lastProseLine);
     if (b.name.empty()) b.name = nameFromFirstLine(b.content.substr(0, b.content.find('\n')));
     while (b.name.rfind("./", 0) == 0) b.name.erase(0, 2);  // the current folder: a plain name
+    b.name = candidateNameForProjectPath(b.name);           // op_host/x.cpp -> x_host.cpp, ...
     lastProseLine.clear();
     if (!b.name.empty())
       b.code = isSourceName(b.name);

@@ -13,6 +13,7 @@
 #include "core/policy/CandidatePreprocess.h"
 #include "core/policy/PolicyChecker.h"
 #include "core/policy/PreprocessedPolicy.h"
+#include "core/toolchain/OpProjectForm.h"
 #include "core/verify/InputGenerator.h"
 #include "core/verify/ProfileSummary.h"
 #include "core/verify/ReferenceRunner.h"
@@ -102,9 +103,55 @@ EvalReport evaluate(const Task& task, Backend& backend, const EvalRequest& req) 
             policyDiagnostic(name, "candidate file name \"" + name +
                                        "\" is reserved for the primary file or the workbench's own "
                                        "files; rename it"));
+    // The operator-project form (core/toolchain/OpProjectForm.h): a TilingFunc instead of kwb_tiling,
+    // and the kernel sees the tiling headers first, as msopgen's build gives them.
+    std::map<std::string, std::string> allFiles = req.companionFiles;
+    allFiles[req.candidateName] = req.candidateSource;
+    std::vector<Diagnostic> formProblems;
+    const std::optional<OpProjectForm> opForm =
+        detectOpProjectForm(allFiles, req.candidateName, formProblems);
+    if (opForm) po.requireTiling = false;
     if (policy.empty())
       policy = checkCandidateFilesPolicy(req.candidateSource, req.candidateName, req.companionFiles, po);
-    if (policy.empty()) {
+    if (policy.empty() && !formProblems.empty()) {
+      rep.diagnostics = formProblems;
+      return finish(Verdict::CompileError, formProblems.front().format());
+    }
+    if (policy.empty() && opForm) {
+      // Both units the build compiles: the kernel behind its tiling headers, and the op_host source.
+      const fs::path scratch = fs::absolute(req.workDir) / "policy";
+      std::error_code pec;
+      for (int unit = 0; unit < 2 && policy.empty(); ++unit) {
+        PreprocessSpec pp;
+        if (unit == 0) {
+          pp.sourceText = opProjectKernelUnit(*opForm, req.candidateName);
+          pp.fileName = kOpKernelUnitName;
+          pp.reportedFileName = kOpKernelUnitName;
+          pp.companions = allFiles;
+        } else {
+          pp.sourceText = allFiles.at(opForm->hostFile);
+          pp.fileName = opForm->hostFile;
+          pp.reportedFileName = opForm->hostFile;
+          pp.companions = allFiles;
+          pp.companions.erase(opForm->hostFile);
+        }
+        pp.scratchDir = scratch;
+        pp.flags = backend.preprocessFlags(task);
+        if (const std::string d = opProjectTilingDefine(*opForm); !d.empty()) pp.flags.push_back("-D" + d);
+        fs::remove_all(pp.scratchDir, pec);
+        const PreprocessResult pre = preprocessCandidate(pp);
+        PolicyOptions upo = po;
+        upo.kernelName.clear();
+        upo.kernelParamCount.reset();
+        if (!pre.text.empty())
+          for (auto& d : checkPreprocessedPolicy(pre.text, pre.candidatePath, pp.reportedFileName, upo,
+                                                 pre.companionPaths))
+            policy.push_back(std::move(d));
+        for (const auto& d : pre.diagnostics)
+          if (d.isError()) policy.push_back(d);
+        fs::remove_all(pp.scratchDir, pec);
+      }
+    } else if (policy.empty()) {
       // What the compiler will see: the token stream after translation phases 1-4, checked against the
       // allow-list (docs/candidate-contract.md). The preprocessor runs sandboxed.
       PreprocessSpec pp;

@@ -16,6 +16,7 @@ constexpr std::pair<std::string_view, Origin> kOrigins[] = {
     {"agent", Origin::Agent},
     {"human", Origin::Human},
     {"replay", Origin::Replay},
+    {"imported", Origin::Imported},
 };
 }  // namespace
 
@@ -84,6 +85,26 @@ std::pair<std::string, std::string> primaryCandidateFile(const Candidate& c) {
   const PrimaryFileChoice p = choosePrimaryFile(c.files);
   if (p.name.empty()) return {"kernel.cpp", std::string()};
   return {p.name, c.files.at(p.name)};
+}
+
+std::string candidateNameForProjectPath(std::string_view path) {
+  for (std::string_view dir : {"op_host/", "op_kernel/"}) {
+    if (path.substr(0, dir.size()) != dir) continue;
+    std::string_view rest = path.substr(dir.size());
+    if (rest.empty() || rest.find('/') != std::string_view::npos) return std::string(path);
+    if (dir == "op_host/" && rest.size() > 4 && rest.substr(rest.size() - 4) == ".cpp")
+      return std::string(rest.substr(0, rest.size() - 4)) + "_host.cpp";
+    return std::string(rest);
+  }
+  return std::string(path);
+}
+
+std::string projectPathForCandidateName(std::string_view name, std::string_view primaryName,
+                                        std::string_view hostName) {
+  if (name == hostName && name.size() > 9 && name.substr(name.size() - 9) == "_host.cpp")
+    return "op_host/" + std::string(name.substr(0, name.size() - 9)) + ".cpp";
+  if (name == primaryName) return "op_kernel/" + std::string(name);
+  return "op_host/" + std::string(name);
 }
 
 std::vector<std::string> candidateFileProblems(const std::map<std::string, std::string>& files) {

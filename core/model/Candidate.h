@@ -17,9 +17,10 @@ namespace kwb {
 
 class JsonReader;
 
-enum class Origin { Agent, Human, Replay };
+// Imported: taken from an existing operator project (kwb task import; docs/task-format.md).
+enum class Origin { Agent, Human, Replay, Imported };
 
-std::string_view originName(Origin o);  // "agent", "human", "replay"
+std::string_view originName(Origin o);  // "agent", "human", "replay", "imported"
 
 // File names become files in iteration folders and exported projects: a plain name of letters,
 // digits, '_', '-', '.', not starting with '.', at most 128 characters (no directories).
@@ -55,6 +56,15 @@ PrimaryFileChoice choosePrimaryFile(const std::map<std::string, std::string>& fi
 std::pair<std::string, std::string> primaryCandidateFile(const Candidate& c);
 // True for the extensions rule 1 treats as translation units.
 bool isCandidateSourceFileName(std::string_view name);
+
+// The operator-project form (docs/candidate-contract.md): a msopgen project path as a candidate file
+// name. "op_host/<x>.cpp" -> "<x>_host.cpp" (it would clash with the kernel's "op_kernel/<x>.cpp");
+// any other "op_host/<f>" or "op_kernel/<f>" -> "<f>"; other names are returned unchanged.
+std::string candidateNameForProjectPath(std::string_view path);
+// The reverse, for a candidate in the operator-project form: "<x>_host.cpp" -> "op_host/<x>.cpp", the
+// primary file -> "op_kernel/<name>", any other file -> "op_host/<name>".
+std::string projectPathForCandidateName(std::string_view name, std::string_view primaryName,
+                                        std::string_view hostName);
 
 // Bounds on what one candidate may hold (files from an LLM reply are untrusted).
 inline constexpr std::size_t kMaxCandidateFiles = 8;

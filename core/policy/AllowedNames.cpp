@@ -95,6 +95,37 @@ const char* kTiling =
     "KWB_DT_UINT32 KWB_DT_INT64 KWB_DT_UINT64 KWB_DT_DOUBLE KWB_DT_BOOL KWB_DT_BF16 KWB_ATTR_INT "
     "KWB_ATTR_FLOAT KWB_ATTR_BOOL KWB_ATTR_INT_LIST KWB_ATTR_FLOAT_LIST";
 
+// The operator-project form (core/emulator/include/register, tiling/platform, kwb_op, and the kernel's
+// GET_TILING_DATA / TILING_KEY_IS): the CANN host API an op_host TilingFunc and OpDef use.
+const char* kOpProject =
+    "optiling ops gert ge fe platform_ascendc TilingContext InferShapeContext InferDataTypeContext "
+    "TilingParseContext Shape StorageShape Tensor CompileTimeTensorDesc RuntimeAttrs TilingData "
+    "ContinuousVector PlatFormInfos PlatformAscendC CoreMemType SocVersion OpDef "
+    "OpParamDef OpAttrDef OpAICoreDef OpAICoreConfig Option IGNORE OPTIONAL REQUIRED DYNAMIC VIRTUAL "
+    "DataType Format graphStatus GRAPH_SUCCESS GRAPH_FAILED GRAPH_PARAM_INVALID GetSizeByDataType DT_FLOAT "
+    "DT_FLOAT16 DT_INT8 DT_INT32 DT_UINT8 DT_INT16 DT_UINT16 DT_UINT32 DT_INT64 DT_UINT64 DT_DOUBLE DT_BOOL "
+    "DT_BF16 DT_UNDEFINED FORMAT_NCHW FORMAT_NHWC FORMAT_ND FORMAT_NC1HWC0 FORMAT_FRACTAL_Z "
+    "FORMAT_FRACTAL_NZ FORMAT_NCDHW FORMAT_NDHWC FORMAT_RESERVED GetDimNum GetDim SetDimNum SetDim "
+    "AppendDim GetShapeSize IsScalar GetOriginShape GetStorageShape MutableOriginShape MutableStorageShape "
+    "GetOriginFormat GetStorageFormat GetDataType GetShape GetAttrNum GetAttrPointer GetFloat GetInt "
+    "GetBool GetListInt GetListFloat GetStr GetData GetCapacity GetDataSize SetDataSize GetInputShape "
+    "GetOptionalInputShape GetOutputShape GetInputTensor GetOptionalInputTensor GetInputDesc "
+    "GetOptionalInputDesc GetOutputDesc GetComputeNodeInputNum GetComputeNodeOutputNum GetAttrs "
+    "GetNodeName GetNodeType SetBlockDim GetBlockDim SetTilingKey GetTilingKey SetScheduleMode "
+    "GetWorkspaceSizes GetWorkspaceNum GetRawTilingData GetTilingData GetPlatformInfo GetInputDataType "
+    "SetOutputDataType GetCoreNum GetCoreNumAic GetCoreNumAiv GetCoreMemSize GetSocVersion "
+    "GetLibApiWorkSpaceSize CalcTschBlockDim L0_A L0_B L0_C L1 L2 UB HBM RESERVED ASCEND910 ASCEND910B "
+    "ASCEND310P ASCEND310B ASCEND910_93 RESERVED_VERSION ParamType DataTypeList FormatList "
+    "UnknownShapeFormat ValueDepend AutoContiguous IgnoreContiguous Scalar ScalarList InitValue AttrType "
+    "Float Int Bool String ListInt ListFloat Input Output Attr SetInferShape SetInferShapeRange "
+    "SetInferDataType AICore SetTiling SetCheckSupport SetOpSelectFormat AddConfig GetTiling "
+    "DynamicCompileStaticFlag DynamicFormatFlag DynamicRankSupportFlag DynamicShapeSupportFlag "
+    "NeedCheckSupportFlag PrecisionReduceFlag ExtendCfgInfo SaveToBuffer kwbIsTilingData "
+    "KwbIsTilingFieldType KwbCopyTilingData KwbTilingKey GetUserWorkspace KernelMetaType "
+    "KERNEL_TYPE_AIV_ONLY KERNEL_TYPE_AIC_ONLY KERNEL_TYPE_MIX_AIV_1_0 KERNEL_TYPE_MIX_AIC_1_0 "
+    "KERNEL_TYPE_MIX_AIC_1_1 KERNEL_TYPE_MIX_AIC_1_2 KERNEL_TYPE_AICORE KERNEL_TYPE_VECTORCORE "
+    "KERNEL_TYPE_MIX_AICORE KERNEL_TYPE_MIX_VECTOR_CORE";
+
 // Types and side-effect-free standard names the allowed headers provide.
 const char* kStd =
     "std int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t intptr_t uintptr_t intmax_t "
@@ -143,6 +174,7 @@ const AllowedNames& allowedNames() {
     addWords(n.keywords, kKeywords);
     addWords(n.external, kAscendC);
     addWords(n.external, kTiling);
+    addWords(n.external, kOpProject);
     addWords(n.external, kStd);
     addWords(n.reserved, kReserved);
     addWords(n.attributes, kAttributes);

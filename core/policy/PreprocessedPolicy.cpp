@@ -97,6 +97,9 @@ std::unordered_set<std::string> headerNames(const PreprocessedUnit& u, const std
     const bool inScope = std::any_of(stack.begin(), stack.end(), [](Brace b) { return b == Scope; });
     const bool inNamespace = std::any_of(stack.begin(), stack.end(), [](Brace b) { return b == Namespace; });
     const bool afterNamespace = k > 0 && u.tokens[k - 1].text == "namespace";
+    // `X::name` at namespace scope is an out-of-line definition of a member of X (char_traits<C>::length)
+    // or a use of a name declared elsewhere: it declares nothing a candidate could name by itself.
+    if (k > 0 && u.tokens[k - 1].text == "::") continue;
     if (fk == 1 && (!inScope || afterNamespace)) names.insert(t.text);
     if (fk == 2 && (afterNamespace || (!inScope && !inNamespace))) names.insert(t.text);
   }
@@ -204,8 +207,11 @@ std::vector<Diagnostic> checkPreprocessedPolicy(const std::string& preprocessed,
     if (own.count(inc.file) && inc.file != cand && !inc.systemHeader) continue;
     const std::string& path = u.files[static_cast<std::size_t>(inc.file)];
     const std::string base = baseName(path);
-    const bool listed = std::find(allowedInc.begin(), allowedInc.end(), base) != allowedInc.end();
-    const bool api = base == "kernel_operator.h" || base == "kwb_tiling.h";
+    const bool opProjectApi =
+        base == "tilingdata_base.h" || base == "op_def_registry.h" || base == "platform_ascendc.h";
+    const bool listed =
+        opProjectApi || std::find(allowedInc.begin(), allowedInc.end(), base) != allowedInc.end();
+    const bool api = base == "kernel_operator.h" || base == "kwb_tiling.h" || opProjectApi;
     const bool fromRightPlace = api ? isApiHeader(path, options) : inc.systemHeader;
     if (!listed || !fromRightPlace) {
       // The path only, never what is in the file.
@@ -254,9 +260,12 @@ std::vector<Diagnostic> checkPreprocessedPolicy(const std::string& preprocessed,
       rep.at(d.file, d.line, 1, "#" + d.name + " is not allowed in a candidate", "#" + d.name);
     }
   }
-  // Macros defined before a later #include would change what that header means.
+  // Macros defined before a later #include would change what that header means. An include guard
+  // (an object-like macro with no replacement, whose name no header knows: checked above) is the one
+  // exception; operator projects' tiling headers all have one (docs/candidate-contract.md).
   for (const auto& d : u.directives) {
     if (!own.count(d.file) || d.name != "define" || d.tokens.empty()) continue;
+    if (d.tokens.size() == 1) continue;
     for (int incLine : includeLines[d.file])
       if (d.line < incLine) {
         rep.at(d.file, d.line, 1,
@@ -349,7 +358,10 @@ std::vector<Diagnostic> checkPreprocessedPolicy(const std::string& preprocessed,
     }
     if (w == "namespace" && prev != "using" && k + 1 < candTokens.size()) {
       const std::string& n = next(1);
-      if (next(2) != "=" && (n == "std" || n == "AscendC" || isReservedIdentifier(n) || headers.count(n)))
+      // The operator-project form writes its TilingFunc, InferShape and OpDef into CANN's namespaces.
+      const bool projectNamespace = n == "optiling" || n == "ops" || n == "ge";
+      if (next(2) != "=" && !projectNamespace &&
+          (n == "std" || n == "AscendC" || isReservedIdentifier(n) || headers.count(n)))
         rep.at(t, "a candidate may not add declarations to namespace " + n, n);
       continue;
     }

@@ -53,6 +53,7 @@ struct TilingResult {
   int blockDim = 0;
   std::uint64_t tilingSize = 0;
   std::uint64_t workspaceSize = 0;
+  std::uint64_t tilingKey = 0;     // context->SetTilingKey in the op-project form; 0 otherwise
   std::vector<std::uint8_t> data;  // the tiling struct's bytes (tilingSize of them)
 };
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/toolchain/CannBackend.h"
 #include "core/base/TextFile.h"
+#include "core/toolchain/OpProjectForm.h"
 
 #include <algorithm>
 #include <chrono>
@@ -66,6 +67,16 @@ std::vector<Diagnostic> CannBackend::prepare(const Task& task, const std::string
     return {toolchainError(
         "no CANN toolkit found (ASCEND_TOOLKIT_HOME / ASCEND_HOME_PATH unset and nothing under "
         "/usr/local/Ascend or ~/Ascend); use --backend ascend-sim, the emulator")};
+  {
+    std::map<std::string, std::string> all = companions;
+    all["kernel.cpp"] = candidateSource;
+    std::vector<Diagnostic> problems;
+    if (detectOpProjectForm(all, "kernel.cpp", problems))
+      return {toolchainError(
+          "a candidate in the operator-project form (a TilingFunc and OpDef) is evaluated on ascend-sim; on "
+          "CANN, export it as a msopgen project and build it with its build.sh "
+          "(docs/candidate-contract.md)")};
+  }
   if (mode_ != "npu" && mode_ != "sim" && mode_ != "cpu")
     return {toolchainError("unknown CANN run mode \"" + mode_ + "\"; expected npu, sim or cpu")};
   if (npuArchFor(options_.soc).empty())

@@ -14,9 +14,9 @@ namespace fs = std::filesystem;
 
 bool isReservedCandidateFileName(const std::string& name) {
   // The primary file is always written as kernel.cpp; the rest are what the backends generate there.
-  static const char* const kReserved[] = {"kernel.cpp",       "harness_main.cpp", "harness_acl.cpp",
-                                          "CMakeLists.txt",   "kernel_app",       "kwb_tiling.h",
-                                          "kernel_operator.h"};
+  static const char* const kReserved[] = {"kernel.cpp",        "harness_main.cpp",  "harness_acl.cpp",
+                                          "CMakeLists.txt",    "kernel_app",        "kwb_tiling.h",
+                                          "kernel_operator.h", "kwb_op_kernel.cpp", "kwb_op_host.cpp"};
   for (const char* r : kReserved)
     if (name == r) return true;
   return false;

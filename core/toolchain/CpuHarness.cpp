@@ -135,7 +135,7 @@ std::string harnessManifest(const Task& task, const verify::PreparedCase& p, con
     data += hex[b & 15];
   }
   m << "tiling " << tiling.blockDim << " " << tiling.workspaceSize << " " << tiling.data.size() << " "
-    << (data.empty() ? "-" : data) << "\n";
+    << (data.empty() ? "-" : data) << " " << tiling.tilingKey << "\n";
   return m.str();
 }
 
@@ -203,8 +203,12 @@ std::vector<Diagnostic> readCaseResults(const CaseFiles& files, const verify::Pr
 
 TilingResult readTilingResult(const std::filesystem::path& file, std::string& error) {
   TilingResult t;
-  constexpr std::uint64_t kHeader = 6 * 4 + 8;
-  const ResultFileRead read = readResultFile(file, std::nullopt, kHeader + KwbTilingCapacity);
+  // Six uint32 (magic "KTIL", version, rc, block dim, tiling bytes, 0) and the workspace size; version 2
+  // (resources/harness/cpu_harness.cpp.in) adds the tiling key, version 1 (older programs, the CANN
+  // stand-in) has none.
+  constexpr std::uint64_t kHeaderV1 = 6 * 4 + 8;
+  constexpr std::uint64_t kHeaderV2 = kHeaderV1 + 8;
+  const ResultFileRead read = readResultFile(file, std::nullopt, kHeaderV2 + KwbTilingCapacity);
   if (!read.bytes) {
     error = read.error;
     return t;
@@ -215,23 +219,27 @@ TilingResult readTilingResult(const std::filesystem::path& file, std::string& er
     return t;
   }
   std::uint32_t h[6];
-  std::uint64_t workspace = 0;
-  if (b.size() < kHeader) {
+  std::uint64_t workspace = 0, tilingKey = 0;
+  if (b.size() < kHeaderV1) {
     error = "the tiling result is " + std::to_string(b.size()) + " bytes, shorter than its header";
     return t;
   }
   std::memcpy(h, b.data(), sizeof h);
   std::memcpy(&workspace, b.data() + sizeof h, sizeof workspace);
-  if (h[0] != 0x4c49544bu || h[1] != 1u || h[4] > KwbTilingCapacity || b.size() != kHeader + h[4]) {
+  const std::uint64_t header = h[1] == 2u ? kHeaderV2 : kHeaderV1;
+  if (h[0] != 0x4c49544bu || (h[1] != 1u && h[1] != 2u) || h[4] > KwbTilingCapacity ||
+      b.size() != header + h[4]) {
     error = "the tiling result is malformed (" + std::to_string(b.size()) + " bytes)";
     return t;
   }
+  if (h[1] == 2u) std::memcpy(&tilingKey, b.data() + kHeaderV1, sizeof tilingKey);
   t.called = true;
   t.rc = static_cast<int>(h[2]);
   t.blockDim = static_cast<int>(std::min<std::uint32_t>(h[3], 1u << 30));
   t.tilingSize = h[4];
   t.workspaceSize = workspace;
-  t.data.assign(b.begin() + kHeader, b.end());
+  t.tilingKey = tilingKey;
+  t.data.assign(b.begin() + static_cast<std::ptrdiff_t>(header), b.end());
   return t;
 }
 

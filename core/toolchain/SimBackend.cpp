@@ -71,6 +71,19 @@ std::vector<Diagnostic> SimBackend::prepare(const Task& task, const std::string&
   }
   const std::string harness = generateCpuHarness(task);
   writeText(harnessFile_, harness);
+  // The operator-project form: two generated units around the project's files.
+  std::map<std::string, std::string> all = companions;
+  all["kernel.cpp"] = candidateSource;
+  std::vector<Diagnostic> formProblems;
+  opForm_ = detectOpProjectForm(all, "kernel.cpp", formProblems);
+  if (!formProblems.empty()) return formProblems;
+  std::string opUnits;
+  if (opForm_) {
+    opUnits = opProjectKernelUnit(*opForm_, "kernel.cpp") + opProjectHostUnit(*opForm_) +
+              opProjectTilingDefine(*opForm_);
+    writeText(workDir_ / kOpKernelUnitName, opProjectKernelUnit(*opForm_, "kernel.cpp"));
+    writeText(workDir_ / kOpHostUnitName, opProjectHostUnit(*opForm_));
+  }
   const fs::path inc = verify::taskIncludeDir(task);
   // The emulator itself is part of the key: a rebuilt runtime library (new checks, fixes) must not be
   // hidden behind binaries linked against the old one.
@@ -92,9 +105,9 @@ std::vector<Diagnostic> SimBackend::prepare(const Task& task, const std::string&
   // SimBuilder compiles with $KWB_SIM_CXX (default g++): a program built by one compiler must not be
   // reused by a run that asked for another.
   buildKey_ = hashHex(candidateSource + "\n--companions--\n" + companionFilesKey(companions) +
-                      "\n--harness--\n" + harness + "\n--soc--\n" + options_.soc + "\n--tiling--\n" +
-                      readTextFileOrEmpty(inc / "kwb_tiling.h") + "\n--emulator--\n" + emulatorStamp +
-                      "\n--cxx--\n" + emulatorCompiler());
+                      "\n--harness--\n" + harness + "\n--op-units--\n" + opUnits + "\n--soc--\n" +
+                      options_.soc + "\n--tiling--\n" + readTextFileOrEmpty(inc / "kwb_tiling.h") +
+                      "\n--emulator--\n" + emulatorStamp + "\n--cxx--\n" + emulatorCompiler());
   return out;
 }
 
@@ -137,6 +150,11 @@ CompileResult SimBackend::compile() {
   o.soc = options_.soc;
   o.includeDirs = {verify::taskIncludeDir(*task_).string()};
   o.defines = {"KWB_COMPILE_KERNEL=1", "KWB_COMPILE_TILING=1"};
+  if (opForm_) {
+    o.sources = {(workDir_ / kOpKernelUnitName).string(), harnessFile_.string(),
+                 (workDir_ / kOpHostUnitName).string()};
+    if (const std::string d = opProjectTilingDefine(*opForm_); !d.empty()) o.defines.push_back(d);
+  }
   const SimBuildResult b = SimBuilder().build(o);
   r.commandLine = b.command;
   r.log = b.compilerOutput.empty() ? b.message : b.compilerOutput;
@@ -179,6 +197,18 @@ CaseRunResult SimBackend::run(const verify::PreparedCase& prepared, const CaseFi
 
   // 1. The tiling, where no tensor data exists.
   TilingPhaseResult tiling = runTilingPhase(*task_, prepared, files, soc_, binary_, options_.caseTimeout);
+  if (opForm_) {
+    // The candidate wrote a TilingFunc, not kwb_tiling: its failures point at it.
+    for (auto& d : tiling.diagnostics) {
+      if (d.api != std::optional<std::string>("kwb_tiling")) continue;
+      d.api = opForm_->opDef.tilingFunc;
+      d.file = opForm_->hostFile;
+      d.line = opForm_->opDef.tilingFuncLine;
+      d.message = "the TilingFunc " + opForm_->opDef.tilingFunc + " of " + opForm_->opDef.opType + " (" +
+                  opForm_->hostFile + ":" + std::to_string(opForm_->opDef.tilingFuncLine) +
+                  ") failed: " + d.message;
+    }
+  }
   out.tiling = tiling.tiling;
   out.run.diagnostics = tiling.diagnostics;
   if (!tiling.ok) return finish(tiling.timedOut ? RunStatus::Timeout : RunStatus::Error);

@@ -5,7 +5,10 @@
 // the emulator's precompiled header makes misses fast), run inside the sandbox with KWB_SIM_REPORT set.
 // The report's diagnostics and profile come back with the run. ran_on is always "emulator".
 
+#include <optional>
+
 #include "core/toolchain/Backend.h"
+#include "core/toolchain/OpProjectForm.h"
 
 namespace kwb {
 
@@ -31,7 +34,8 @@ class SimBackend : public Backend {
   std::filesystem::path harnessFile_;
   std::filesystem::path binary_;
   std::string buildKey_;
-  std::string candidateSource_;  // the workbench's own copy, for excerpts (never re-read from disk)
+  std::optional<OpProjectForm> opForm_;  // the operator-project form (core/toolchain/OpProjectForm.h)
+  std::string candidateSource_;          // the workbench's own copy, for excerpts (never re-read from disk)
 };
 
 }  // namespace kwb

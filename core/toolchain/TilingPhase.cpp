@@ -56,9 +56,11 @@ TilingPhaseResult runTilingPhase(const Task& task, const verify::PreparedCase& p
     return out;
   }
   if (out.tiling.rc != 0) {
-    out.diagnostics.push_back(harnessError(std::string(category::InvalidParam), "kwb_tiling",
-                                           "kwb_tiling returned " + std::to_string(out.tiling.rc) +
-                                               " for this case: the tiling rejected its shapes"));
+    out.diagnostics.push_back(harnessError(
+        std::string(category::InvalidParam), "kwb_tiling",
+        "kwb_tiling returned " + std::to_string(out.tiling.rc) +
+            " for this case: the tiling rejected its shapes" +
+            (r.stderrText().empty() ? std::string() : " (" + r.stderrText().substr(0, 1000) + ")")));
     return out;
   }
   if (out.tiling.blockDim <= 0 || out.tiling.blockDim > 65535) {

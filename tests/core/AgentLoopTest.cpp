@@ -665,5 +665,29 @@ TEST(AgentLoop, BestOfNEvaluatesEveryCandidateAndKeepsTheFastest) {
   EXPECT_EQ(s.findIteration(*loop->bestIteration())->profile->totalUs, 10.0);
 }
 
+// kwb task import's candidate (origin imported) submitted before the loop starts is iteration 1 and
+// keeps its origin; the agent then works from it (docs/task-format.md, "Importing an operator project").
+TEST(AgentLoop, AnImportedCandidateIsIterationOneWithOriginImported) {
+  Fixture f("imported", {reply("verdict=pass us=20")}, maxIt(2));
+  auto loop = f.loop();
+  Candidate imported;
+  imported.origin = Origin::Imported;
+  imported.files["kernel.cpp"] = "// FAKE verdict=pass us=50\n// the project's kernel\n";
+  loop->submitEdit(imported, std::nullopt);
+  for (int k = 0; k < 500; ++k) {
+    const Session s = loop->snapshot();
+    if (!s.iterations.empty() && s.iterations[0].state == IterationState::Done) break;
+    std::this_thread::sleep_for(20ms);
+  }
+  const Session s = loop->snapshot();
+  ASSERT_FALSE(s.iterations.empty());
+  EXPECT_EQ(s.iterations[0].id, 1);
+  EXPECT_EQ(s.iterations[0].origin, Origin::Imported);
+  EXPECT_EQ(s.iterations[0].candidate.origin, Origin::Imported);
+  EXPECT_EQ(s.iterations[0].verdict, Verdict::Pass);
+  loop->stop();
+  EXPECT_TRUE(loop->waitUntilDone(30s));
+}
+
 }  // namespace
 }  // namespace kwb

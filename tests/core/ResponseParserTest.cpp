@@ -276,3 +276,14 @@ TEST(ResponseParser, UnsafeFileNamesFromTheModelAreRefusedWithFeedback) {
   EXPECT_FALSE(r.hasCandidate());
   EXPECT_TRUE(contains(r.feedback, "at most 8 are accepted")) << r.feedback;
 }
+
+TEST(ResponseParser, OperatorProjectPathsBecomeCandidateNames) {
+  auto r = parseLlmReply(fixture("op_project_paths.md"));
+  ASSERT_TRUE(r.hasCandidate()) << r.feedback;
+  ASSERT_EQ(r.files.size(), 3u);
+  EXPECT_EQ(r.files[0].name, "add_custom.cpp") << "op_kernel/add_custom.cpp holds the entry: the primary";
+  ASSERT_NE(r.file("add_custom_host.cpp"), nullptr) << "op_host/add_custom.cpp";
+  EXPECT_TRUE(contains(r.file("add_custom_host.cpp")->content, "OP_ADD(AddCustom)"));
+  ASSERT_NE(r.file("add_custom_tiling.h"), nullptr) << "op_host/add_custom_tiling.h";
+  EXPECT_TRUE(r.feedback.empty()) << r.feedback;
+}

@@ -8,6 +8,7 @@
 #include "kwb_sim/base.h"
 #include "kwb_sim/data_copy.h"
 #include "kwb_sim/kernel_misc.h"
+#include "kwb_sim/op_tiling.h"
 #include "kwb_sim/pipe.h"
 #include "kwb_sim/runtime.h"
 #include "kwb_sim/sync.h"

@@ -101,6 +101,7 @@ typedef struct KwbTilingOutput {
   uint32_t tilingDataSize; /* bytes used in tilingData */
   uint64_t workspaceSize;  /* user workspace bytes for the kernel's `workspace` argument */
   uint8_t tilingData[KWB_TILING_CAPACITY];
+  uint64_t tilingKey; /* the kernel's TILING_KEY_IS value (op-project form: context->SetTilingKey) */
 } KwbTilingOutput;
 
 /* Return codes of kwb_tiling. */

@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: MIT
+#include "core/agent/OpProjectExporter.h"
+
+#include <cctype>
+#include <fstream>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "core/toolchain/OpProjectForm.h"
+#include "core/verify/ReferenceRunner.h"
+
+namespace kwb {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+void writeFile(const fs::path& p, const std::string& text, bool executable = false) {
+  std::error_code ec;
+  fs::create_directories(p.parent_path(), ec);
+  std::ofstream out(p, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) throw std::runtime_error("cannot write " + p.string());
+  if (executable)
+    fs::permissions(p, fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
+                    fs::perm_options::add, ec);
+}
+
+// msopgen's names for dtypes and formats in the operator description.
+std::string msopgenType(DType t) {
+  switch (t) {
+    case DType::Float16:
+      return "float16";
+    case DType::BFloat16:
+      return "bfloat16";
+    case DType::Float32:
+      return "float";
+    case DType::Float64:
+      return "double";
+    case DType::Int8:
+      return "int8";
+    case DType::Int16:
+      return "int16";
+    case DType::Int32:
+      return "int32";
+    case DType::Int64:
+      return "int64";
+    case DType::UInt8:
+      return "uint8";
+    case DType::UInt16:
+      return "uint16";
+    case DType::UInt32:
+      return "uint32";
+    case DType::UInt64:
+      return "uint64";
+    case DType::Bool:
+      return "bool";
+  }
+  return "float";
+}
+
+std::string msopgenAttrType(AttrType t) {
+  switch (t) {
+    case AttrType::Int:
+      return "int";
+    case AttrType::Float:
+      return "float";
+    case AttrType::Bool:
+      return "bool";
+    case AttrType::String:
+      return "str";
+    case AttrType::IntList:
+      return "listInt";
+    case AttrType::FloatList:
+      return "listFloat";
+  }
+  return "float";
+}
+
+// "Ascend910B1" -> "ascend910b": the AddConfig / msopgen compute-unit family.
+std::string socFamily(const std::string& soc) {
+  std::string s;
+  for (char c : soc) s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  while (!s.empty() && std::isdigit(static_cast<unsigned char>(s.back())) && s.size() > 9) s.pop_back();
+  return s;
+}
+
+std::string attrDefinition(const AttrDecl& a) {
+  std::string chain =
+      "        this->Attr(\"" + a.name + "\").AttrType(" + (a.defaultValue ? "OPTIONAL" : "REQUIRED") + ")";
+  const nlohmann::json v = a.defaultValue.value_or(nlohmann::json());
+  switch (a.type) {
+    case AttrType::Float:
+      chain += ".Float(" + (v.is_number() ? v.dump() : std::string("0")) + ")";
+      break;
+    case AttrType::Int:
+      chain += ".Int(" + (v.is_number() ? v.dump() : std::string("0")) + ")";
+      break;
+    case AttrType::Bool:
+      chain += std::string(".Bool(") + (v.is_boolean() && v.get<bool>() ? "true" : "false") + ")";
+      break;
+    case AttrType::String:
+      chain += ".String(" + (v.is_string() ? v.dump() : std::string("\"\"")) + ")";
+      break;
+    case AttrType::IntList:
+    case AttrType::FloatList: {
+      std::string list;
+      if (v.is_array())
+        for (const auto& e : v) list += (list.empty() ? "" : ", ") + e.dump();
+      chain += std::string(a.type == AttrType::IntList ? ".ListInt({" : ".ListFloat({") + list + "})";
+      break;
+    }
+  }
+  return chain + ";\n";
+}
+
+}  // namespace
+
+std::string opTypeOfTask(const std::string& name) {
+  std::string out;
+  bool up = true;
+  for (char c : name) {
+    if (c == '_') {
+      up = true;
+      continue;
+    }
+    out += up ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+    up = false;
+  }
+  return out;
+}
+
+std::string msopgenOperatorJson(const Task& task) {
+  auto desc = [](const std::vector<TensorDecl>& list) {
+    nlohmann::json a = nlohmann::json::array();
+    for (const auto& t : list)
+      a.push_back({{"name", t.name},
+                   {"param_type", "required"},
+                   {"format", {t.format}},
+                   {"type", {msopgenType(t.dtype)}}});
+    return a;
+  };
+  nlohmann::json op = {{"op", opTypeOfTask(task.name)},
+                       {"input_desc", desc(task.inputs)},
+                       {"output_desc", desc(task.outputs)}};
+  if (!task.attrs.empty()) {
+    nlohmann::json attrs = nlohmann::json::array();
+    for (const auto& a : task.attrs) {
+      nlohmann::json j = {{"name", a.name},
+                          {"param_type", a.defaultValue ? "optional" : "required"},
+                          {"type", msopgenAttrType(a.type)}};
+      if (a.defaultValue) j["default_value"] = *a.defaultValue;
+      attrs.push_back(j);
+    }
+    op["attr"] = attrs;
+  }
+  return nlohmann::json::array({op}).dump(4) + "\n";
+}
+
+std::string kwbTilingOpHostSource(const Task& task, const std::string& soc) {
+  const std::string op = opTypeOfTask(task.name);
+  std::string s =
+      "// Generated by Kernel Workbench: the op_host of " + task.name +
+      " for a candidate in the kwb_tiling form\n"
+      "// (docs/candidate-contract.md, \"Exporting to a CANN project\"): the TilingFunc hands the\n"
+      "// gert::TilingContext to the candidate's kwb_tiling, the OpDef is the task's signature.\n"
+      "#include <cstring>\n\n"
+      "#include \"register/op_def_registry.h\"\n"
+      "#include \"tiling/platform/platform_ascendc.h\"\n"
+      "#include \"kwb_tiling.h\"\n"
+      "#define KWB_COMPILE_KERNEL 0\n"
+      "#define KWB_COMPILE_TILING 1\n"
+      "#include \"../op_kernel/" +
+      task.name +
+      ".cpp\"\n\n"
+      "namespace optiling {\n"
+      "static void KwbDescribe(const gert::StorageShape* shape, int32_t dtype, KwbTensorDesc& d) {\n"
+      "  const gert::Shape& s = shape->GetOriginShape();\n"
+      "  d.dtype = dtype;\n"
+      "  d.dimNum = static_cast<int32_t>(s.GetDimNum() < KWB_MAX_DIMS ? s.GetDimNum() : KWB_MAX_DIMS);\n"
+      "  d.elements = 1;\n"
+      "  for (int32_t k = 0; k < d.dimNum; ++k) {\n"
+      "    d.dims[k] = s.GetDim(k);\n"
+      "    d.elements *= d.dims[k];\n"
+      "  }\n"
+      "}\n\n"
+      "static ge::graphStatus TilingFunc(gert::TilingContext* context) {\n"
+      "  static KwbTilingInput in;\n"
+      "  static KwbTilingOutput out;\n"
+      "  std::memset(&in, 0, sizeof in);\n"
+      "  std::memset(&out, 0, sizeof out);\n"
+      "  in.inputNum = " +
+      std::to_string(task.inputs.size()) +
+      ";\n"
+      "  in.outputNum = " +
+      std::to_string(task.outputs.size()) +
+      ";\n"
+      "  for (uint32_t k = 0; k < in.inputNum; ++k)\n"
+      "    KwbDescribe(context->GetInputShape(k), context->GetInputDesc(k)->GetDataType(), in.inputs[k]);\n"
+      "  for (uint32_t k = 0; k < in.outputNum; ++k)\n"
+      "    KwbDescribe(context->GetOutputShape(k), context->GetOutputDesc(k)->GetDataType(), "
+      "in.outputs[k]);\n";
+  std::size_t k = 0;
+  for (const auto& a : task.attrs) {
+    if (a.type == AttrType::String) continue;
+    const std::string idx = std::to_string(k);
+    s += "  {\n    KwbAttr& a = in.attrs[in.attrNum++];\n    std::strncpy(a.name, \"" + a.name +
+         "\", sizeof a.name - 1);\n";
+    switch (a.type) {
+      case AttrType::Float:
+        s += "    a.type = KWB_ATTR_FLOAT;\n    if (const float* v = context->GetAttrs()->GetFloat(" + idx +
+             ")) a.f = *v;\n";
+        break;
+      case AttrType::Int:
+        s += "    a.type = KWB_ATTR_INT;\n    if (const int64_t* v = context->GetAttrs()->GetInt(" + idx +
+             ")) {\n      a.i = *v;\n      a.f = static_cast<double>(*v);\n    }\n";
+        break;
+      case AttrType::Bool:
+        s += "    a.type = KWB_ATTR_BOOL;\n    if (const bool* v = context->GetAttrs()->GetBool(" + idx +
+             ")) a.i = *v ? 1 : 0;\n";
+        break;
+      case AttrType::IntList:
+        s += "    a.type = KWB_ATTR_INT_LIST;\n    if (const gert::ContinuousVector* v = "
+             "context->GetAttrs()->GetListInt(" +
+             idx +
+             ")) {\n      const int64_t* data = static_cast<const int64_t*>(v->GetData());\n"
+             "      for (size_t j = 0; j < v->GetSize() && j < KWB_MAX_ATTR_LIST; ++j) a.ilist[a.listLen++] "
+             "= data[j];\n    }\n";
+        break;
+      case AttrType::FloatList:
+        s += "    a.type = KWB_ATTR_FLOAT_LIST;\n    if (const gert::ContinuousVector* v = "
+             "context->GetAttrs()->GetListFloat(" +
+             idx +
+             ")) {\n      const float* data = static_cast<const float*>(v->GetData());\n"
+             "      for (size_t j = 0; j < v->GetSize() && j < KWB_MAX_ATTR_LIST; ++j) a.flist[a.listLen++] "
+             "= data[j];\n    }\n";
+        break;
+      case AttrType::String:
+        break;
+    }
+    s += "  }\n";
+    ++k;
+  }
+  s += "  auto platform = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());\n"
+       "  in.coreNumAiv = platform.GetCoreNumAiv();\n"
+       "  in.coreNumAic = platform.GetCoreNumAic();\n"
+       "  uint64_t ub = 0;\n"
+       "  platform.GetCoreMemSize(platform_ascendc::CoreMemType::UB, ub);\n"
+       "  in.ubSize = ub;\n"
+       "  std::strncpy(in.socVersion, \"" +
+       soc +
+       "\", sizeof in.socVersion - 1);\n"
+       "  if (kwb_tiling(&in, &out) != KWB_TILING_OK || out.blockDim == 0) return ge::GRAPH_FAILED;\n"
+       "  gert::TilingData* raw = context->GetRawTilingData();\n"
+       "  if (out.tilingDataSize > raw->GetCapacity()) return ge::GRAPH_FAILED;\n"
+       "  std::memcpy(raw->GetData(), out.tilingData, out.tilingDataSize);\n"
+       "  raw->SetDataSize(out.tilingDataSize);\n"
+       "  context->SetBlockDim(out.blockDim);\n"
+       "  context->SetTilingKey(out.tilingKey);\n"
+       "  size_t* workspaces = context->GetWorkspaceSizes(1);\n"
+       "  workspaces[0] = out.workspaceSize + platform.GetLibApiWorkSpaceSize();\n"
+       "  return ge::GRAPH_SUCCESS;\n"
+       "}\n"
+       "}  // namespace optiling\n\n"
+       "namespace ops {\n"
+       "class " +
+       op + " : public OpDef {\n public:\n  explicit " + op + "(const char* name) : OpDef(name) {\n";
+  for (const auto* list : {&task.inputs, &task.outputs})
+    for (const auto& t : *list)
+      s += std::string("        this->") + (list == &task.inputs ? "Input" : "Output") + "(\"" + t.name +
+           "\").ParamType(REQUIRED).DataType({ge::" + geNameOfDType(t.dtype) + "}).Format({ge::FORMAT_" +
+           t.format + "});\n";
+  for (const auto& a : task.attrs) s += attrDefinition(a);
+  s += "        this->AICore().SetTiling(optiling::TilingFunc).AddConfig(\"" + socFamily(soc) +
+       "\");\n  }\n};\nOP_ADD(" + op + ");\n}  // namespace ops\n";
+  return s;
+}
+
+std::string msopgenBuildScript(const Task& task, const std::string& soc) {
+  const std::string op = opTypeOfTask(task.name);
+  return "#!/bin/bash\n"
+         "# Generated by Kernel Workbench. Builds the custom-op package of " +
+         op +
+         " with the installed CANN:\n"
+         "# msopgen generates the build scaffolding (CMakePresets.json, CMakeLists.txt, cmake/, framework/,\n"
+         "# build.sh) from " +
+         task.name +
+         ".json, this project's op_host/ and op_kernel/ replace the generated\n"
+         "# stubs, and the scaffolding's build.sh makes build_out/custom_opp_*.run.\n"
+         "# Usage: source <CANN>/set_env.sh; bash build.sh [SOC]   (default " +
+         soc +
+         ")\n"
+         "set -euo pipefail\n"
+         "here=$(cd \"$(dirname \"$0\")\" && pwd)\n"
+         "soc=$(echo \"${1:-" +
+         soc +
+         "}\" | tr '[:upper:]' '[:lower:]')\n"
+         "command -v msopgen >/dev/null || { echo \"msopgen not found: source CANN's set_env.sh first\" >&2; "
+         "exit 2; }\n"
+         "gen=\"$here/build_project\"\n"
+         "rm -rf \"$gen\"\n"
+         "msopgen gen -i \"$here/" +
+         task.name +
+         ".json\" -c \"ai_core-$soc\" -lan cpp -out \"$gen\"\n"
+         "rm -f \"$gen/op_host/\"*.cpp \"$gen/op_host/\"*.h \"$gen/op_kernel/\"*.cpp\n"
+         "cp \"$here/op_host/\"* \"$gen/op_host/\"\n"
+         "cp \"$here/op_kernel/\"* \"$gen/op_kernel/\"\n"
+         "(cd \"$gen\" && bash build.sh)\n"
+         "echo \"package: $(ls \"$gen\"/build_out/*.run)\"\n";
+}
+
+fs::path exportOperatorProject(const Task& task, const Iteration& iteration, const fs::path& dir,
+                               const OpProjectExportOptions& o) {
+  if (iteration.candidate.empty())
+    throw std::invalid_argument("iteration " + std::to_string(iteration.id) + " has no candidate");
+  std::error_code ec;
+  if (fs::exists(dir, ec) && !fs::is_empty(dir, ec))
+    throw std::invalid_argument("export folder " + dir.string() + " exists and is not empty");
+  fs::create_directories(dir, ec);
+  if (ec) throw std::runtime_error("cannot create " + dir.string() + ": " + ec.message());
+  const std::string soc = o.soc.empty() ? task.soc : o.soc;
+  const fs::path include = o.includeDir.empty() ? verify::taskIncludeDir(task) : o.includeDir;
+  const PrimaryFileChoice primary = choosePrimaryFile(iteration.candidate.files);
+  std::vector<Diagnostic> problems;
+  const auto form = detectOpProjectForm(iteration.candidate.files, primary.name, problems);
+  std::string kind;
+  if (form) {
+    kind = "the operator-project form, written unchanged";
+    for (const auto& [name, text] : iteration.candidate.files) {
+      std::string rel = projectPathForCandidateName(name, primary.name, form->hostFile);
+      // The kernel keeps the task's name in op_kernel/, as msopgen names it.
+      if (name == primary.name) rel = "op_kernel/" + task.name + ".cpp";
+      writeFile(dir / rel, text);
+    }
+  } else {
+    kind = "the kwb_tiling form, with a generated op_host/" + task.name + ".cpp calling its kwb_tiling";
+    const auto& [name, text] = *iteration.candidate.files.find(primary.name);
+    writeFile(dir / "op_kernel" / (task.name + ".cpp"), text);
+    for (const auto& [other, body] : iteration.candidate.files)
+      if (other != name) writeFile(dir / "op_kernel" / other, body);
+    writeFile(dir / "op_host" / (task.name + ".cpp"), kwbTilingOpHostSource(task, soc));
+    for (const char* sub : {"op_kernel", "op_host"}) {
+      fs::copy_file(include / "kwb_tiling.h", dir / sub / "kwb_tiling.h",
+                    fs::copy_options::overwrite_existing, ec);
+      if (ec) throw std::runtime_error("cannot copy kwb_tiling.h: " + ec.message());
+    }
+  }
+  writeFile(dir / (task.name + ".json"), msopgenOperatorJson(task));
+  writeFile(dir / "build.sh", msopgenBuildScript(task, soc), true);
+  writeFile(
+      dir / "README.md",
+      "# " + opTypeOfTask(task.name) + " (exported by Kernel Workbench)\n\n" + "Iteration " +
+          std::to_string(iteration.id) + " (" + std::string(originName(iteration.origin)) + ", verdict " +
+          (iteration.verdict ? std::string(verdictName(*iteration.verdict)) : "none") + "), a candidate in " +
+          kind + ".\n\n```\nsource <CANN>/set_env.sh\nbash build.sh " + soc +
+          "\n```\n\nbuild.sh generates the CANN build scaffolding with `msopgen gen` from `" + task.name +
+          ".json` into build_project/, copies op_host/ and op_kernel/ into it and runs its build.sh.\n");
+  return dir;
+}
+
+}  // namespace kwb

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// kwb emulator: the `ge::` vocabulary an operator project's host code uses (data types, formats,
+// graph status). DataType numbers are ge::DataType's, as in kwb_tiling.h's KWB_DT_* codes.
+#include <cstddef>
+#include <cstdint>
+
+namespace ge {
+
+enum DataType {
+  DT_FLOAT = 0,
+  DT_FLOAT16 = 1,
+  DT_INT8 = 2,
+  DT_INT32 = 3,
+  DT_UINT8 = 4,
+  DT_INT16 = 6,
+  DT_UINT16 = 7,
+  DT_UINT32 = 8,
+  DT_INT64 = 9,
+  DT_UINT64 = 10,
+  DT_DOUBLE = 11,
+  DT_BOOL = 12,
+  DT_BF16 = 27,
+  DT_UNDEFINED = 28
+};
+
+enum Format {
+  FORMAT_NCHW = 0,
+  FORMAT_NHWC = 1,
+  FORMAT_ND = 2,
+  FORMAT_NC1HWC0 = 3,
+  FORMAT_FRACTAL_Z = 4,
+  FORMAT_FRACTAL_NZ = 29,
+  FORMAT_NCDHW = 30,
+  FORMAT_NDHWC = 27,
+  FORMAT_RESERVED = 40
+};
+
+using graphStatus = uint32_t;
+inline constexpr graphStatus GRAPH_SUCCESS = 0;
+inline constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFFu;
+inline constexpr graphStatus GRAPH_PARAM_INVALID = 50331649u;
+
+// Bytes of one element; -1 for a code this emulator does not know.
+inline int GetSizeByDataType(DataType t) {
+  switch (t) {
+    case DT_INT8:
+    case DT_UINT8:
+    case DT_BOOL:
+      return 1;
+    case DT_FLOAT16:
+    case DT_BF16:
+    case DT_INT16:
+    case DT_UINT16:
+      return 2;
+    case DT_FLOAT:
+    case DT_INT32:
+    case DT_UINT32:
+      return 4;
+    case DT_INT64:
+    case DT_UINT64:
+    case DT_DOUBLE:
+      return 8;
+    default:
+      return -1;
+  }
+}
+
+}  // namespace ge

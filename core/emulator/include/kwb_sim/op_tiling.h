@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// kwb emulator: the kernel side of an operator project's tiling (docs/emulator.md, "Operator
+// projects"). GET_TILING_DATA copies the tiling bytes the host TilingFunc saved from the `tiling` GM
+// argument into a local of the project's registered TilingData class; the build names that class in
+// KWB_OP_TILING_DATA (core/toolchain/OpProjectForm.h). TILING_KEY_IS compares with the key the
+// TilingFunc set (context->SetTilingKey), which the harness gives the launch (ICPU_SET_TILING_KEY).
+#include <cstdint>
+#include <cstring>
+
+#include "kwb_sim/base.h"
+#include "kwb_sim/runtime.h"
+
+namespace AscendC {
+
+template <typename T>
+inline void KwbCopyTilingData(T* dst, const __gm__ uint8_t* tiling) {
+  // The harness's tiling buffer holds KWB_TILING_CAPACITY (4096) bytes, zero past what was saved.
+  static_assert(sizeof(T) <= 4096, "kwb-sim: the tiling struct is larger than the 4096-byte tiling buffer");
+  std::memcpy(static_cast<void*>(dst), tiling, sizeof(T));
+}
+
+inline uint64_t KwbTilingKey() {
+  return ::kwb_sim::tilingKey();
+}
+
+// The user's part of the kernel's workspace. The emulator's library needs no system workspace
+// (PlatformAscendC::GetLibApiWorkSpaceSize() is 0), so it starts at the argument itself.
+inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) {
+  return workspace;
+}
+
+}  // namespace AscendC
+
+// The core type an operator's kernel declares (KERNEL_TASK_TYPE_DEFAULT). The emulator runs kernels
+// on vector cores (the harness's AIV mode), so the declaration is checked for a known value and
+// otherwise has no effect.
+enum KernelMetaType {
+  KERNEL_TYPE_AIV_ONLY,
+  KERNEL_TYPE_AIC_ONLY,
+  KERNEL_TYPE_MIX_AIV_1_0,
+  KERNEL_TYPE_MIX_AIC_1_0,
+  KERNEL_TYPE_MIX_AIC_1_1,
+  KERNEL_TYPE_MIX_AIC_1_2,
+  KERNEL_TYPE_AICORE,
+  KERNEL_TYPE_VECTORCORE,
+  KERNEL_TYPE_MIX_AICORE,
+  KERNEL_TYPE_MIX_VECTOR_CORE
+};
+#define KERNEL_TASK_TYPE_DEFAULT(type) static_cast<void>(static_cast<KernelMetaType>(type))
+
+#define GET_TILING_DATA(tiling_var, tiling_arg) \
+  KWB_OP_TILING_DATA tiling_var;                \
+  ::AscendC::KwbCopyTilingData(&tiling_var, tiling_arg)
+#define GET_TILING_DATA_WITH_STRUCT(tiling_struct, tiling_var, tiling_arg) \
+  tiling_struct tiling_var;                                                \
+  ::AscendC::KwbCopyTilingData(&tiling_var, tiling_arg)
+#define TILING_KEY_IS(key) (::AscendC::KwbTilingKey() == static_cast<uint64_t>(key))

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The operator-project form of a candidate (docs/candidate-contract.md): op_kernel/<op>.cpp (the
+// primary file, reading its tiling with GET_TILING_DATA), op_host/<op>.cpp (the OpDef and its
+// TilingFunc, under the candidate name <op>_host.cpp) and op_host/<op>_tiling.h (the TilingData
+// class). The emulator build compiles two generated units around them: the kernel unit includes the
+// tiling headers before the kernel (msopgen's build generates that header for the kernel), and the
+// host unit includes the op_host source and defines kwb_tiling as a call of its TilingFunc through
+// kwb_op/tiling_bridge.h. Both are checked by the same policy as any candidate file.
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/model/Diagnostic.h"
+#include "core/toolchain/OpProjectSource.h"
+
+namespace kwb {
+
+inline constexpr const char* kOpKernelUnitName = "kwb_op_kernel.cpp";
+inline constexpr const char* kOpHostUnitName = "kwb_op_host.cpp";
+
+struct OpProjectForm {
+  std::string hostFile;  // the candidate file that registers the OpDef
+  OpDefSignature opDef;
+  std::vector<std::string> tilingHeaders;  // candidate headers defining TilingData classes
+  std::string tilingDataClass;             // registered for opDef.opType; empty: none
+};
+
+// nullopt with no problems: the candidate is in the kwb_tiling form. A source file other than the
+// primary that calls OP_ADD makes it the operator-project form; its problems (no usable OpDef, unknown
+// dtype, no tiling function) are appended to `problems`, each naming the file and line.
+std::optional<OpProjectForm> detectOpProjectForm(const std::map<std::string, std::string>& files,
+                                                 const std::string& primaryName,
+                                                 std::vector<Diagnostic>& problems);
+
+// The generated kernel unit: the tiling headers, then the kernel file `kernelFileName`.
+std::string opProjectKernelUnit(const OpProjectForm& form, const std::string& kernelFileName);
+// The generated host unit: the op_host source and kwb_tiling calling its TilingFunc.
+std::string opProjectHostUnit(const OpProjectForm& form);
+// The -D that names GET_TILING_DATA's class ("KWB_OP_TILING_DATA=optiling::TilingData"); empty when
+// the project registers none for its operator.
+std::string opProjectTilingDefine(const OpProjectForm& form);
+
+}  // namespace kwb

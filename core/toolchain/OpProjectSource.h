@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// What the workbench reads from an operator project's sources without compiling them: the OpDef
+// registration of op_host/<op>.cpp (the operator's type, inputs, outputs and attributes with their
+// dtypes and formats, the tiling function, the configs) and the TilingData classes an
+// op_host/<op>_tiling.h registers (docs/candidate-contract.md, "The operator-project form";
+// docs/task-format.md, "Importing an operator project"). Pure functions on text; the sources are
+// untrusted, so every problem is a Diagnostic naming the file and line.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/model/DType.h"
+#include "core/model/Diagnostic.h"
+
+namespace kwb {
+
+struct OpDefParam {
+  std::string name;
+  std::vector<std::string> geDTypes;  // as written, e.g. "DT_FLOAT16"
+  std::vector<DType> dtypes;          // the same, known to the workbench (same length when no problem)
+  std::vector<std::string> formats;   // "FORMAT_ND", ...
+  std::string paramType = "REQUIRED";
+  int line = 0;
+};
+
+struct OpDefAttr {
+  std::string name;
+  std::string type;       // task.json attr types: "float", "int", "bool", "string", "int_list", "float_list"
+  nlohmann::json value;   // the default, when the OpDef gives one
+  bool required = false;  // AttrType(REQUIRED)
+  int line = 0;
+};
+
+struct OpDefSignature {
+  std::string opType;   // OP_ADD's class, e.g. "AddCustom"
+  std::string opClass;  // qualified for C++, e.g. "ops::AddCustom"
+  std::string file;
+  int line = 0;  // of the class
+  std::vector<OpDefParam> inputs;
+  std::vector<OpDefParam> outputs;
+  std::vector<OpDefAttr> attrs;
+  std::string tilingFunc;            // the name given to AICore().SetTiling, unqualified
+  int tilingFuncLine = 0;            // its definition in `file`; 0 when not found there
+  std::vector<std::string> configs;  // AddConfig("ascend910b", ...)
+};
+
+struct TilingRegistration {
+  std::string opType;     // REGISTER_TILING_DATA_CLASS's first argument
+  std::string className;  // qualified, e.g. "optiling::TilingData"
+  std::string file;
+  int line = 0;
+};
+
+// True when `text` (comments ignored) registers an operator with OP_ADD.
+bool registersOperator(const std::string& text);
+// True when `text` (comments ignored) defines a TilingData class (BEGIN_TILING_DATA_DEF).
+bool definesTilingData(const std::string& text);
+
+// The OpDef registered in `text` (file `fileName`). Problems (no OP_ADD, OP_ADD of a class that is not
+// an OpDef defined here, no input or output, a dtype the workbench does not know, no SetTiling) are
+// appended to `problems`; the result is nullopt when there is no usable signature.
+std::optional<OpDefSignature> parseOpDef(const std::string& text, const std::string& fileName,
+                                         std::vector<Diagnostic>& problems);
+
+// Every REGISTER_TILING_DATA_CLASS in `text`, with the class qualified by its enclosing namespaces.
+std::vector<TilingRegistration> parseTilingRegistrations(const std::string& text,
+                                                         const std::string& fileName);
+
+// ge::DataType enumerator name ("DT_FLOAT16", with or without "ge::") -> the workbench's dtype.
+std::optional<DType> dtypeFromGeName(std::string_view name);
+// The reverse, for generated projects: DType::Float16 -> "DT_FLOAT16".
+std::string geNameOfDType(DType t);
+
+}  // namespace kwb

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# CLI contract for `kwb task import`: an operator project becomes a valid task folder with its candidate
+# in imported/, which `kwb eval --kernel ... --file ...` passes; a broken project exits 2 naming the
+# file and line.
+set -euo pipefail
+kwb="$1"; root="$2"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+proj="$root/tests/fixtures/op_projects/add_custom"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+"$kwb" task import "$proj" --cases "$root/tests/fixtures/op_projects/add_custom.cases.json" \
+  --reference "$root/resources/tasks/add_custom/reference.cpp" --out "$tmp/task" >/dev/null || fail "import failed"
+for f in task.json reference.cpp imported/add_custom.cpp imported/add_custom_host.cpp imported/add_custom_tiling.h; do
+  [ -f "$tmp/task/$f" ] || fail "missing $f"
+done
+"$kwb" task validate "$tmp/task" >/dev/null || fail "the imported task does not validate"
+"$kwb" eval --task "$tmp/task" --kernel "$tmp/task/imported/add_custom.cpp" \
+  --file "$tmp/task/imported/add_custom_host.cpp" --file "$tmp/task/imported/add_custom_tiling.h" \
+  --seed 5 >/dev/null || fail "the imported candidate does not pass"
+
+cp -r "$proj" "$tmp/bad"
+sed -i 's/DT_FLOAT16/DT_COMPLEX64/' "$tmp/bad/op_host/add_custom.cpp"
+set +e
+err=$("$kwb" task import "$tmp/bad" --cases "$root/tests/fixtures/op_projects/add_custom.cases.json" \
+  --reference "$root/resources/tasks/add_custom/reference.cpp" --out "$tmp/bad_task" 2>&1 >/dev/null); rc=$?
+set -e
+[ "$rc" -eq 2 ] || fail "a bad project exited $rc, want 2"
+case "$err" in *"op_host/add_custom.cpp:55"*"DT_COMPLEX64"*) ;; *) fail "error does not name file and line: $err";; esac
+[ ! -e "$tmp/bad_task/task.json" ] || fail "a bad project wrote a task"

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: MIT
+// `kwb task import` of an operator project (core/agent/OpProjectImport.h): the task and candidate it
+// makes from tests/fixtures/op_projects/add_custom, the round trip import -> evaluate -> write back
+// into the project -> import again, and bad projects named by file and line.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <fstream>
+
+#include "core/agent/OpProjectExporter.h"
+#include "core/agent/OpProjectImport.h"
+#include "core/eval/Evaluator.h"
+#include "core/toolchain/OpProjectSource.h"
+#include "core/toolchain/SimBackend.h"
+
+using namespace kwb;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path fixtures() {
+  return fs::path(KWB_FIXTURES_DIR) / "op_projects";
+}
+
+OperatorProjectImportOptions addOptions() {
+  OperatorProjectImportOptions o;
+  o.casesFile = fixtures() / "add_custom.cases.json";
+  o.referenceFile = fs::path(KWB_SOURCE_DIR) / "resources" / "tasks" / "add_custom" / "reference.cpp";
+  return o;
+}
+
+fs::path freshDir(const std::string& name) {
+  const fs::path d = fs::path(KWB_TEST_BIN_DIR) / (name + "-" + std::to_string(::getpid()));
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+}  // namespace
+
+TEST(OpProjectImport, AnAddProjectBecomesATaskAndAnImportedCandidate) {
+  const OperatorProjectImport r = importOperatorProject(fixtures() / "add_custom", addOptions());
+  ASSERT_TRUE(r.ok()) << r.errors.front().format();
+  EXPECT_EQ(r.task.name, "add_custom");
+  ASSERT_EQ(r.task.inputs.size(), 2u);
+  EXPECT_EQ(r.task.inputs[0].name, "x");
+  EXPECT_EQ(r.task.inputs[0].dtype, DType::Float16);
+  ASSERT_EQ(r.task.outputs.size(), 1u);
+  EXPECT_EQ(r.task.cases.size(), 2u);
+  EXPECT_EQ(r.candidate.origin, Origin::Imported);
+  std::vector<std::string> names;
+  for (const auto& [n, text] : r.candidate.files) names.push_back(n);
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"add_custom.cpp", "add_custom_host.cpp", "add_custom_tiling.h"}));
+  EXPECT_FALSE(r.referenceSource.empty());
+}
+
+TEST(OpProjectImport, ImportEvaluateExportImportGivesTheSameTaskAndSources) {
+  const OperatorProjectImport first = importOperatorProject(fixtures() / "add_custom", addOptions());
+  ASSERT_TRUE(first.ok()) << first.errors.front().format();
+  // Evaluate the imported candidate as it is.
+  const fs::path taskDir = freshDir("imported-task");
+  {
+    std::ofstream(taskDir / "task.json") << nlohmann::json(first.task).dump(2);
+    std::ofstream(taskDir / "reference.cpp") << first.referenceSource;
+  }
+  const Task task = loadTaskDir(taskDir);
+  BackendOptions o;
+  o.soc = "Ascend910B1";
+  o.cacheDir = fs::path(KWB_TEST_BIN_DIR) / "eval-cache";
+  SimBackend backend(o);
+  EvalRequest req;
+  const auto [primary, source] = primaryCandidateFile(first.candidate);
+  req.candidateName = primary;
+  req.candidateSource = source;
+  for (const auto& [n, text] : first.candidate.files)
+    if (n != primary) req.companionFiles[n] = text;
+  req.seed = 7;
+  req.workDir = fs::path(KWB_TEST_BIN_DIR) / "eval-work" / "imported_add";
+  req.cacheDir = o.cacheDir;
+  const EvalReport rep = evaluate(task, backend, req);
+  ASSERT_EQ(rep.verdict, Verdict::Pass) << nlohmann::json(rep).dump(2).substr(0, 4000);
+  // Exported as a msopgen project, then in again.
+  const fs::path exported = freshDir("msopgen-export");
+  fs::remove_all(exported);
+  Iteration it;
+  it.id = 1;
+  it.origin = Origin::Imported;
+  it.verdict = Verdict::Pass;
+  it.candidate = first.candidate;
+  exportOperatorProject(task, it, exported);
+  for (const char* f : {"op_host/add_custom.cpp", "op_host/add_custom_tiling.h", "op_kernel/add_custom.cpp",
+                        "add_custom.json", "build.sh", "README.md"})
+    EXPECT_TRUE(fs::exists(exported / f)) << f;
+  const OperatorProjectImport again = importOperatorProject(exported, addOptions());
+  ASSERT_TRUE(again.ok()) << again.errors.front().format();
+  EXPECT_EQ(nlohmann::json(again.task).dump(2), nlohmann::json(first.task).dump(2));
+  EXPECT_EQ(again.candidate, first.candidate);
+  fs::remove_all(exported);
+  // Back into a copy of the project, then in again.
+  const fs::path copy = freshDir("exported-project");
+  fs::copy(fixtures() / "add_custom", copy, fs::copy_options::recursive);
+  const auto written = writeCandidateIntoOperatorProject(first.candidate, copy);
+  ASSERT_TRUE(written.empty()) << written.front().format();
+  const OperatorProjectImport second = importOperatorProject(copy, addOptions());
+  ASSERT_TRUE(second.ok()) << second.errors.front().format();
+  EXPECT_EQ(nlohmann::json(second.task).dump(2), nlohmann::json(first.task).dump(2));
+  EXPECT_EQ(second.candidate, first.candidate);
+  EXPECT_EQ(second.projectFiles, first.projectFiles);
+  fs::remove_all(copy);
+  fs::remove_all(taskDir);
+}
+
+TEST(OpProjectImport, BadProjectsAreNamedByFileAndLine) {
+  const fs::path bad = freshDir("bad-project");
+  fs::copy(fixtures() / "add_custom", bad, fs::copy_options::recursive);
+  // An unknown dtype in the OpDef.
+  {
+    std::ifstream in(bad / "op_host" / "add_custom.cpp");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    text.replace(text.find("DT_FLOAT16"), 10, "DT_COMPLEX64");
+    std::ofstream(bad / "op_host" / "add_custom.cpp") << text;
+  }
+  OperatorProjectImport r = importOperatorProject(bad, addOptions());
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.errors.front().file, "op_host/add_custom.cpp");
+  EXPECT_EQ(r.errors.front().line, 55);
+  // No OpDef at all.
+  std::ofstream(bad / "op_host" / "add_custom.cpp") << "#include \"add_custom_tiling.h\"\n";
+  r = importOperatorProject(bad, addOptions());
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.errors.front().file, "op_host");
+  EXPECT_NE(r.errors.front().message.find("missing OpDef"), std::string::npos) << r.errors.front().message;
+  // No cases.
+  OperatorProjectImportOptions noCases = addOptions();
+  noCases.casesFile.clear();
+  r = importOperatorProject(fixtures() / "add_custom", noCases);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.errors.front().file, "--cases");
+  fs::remove_all(bad);
+}
+
+TEST(OpProjectExport, AKwbTilingCandidateGetsAnOpHostWithTheTasksSignature) {
+  const Task task = loadTaskDir(fs::path(KWB_SOURCE_DIR) / "resources" / "tasks" / "leaky_relu_custom");
+  Iteration it;
+  it.id = 3;
+  it.verdict = Verdict::Pass;
+  std::ifstream in(fs::path(KWB_SOURCE_DIR) / "resources" / "tasks" / "leaky_relu_custom" /
+                   "expert_candidate.cpp");
+  it.candidate.files["kernel.cpp"] =
+      std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const fs::path dir = freshDir("msopgen-export-kwb");
+  fs::remove_all(dir);
+  exportOperatorProject(task, it, dir);
+  EXPECT_TRUE(fs::exists(dir / "op_kernel" / "leaky_relu_custom.cpp"));
+  EXPECT_TRUE(fs::exists(dir / "op_kernel" / "kwb_tiling.h"));
+  EXPECT_TRUE(fs::exists(dir / "op_host" / "kwb_tiling.h"));
+  std::ifstream h(dir / "op_host" / "leaky_relu_custom.cpp");
+  const std::string host((std::istreambuf_iterator<char>(h)), std::istreambuf_iterator<char>());
+  EXPECT_NE(host.find("kwb_tiling(&in, &out)"), std::string::npos);
+  // The generated OpDef reads back as the task's signature.
+  std::vector<Diagnostic> problems;
+  const auto sig = parseOpDef(host, "op_host/leaky_relu_custom.cpp", problems);
+  ASSERT_TRUE(sig.has_value());
+  EXPECT_TRUE(problems.empty()) << problems.front().format();
+  EXPECT_EQ(sig->opType, "LeakyReluCustom");
+  ASSERT_EQ(sig->inputs.size(), 1u);
+  EXPECT_EQ(sig->inputs[0].name, "x");
+  EXPECT_EQ(sig->inputs[0].dtypes, std::vector<DType>{DType::Float16});
+  ASSERT_EQ(sig->attrs.size(), 1u);
+  EXPECT_EQ(sig->attrs[0].name, "negative_slope");
+  EXPECT_EQ(sig->attrs[0].type, "float");
+  EXPECT_DOUBLE_EQ(sig->attrs[0].value.get<double>(), 0.01);
+  EXPECT_EQ(sig->configs, std::vector<std::string>{"ascend910b"});
+  const nlohmann::json desc = nlohmann::json::parse(std::ifstream(dir / "leaky_relu_custom.json"));
+  EXPECT_EQ(desc[0]["op"], "LeakyReluCustom");
+  EXPECT_EQ(desc[0]["input_desc"][0]["type"][0], "float16");
+  EXPECT_EQ(desc[0]["attr"][0]["type"], "float");
+  fs::remove_all(dir);
+}
+
+TEST(OpProjectImport, ADtypeCombinationOfTheOpDefIsChosenByIndex) {
+  const fs::path proj = freshDir("two-dtype-project");
+  fs::copy(fixtures() / "add_custom", proj, fs::copy_options::recursive);
+  std::string text;
+  {
+    std::ifstream in(proj / "op_host" / "add_custom.cpp");
+    text.assign((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  }
+  for (std::size_t at = text.find("{ge::DT_FLOAT16}"); at != std::string::npos;
+       at = text.find("{ge::DT_FLOAT16}", at))
+    text.replace(at, 16, "{ge::DT_FLOAT16, ge::DT_FLOAT}");
+  std::ofstream(proj / "op_host" / "add_custom.cpp") << text;
+  OperatorProjectImportOptions o = addOptions();
+  o.dtypeColumn = 1;
+  const OperatorProjectImport r = importOperatorProject(proj, o);
+  ASSERT_TRUE(r.ok()) << r.errors.front().format();
+  EXPECT_EQ(r.task.inputs[0].dtype, DType::Float32);
+  EXPECT_EQ(r.task.outputs[0].dtype, DType::Float32);
+  o.dtypeColumn = 2;
+  const OperatorProjectImport beyond = importOperatorProject(proj, o);
+  ASSERT_FALSE(beyond.ok());
+  EXPECT_EQ(beyond.errors.front().file, "op_host/add_custom.cpp");
+  EXPECT_EQ(beyond.errors.front().line, 53);
+  fs::remove_all(proj);
+}
+
+TEST(OpProjectImport, TheProjectsOtherHeadersComeAlongAndCollisionsAreNamed) {
+  const fs::path proj = freshDir("headers-project");
+  fs::copy(fixtures() / "add_custom", proj, fs::copy_options::recursive);
+  std::ofstream(proj / "op_kernel" / "add_custom_impl.h") << "// a kernel-side helper\n";
+  std::ofstream(proj / "op_host" / "kwb_tiling.h") << "// the workbench's own header, carried by an export\n";
+  OperatorProjectImport r = importOperatorProject(proj, addOptions());
+  ASSERT_TRUE(r.ok()) << r.errors.front().format();
+  EXPECT_NE(r.candidate.file("add_custom_impl.h"), nullptr);
+  EXPECT_EQ(r.candidate.file("kwb_tiling.h"), nullptr) << "the workbench provides kwb_tiling.h itself";
+  std::ofstream(proj / "op_host" / "add_custom_impl.h") << "// the same name on the host side\n";
+  r = importOperatorProject(proj, addOptions());
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.errors.front().message.find("add_custom_impl.h"), std::string::npos)
+      << r.errors.front().format();
+  fs::remove_all(proj);
+}
