@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "ui/NewSessionDialog.h"
 
+#include <QApplication>
 #include <QComboBox>
+#include <QDateTime>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QFileDialog>
@@ -9,11 +11,14 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPointer>
 #include <QPushButton>
 #include <QResizeEvent>
 #include <QStandardItemModel>
+#include <QThread>
 #include <QVBoxLayout>
 
+#include "core/agent/ImportedTask.h"
 #include "core/base/InstallLayout.h"
 #include "core/model/Task.h"
 #include "core/toolchain/CannInstallation.h"
@@ -53,6 +58,11 @@ NewSessionDialog::NewSessionDialog(const QString& tasksDir, const SessionDefault
   auto* taskRow = new QHBoxLayout;
   taskRow->addWidget(task_, 1);
   taskRow->addWidget(browse);
+  import_ = new QPushButton(tr("Import an operator project…"), this);
+  import_->setToolTip(
+      tr("A msopgen custom-operator project (op_host/ with its OpDef and tiling, op_kernel/): its "
+         "signature becomes the task, its kernel iteration 1 (docs/task-format.md)"));
+  taskRow->addWidget(import_);
   form->addRow(tr("Task"), taskRow);
   taskInfo_ = new QLabel(this);
   taskInfo_->setObjectName(QStringLiteral("taskInfo"));
@@ -121,6 +131,7 @@ NewSessionDialog::NewSessionDialog(const QString& tasksDir, const SessionDefault
     const QString d = QFileDialog::getExistingDirectory(this, tr("Task folder"));
     if (!d.isEmpty()) selectTaskDir(d);
   });
+  connect(import_, &QPushButton::clicked, this, &NewSessionDialog::askImport);
   connect(task_, &QComboBox::currentIndexChanged, this, &NewSessionDialog::taskChanged);
   setProviderSummary(providerSummary);
   const int add = task_->findText(QStringLiteral("add_custom"));
@@ -216,6 +227,82 @@ NewSessionChoice NewSessionDialog::choice() const {
   c.soc = soc_->currentText();
   c.limits = limits_->limits();
   return c;
+}
+
+void NewSessionDialog::askImport() {
+  const QString project =
+      QFileDialog::getExistingDirectory(this, tr("Operator project (the folder with op_host/)"));
+  if (project.isEmpty()) return;
+  const QString cases = QFileDialog::getOpenFileName(
+      this, tr("Verification cases (a JSON array, docs/task-format.md)"), project, tr("JSON (*.json)"));
+  if (cases.isEmpty()) return;
+  const QString reference = QFileDialog::getOpenFileName(this, tr("Reference implementation (reference.cpp)"),
+                                                         project, tr("C++ (*.cpp *.cc)"));
+  if (reference.isEmpty()) return;
+  importOperatorProject(project, cases, reference);
+}
+
+void NewSessionDialog::importOperatorProject(const QString& projectDir, const QString& casesFile,
+                                             const QString& referenceFile) {
+  if (importing_) return;
+  if (importRoot_.isEmpty()) {
+    finishImport(false, tr("No folder to write imported tasks to"), {});
+    return;
+  }
+  importing_ = true;
+  import_->setEnabled(false);
+  showError({});
+  taskInfo_->setText(tr("Importing %1…").arg(breakableText(projectDir)));
+  const QString stamp = QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz"));
+  const std::string root = importRoot_.toStdString();
+  OperatorProjectImportOptions options;
+  options.casesFile = casesFile.toStdString();
+  options.referenceFile = referenceFile.toStdString();
+  const std::string project = projectDir.toStdString();
+  QPointer<NewSessionDialog> self(this);
+  // The project, its cases and its reference are read (and the task written) off the GUI thread.
+  QThread* worker = QThread::create([self, project, options, root, stamp] {
+    bool ok = false;
+    QString message;
+    QString taskDir;
+    try {
+      const OperatorProjectImport r = kwb::importOperatorProject(project, options);
+      if (!r.ok()) {
+        QStringList lines;
+        for (const auto& e : r.errors) lines << QString::fromStdString(e.format());
+        message = lines.join(QLatin1Char('\n'));
+      } else {
+        const std::filesystem::path out =
+            std::filesystem::path(root) / (r.task.name + "-" + stamp.toStdString());
+        const std::string failed = writeImportedTask(r, out);
+        ok = failed.empty();
+        message = ok ? QString::fromStdString(r.task.name) : QString::fromStdString(failed);
+        taskDir = QString::fromStdString(out.string());
+      }
+    } catch (const std::exception& e) {
+      message = QString::fromUtf8(e.what());
+    }
+    QMetaObject::invokeMethod(qApp, [self, ok, message, taskDir] {
+      if (self) self->finishImport(ok, message, taskDir);
+    });
+  });
+  connect(worker, &QThread::finished, worker, &QObject::deleteLater);
+  worker->start();
+}
+
+void NewSessionDialog::finishImport(bool ok, const QString& message, const QString& taskDir) {
+  importing_ = false;
+  import_->setEnabled(true);
+  if (ok && selectTaskDir(taskDir)) {
+    emit importFinished(true, tr("Imported %1 as the task in %2").arg(message, taskDir));
+    return;
+  }
+  const QString shown = ok ? errorText_ : tr("Cannot import the operator project: %1").arg(message);
+  if (!ok) {
+    taskChanged();
+    showError(shown);
+  }
+  emit importFinished(false, shown);
 }
 
 }  // namespace kwb::ui

@@ -38,16 +38,30 @@ class NewSessionDialog : public QDialog {
   QString errorText() const;
   void setProviderSummary(const QString& summary);
   int taskCount() const;
+  // Where "Import an operator project…" writes the task folders it makes (one per import).
+  void setImportRoot(const QString& dir) { importRoot_ = dir; }
+  // Imports a msopgen operator project as a task (core/agent/OpProjectImport.h) on a worker thread and,
+  // when it succeeds, selects the new task folder; a session on it starts from the project's kernel as
+  // iteration 1. The result arrives as importFinished; problems name the project's file and line.
+  void importOperatorProject(const QString& projectDir, const QString& casesFile,
+                             const QString& referenceFile);
+  bool importing() const { return importing_; }
 
  signals:
   void providerSettingsRequested();
+  void importFinished(bool ok, const QString& message);
 
  private:
   void taskChanged();
   void showError(const QString& message);  // empty: hides it
   void relayout();
   void resizeEvent(QResizeEvent* event) override;
+  void askImport();
+  void finishImport(bool ok, const QString& message, const QString& taskDir);
   QString errorText_;
+  QString importRoot_;
+  bool importing_ = false;
+  QPushButton* import_;
   QComboBox* task_;
   QLabel* taskInfo_;
   QLabel* error_;

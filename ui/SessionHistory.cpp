@@ -13,7 +13,9 @@
 namespace kwb::ui {
 namespace {
 
-const QString kRecentKey = QStringLiteral("sessions/recent");
+QString recentKey() {
+  return QStringLiteral("sessions/recent");
+}
 
 QString canonical(const QString& dir) {
   const QFileInfo fi(dir);
@@ -77,7 +79,7 @@ QString RecentSession::label() const {
 
 QStringList recentSessions(QSettings& settings) {
   QStringList out;
-  for (const QString& d : settings.value(kRecentKey).toStringList())
+  for (const QString& d : settings.value(recentKey()).toStringList())
     if (QFileInfo::exists(d + QStringLiteral("/session.json")) && !out.contains(d)) out << d;
   return out;
 }
@@ -104,11 +106,11 @@ QList<RecentSession> recentSessionEntries(QSettings& settings) {
 
 void rememberSession(QSettings& settings, const QString& dir) {
   const QString c = canonical(dir);
-  QStringList list = settings.value(kRecentKey).toStringList();
+  QStringList list = settings.value(recentKey()).toStringList();
   list.removeAll(c);
   list.prepend(c);
   while (list.size() > kMaxRecentSessions) list.removeLast();
-  settings.setValue(kRecentKey, list);
+  settings.setValue(recentKey(), list);
 }
 
 void saveSessionSummary(QSettings& settings, const QString& sessionDir, const SessionSummaryLine& summary) {

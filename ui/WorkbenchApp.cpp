@@ -14,6 +14,7 @@
 
 #include "core/agent/AgentLoop.h"
 #include "core/agent/CandidateEvaluator.h"
+#include "core/agent/ImportedTask.h"
 #include "core/agent/WorkRootJanitor.h"
 #include "core/llm/LlmClient.h"
 #include "core/llm/ReplayClient.h"
@@ -262,8 +263,12 @@ bool WorkbenchApp::startSession(const QString& taskDir, const LlmEndpointConfig&
         QDir(sessionsRoot).filePath(QString::fromStdString(task.name) + QLatin1Char('-') + stamp);
     QDir().mkpath(sessionsRoot);
     Session session = makeSession(task, taskDir.toStdString(), settings);
+    // A task made by importing an operator project starts from the project's own kernel: iteration 1,
+    // origin imported (docs/task-format.md). Read before the session exists, so a bad folder creates none.
+    std::optional<Candidate> imported = lesson ? std::nullopt : loadImportedCandidate(taskDir.toStdString());
     attachLoop(SessionStore::create(dir.toStdString(), std::move(session)), llm, dir);
     if (!lesson) bridge_->setLlmRetryLimit(provider.maxRetries);
+    if (imported) bridge_->loop().submitEdit(std::move(*imported), std::nullopt);
     if (lesson) window_->setLesson(*lesson);
     window_->statusBar()->showMessage(
         lesson ? tr("Lesson “%1” on the emulator — press Start (F5) or Next step to play it")
@@ -375,7 +380,7 @@ bool WorkbenchApp::showOpenedSession(const QString& dir, OpenedSession opened) {
   return true;
 }
 
-void WorkbenchApp::launch(const LaunchRequest& request, std::function<void(bool)> done) {
+void WorkbenchApp::launch(const LaunchRequest& request, const std::function<void(bool)>& done) {
   auto fallBack = [this, request, done](const QString& tried) {
     const QString why = lastError_;
     QSettings settings;
@@ -486,6 +491,9 @@ void WorkbenchApp::showNewSession() {
   NewSessionDialog dialog(resourcesDir_ + QStringLiteral("/tasks"), loadSessionDefaults(settings),
                           describeProvider(loadProviderSettings(settings), providerOverrides()),
                           window_.get());
+  // Imported operator projects become task folders beside the sessions made from them.
+  if (!sessionsRoot_.isEmpty())
+    dialog.setImportRoot(QDir(sessionsRoot_).filePath(QStringLiteral("imported-tasks")));
   connect(&dialog, &NewSessionDialog::providerSettingsRequested, this, [&dialog] {
     QSettings s;
     SettingsDialog sd(loadStoredProviderSettings(s), loadSessionDefaults(s), &dialog, providerOverrides(),

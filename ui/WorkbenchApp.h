@@ -16,6 +16,7 @@
 #include "core/agent/Lesson.h"
 #include "core/llm/LlmEndpointConfig.h"
 #include "core/model/Session.h"
+#include "ui/ProviderSettings.h"
 
 namespace kwb {
 class LlmClient;
@@ -27,8 +28,6 @@ namespace kwb::ui {
 class MainWindow;
 class AgentBridge;
 struct OpenedSession;
-
-struct ProviderOverride;
 
 // One line about the LLM provider in use (never the key), for dialogs and the status bar; it names the
 // KWB_LLM_* variables that override stored settings.
@@ -53,7 +52,7 @@ class WorkbenchApp : public QObject {
   // Opens what `request` asks for; when that cannot be opened, the task, with the reason on the status
   // bar. `done(false)` when a session or lesson asked for could not be opened. A session is read off
   // the GUI thread, so `done` may run after this returns (on the GUI thread).
-  void launch(const LaunchRequest& request, std::function<void(bool)> done = {});
+  void launch(const LaunchRequest& request, const std::function<void(bool)>& done = {});
 
   MainWindow* window() const { return window_.get(); }
   AgentBridge* bridge() const { return bridge_.get(); }

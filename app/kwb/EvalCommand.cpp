@@ -84,13 +84,13 @@ int runEval(const EvalArgs& a) {
       !why.empty())
     return bad(a.workDir.empty() ? why : "--work-dir " + why);
   std::string readError;
-  auto source = readBoundedRegularFile(a.kernel, kMaxCandidateFileBytes, readError);
+  auto source = readBoundedRegularFile(a.kernel, kMaxSourceReadBytes, readError);
   if (!source) return bad("kernel file: " + readError);
   EvalRequest req;
   req.candidateSource = std::move(*source);
   req.candidateName = fs::path(a.kernel).filename().string();
   for (const auto& f : a.files) {
-    auto text = readBoundedRegularFile(f, kMaxCandidateFileBytes, readError);
+    auto text = readBoundedRegularFile(f, kMaxSourceReadBytes, readError);
     if (!text) {
       std::string why = "--file ";
       why += f;

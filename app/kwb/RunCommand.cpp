@@ -14,6 +14,7 @@
 #include "app/kwb/Cli.h"
 #include "app/kwb/StopSignals.h"
 #include "core/agent/AgentLoop.h"
+#include "core/agent/ImportedTask.h"
 #include "core/agent/SessionSummary.h"
 #include "core/llm/LlmClient.h"
 #include "core/model/Task.h"
@@ -200,9 +201,24 @@ int runAgent(const RunArgs& a) {
       return bad("--seed must be a non-negative integer");
     }
   }
+  // A task written by `kwb task import` starts from the project's own kernel (iteration 1, origin
+  // imported); a resumed session already has it.
+  std::optional<Candidate> imported;
+  if (!resume) {
+    try {
+      imported = loadImportedCandidate(a.task);
+    } catch (const std::exception& e) {
+      return bad(std::string("the task's imported candidate: ") + e.what());
+    }
+  }
   ProgressPrinter printer;
   AgentLoop loop(std::move(*store), llm, evaluator, options);
   loop.addObserver(&printer);
+  if (imported) {
+    std::cerr << "kwb run: iteration 1 is the imported operator project's kernel (" << imported->files.size()
+              << " files)\n";
+    loop.submitEdit(std::move(*imported), std::nullopt);
+  }
   {
     std::lock_guard lock(stopMutex);
     running = &loop;

@@ -92,7 +92,7 @@ int runSuite(const SuiteArgs& a) {
     try {
       Task task = loadTaskDir(dir);
       std::string readError;
-      auto source = readBoundedRegularFile(dir / a.candidate, kMaxCandidateFileBytes, readError);
+      auto source = readBoundedRegularFile(dir / a.candidate, kMaxSourceReadBytes, readError);
       if (!source) throw std::runtime_error(readError);
       BackendOptions bo;
       bo.soc = a.soc.empty() ? task.soc : a.soc;

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "app/kwb/Cli.h"
+#include "core/agent/ImportedTask.h"
 #include "core/agent/OpProjectImport.h"
 #include "core/model/Task.h"
 #include "core/toolchain/TaskPreflight.h"
@@ -79,18 +80,9 @@ int importTaskCommand(const std::string& dir, const OperatorProjectImportOptions
     return BadInput;
   }
   const fs::path out(outArg);
-  std::error_code ec;
-  if (fs::exists(out / "task.json", ec)) {
-    std::cerr << outArg << ": already holds a task.json; choose an empty folder\n";
-    return BadInput;
-  }
-  fs::create_directories(out / "imported", ec);
-  std::ofstream(out / "task.json") << nlohmann::json(r.task).dump(2) << "\n";
-  std::ofstream(out / "reference.cpp") << r.referenceSource;
-  for (const auto& [name, text] : r.candidate.files) std::ofstream(out / "imported" / name) << text;
-  if (!fs::exists(out / "reference.cpp", ec)) {
-    std::cerr << "cannot write the task folder " << outArg << "\n";
-    return InternalError;
+  if (const std::string failed = writeImportedTask(r, out); !failed.empty()) {
+    std::cerr << failed << "\n";
+    return failed.find("already holds") != std::string::npos ? BadInput : InternalError;
   }
   std::cout << outArg << ": task '" << r.task.name << "' (" << r.task.inputs.size() << " inputs, "
             << r.task.outputs.size() << " outputs, " << r.task.cases.size() << " cases) with the imported "

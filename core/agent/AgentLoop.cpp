@@ -287,7 +287,7 @@ void AgentLoop::stop() {
   impl_->cv.notify_all();
 }
 
-void AgentLoop::queueHint(std::string text) {
+void AgentLoop::queueHint(const std::string& text) {
   std::lock_guard lock(impl_->mutex);
   if (!impl_->hint.empty() && !text.empty()) impl_->hint += "\n";
   impl_->hint += text;

@@ -99,7 +99,7 @@ class AgentLoop {
   void resume();
   void step();
   void stop();
-  void queueHint(std::string text);
+  void queueHint(const std::string& text);
   // A human edit (origin human). A candidate with origin Imported (importOperatorProject) keeps it:
   // submitted before start(), it is the session's iteration 1 with origin imported.
   void submitEdit(Candidate candidate, std::optional<int> parentId);

@@ -13,7 +13,7 @@ namespace kwb {
 
 // The largest candidate source kwb reads (kwb eval --kernel, suite candidates): the largest bundled
 // kernel is under 40 KiB; an LLM's reply is capped well below this too.
-inline constexpr std::size_t kMaxCandidateFileBytes = std::size_t{1} << 20;  // 1 MiB
+inline constexpr std::size_t kMaxSourceReadBytes = std::size_t{1} << 20;  // 1 MiB
 
 // The file's bytes, or nullopt with `error` saying what is wrong ("PATH is not a regular file (a
 // character device)", "PATH is 23.0 MiB; the limit is 1.0 MiB", "cannot read PATH: reason").

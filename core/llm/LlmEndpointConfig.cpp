@@ -53,14 +53,14 @@ std::string urlPath(const std::string& url) {
 template <typename T>
 void readNumber(const EnvLookup& env, const char* name, T& target, double minValue, double maxValue,
                 LlmEndpointConfig& c, double scale = 1) {
-  auto v = env(name);
-  if (!v) return;
+  const std::optional<std::string> found = env(name);
+  if (!found) return;
+  const std::string_view text(*found);
   double parsed = 0;
-  const char* first = v->data();
-  const char* last = v->data() + v->size();
-  auto [ptr, ec] = std::from_chars(first, last, parsed);
+  const char* last = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), last, parsed);
   std::string problem;
-  if (v->empty())
+  if (text.empty())
     problem = "is empty";
   else if (ec != std::errc() || ptr != last)
     problem = "is not a number";
@@ -70,7 +70,7 @@ void readNumber(const EnvLookup& env, const char* name, T& target, double minVal
   else if (!(parsed >= minValue && parsed <= maxValue))
     problem = "is out of range (" + formatBound(minValue) + " to " + formatBound(maxValue) + ")";
   if (!problem.empty()) {
-    c.warnings.push_back(std::string(name) + "=\"" + toValidUtf8(bodySnippet(*v, 40)) + "\" " + problem +
+    c.warnings.push_back(std::string(name) + "=\"" + toValidUtf8(bodySnippet(*found, 40)) + "\" " + problem +
                          "; keeping the default " + formatBound(static_cast<double>(target) / scale));
     return;
   }

@@ -30,9 +30,10 @@ struct ProcessSpec {
   bool inheritEnvironment = true;
   std::map<std::string, std::string> environment;
   std::vector<std::string> unsetEnvironment;
-  std::optional<std::string> stdinData;      // written to the child's stdin, then closed
-  std::chrono::milliseconds timeout{0};      // 0 = none
-  std::size_t outputCap = 16 * 1024 * 1024;  // per stream; beyond it output is dropped and flagged
+  std::optional<std::string> stdinData;  // written to the child's stdin, then closed
+  std::chrono::milliseconds timeout{0};  // 0 = none
+  std::size_t outputCap =
+      std::size_t{16} * 1024 * 1024;  // per stream; beyond it output is dropped and flagged
   std::function<void(const std::string& line)> onStdoutLine;  // called on the runner's thread
   std::function<void(const std::string& line)> onStderrLine;
   const std::atomic<bool>* cancel = nullptr;  // set to true from any thread to kill the group

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # CLI contract for `kwb task import`: an operator project becomes a valid task folder with its candidate
 # in imported/, which `kwb eval --kernel ... --file ...` passes; a broken project exits 2 naming the
-# file and line.
+# file and line; `kwb run` on the task evaluates the project's kernel as iteration 1.
 set -euo pipefail
 kwb="$1"; root="$2"
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -18,6 +18,12 @@ done
 "$kwb" eval --task "$tmp/task" --kernel "$tmp/task/imported/add_custom.cpp" \
   --file "$tmp/task/imported/add_custom_host.cpp" --file "$tmp/task/imported/add_custom_tiling.h" \
   --seed 5 >/dev/null || fail "the imported candidate does not pass"
+
+# `kwb run` on the imported task starts from the project's kernel: iteration 1, origin imported.
+echo '{"responses":[{"text":"Nothing to change."}]}' > "$tmp/replay.json"
+out=$("$kwb" run --task "$tmp/task" --provider replay --replay "$tmp/replay.json" --seed 3 --max-iterations 1 \
+  --session "$tmp/session" 2>&1) || fail "kwb run on the imported task failed: $out"
+case "$out" in *"#1 imported"*"pass"*) ;; *) fail "iteration 1 is not the imported kernel: $out";; esac
 
 cp -r "$proj" "$tmp/bad"
 sed -i 's/DT_FLOAT16/DT_COMPLEX64/' "$tmp/bad/op_host/add_custom.cpp"

@@ -8,6 +8,7 @@
 
 #include <fstream>
 
+#include "core/agent/ImportedTask.h"
 #include "core/agent/OpProjectExporter.h"
 #include "core/agent/OpProjectImport.h"
 #include "core/eval/Evaluator.h"
@@ -221,4 +222,35 @@ TEST(OpProjectImport, TheProjectsOtherHeadersComeAlongAndCollisionsAreNamed) {
   EXPECT_NE(r.errors.front().message.find("add_custom_impl.h"), std::string::npos)
       << r.errors.front().format();
   fs::remove_all(proj);
+}
+
+// The task folder an import writes is what a new session starts from: the same candidate, origin
+// imported; a hand-edited imported/ folder is read as untrusted input.
+TEST(ImportedTask, TheWrittenTaskFolderGivesBackTheImportedCandidate) {
+  const OperatorProjectImport r = importOperatorProject(fixtures() / "add_custom", addOptions());
+  ASSERT_TRUE(r.ok()) << r.errors.front().format();
+  const fs::path out = freshDir("imported-task") / "add_custom";
+  ASSERT_EQ(writeImportedTask(r, out), "");
+  EXPECT_TRUE(fs::exists(out / "task.json"));
+  EXPECT_TRUE(fs::exists(out / "reference.cpp"));
+  const Task again = loadTaskDir(out);
+  EXPECT_EQ(again.name, r.task.name);
+  EXPECT_EQ(again.inputs.size(), r.task.inputs.size());
+  const std::optional<Candidate> c = loadImportedCandidate(out);
+  ASSERT_TRUE(c.has_value());
+  EXPECT_EQ(c->origin, Origin::Imported);
+  EXPECT_EQ(c->files, r.candidate.files);
+  // Writing twice into the same folder is refused, naming it.
+  EXPECT_NE(writeImportedTask(r, out).find("already holds a task.json"), std::string::npos);
+  // A task without imported/ has no imported candidate.
+  EXPECT_FALSE(
+      loadImportedCandidate(fs::path(KWB_SOURCE_DIR) / "resources" / "tasks" / "add_custom").has_value());
+  // Something that is not a regular file under imported/ is an error naming it.
+  fs::create_directories(out / "imported" / "nested.cpp");
+  try {
+    (void)loadImportedCandidate(out);
+    ADD_FAILURE() << "a folder under imported/ was accepted";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("nested.cpp"), std::string::npos) << e.what();
+  }
 }

@@ -4,6 +4,7 @@
 #include <QDir>
 #include <QLabel>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -99,6 +100,60 @@ class SessionDialogsTest : public QObject {
     const QRect errorRect(error->mapTo(&dialog, QPoint(0, 0)), error->size());
     QVERIFY(!infoRect.intersects(errorRect));  // never drawn over the description
     QVERIFY(dialog.grab().save(QStringLiteral(KWB_TEST_OUT_DIR "/new_session_error.png")));
+  }
+
+  // "Import an operator project…": the project becomes a task folder (read and written off the GUI
+  // thread), the dialog selects it, and a broken project is refused naming its file and line.
+  void importingAnOperatorProjectSelectsTheNewTask() {
+    NewSessionDialog dialog(QStringLiteral(KWB_SOURCE_DIR "/resources/tasks"), builtinSessionDefaults(),
+                            QStringLiteral("replay"));
+    QTemporaryDir root;
+    dialog.setImportRoot(root.path());
+    QSignalSpy finished(&dialog, &NewSessionDialog::importFinished);
+    const QString cases = QStringLiteral(KWB_FIXTURES_DIR "/op_projects/add_custom.cases.json");
+    const QString reference = QStringLiteral(KWB_SOURCE_DIR "/resources/tasks/add_custom/reference.cpp");
+    dialog.importOperatorProject(QStringLiteral(KWB_FIXTURES_DIR "/op_projects/add_custom"), cases,
+                                 reference);
+    QVERIFY(dialog.importing());
+    QVERIFY(finished.wait(20000));
+    QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(finished.at(0).at(1).toString()));
+    const QString taskDir = dialog.choice().taskDir;
+    QVERIFY2(taskDir.startsWith(root.path()), qPrintable(taskDir));
+    QVERIFY(QFile::exists(taskDir + QStringLiteral("/task.json")));
+    QVERIFY(QFile::exists(taskDir + QStringLiteral("/imported/add_custom.cpp")));
+    QVERIFY(dialog.errorText().isEmpty());
+
+    // The same project with an unknown dtype in its OpDef: refused, and the error names the line.
+    QTemporaryDir broken;
+    const QString proj = broken.path() + QStringLiteral("/add_custom");
+    QVERIFY(QDir().mkpath(proj + QStringLiteral("/op_host")) &&
+            QDir().mkpath(proj + QStringLiteral("/op_kernel")));
+    for (const QString& rel :
+         QDir(QStringLiteral(KWB_FIXTURES_DIR "/op_projects/add_custom/op_host")).entryList(QDir::Files))
+      QVERIFY(QFile::copy(QStringLiteral(KWB_FIXTURES_DIR "/op_projects/add_custom/op_host/") + rel,
+                          proj + QStringLiteral("/op_host/") + rel));
+    for (const QString& rel :
+         QDir(QStringLiteral(KWB_FIXTURES_DIR "/op_projects/add_custom/op_kernel")).entryList(QDir::Files))
+      QVERIFY(QFile::copy(QStringLiteral(KWB_FIXTURES_DIR "/op_projects/add_custom/op_kernel/") + rel,
+                          proj + QStringLiteral("/op_kernel/") + rel));
+    QFile host(proj + QStringLiteral("/op_host/add_custom.cpp"));
+    QVERIFY(host.open(QIODevice::ReadOnly));
+    QString text = QString::fromUtf8(host.readAll());
+    host.close();
+    QVERIFY(text.contains(QStringLiteral("ge::DT_FLOAT16")));
+    text.replace(QStringLiteral("ge::DT_FLOAT16"), QStringLiteral("ge::DT_COMPLEX64"));
+    QVERIFY(host.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    host.write(text.toUtf8());
+    host.close();
+    finished.clear();
+    dialog.importOperatorProject(proj, cases, reference);
+    QVERIFY(finished.wait(20000));
+    QVERIFY(!finished.at(0).at(0).toBool());
+    const QString error = dialog.errorText();
+    QVERIFY2(error.contains(QStringLiteral("op_host/add_custom.cpp:")) &&
+                 error.contains(QStringLiteral("DT_COMPLEX64")),
+             qPrintable(error));
+    QCOMPARE(dialog.choice().taskDir, taskDir);  // the earlier import stays selected
   }
 
   void limitsEditorRoundTripsEveryLimit() {
