@@ -164,9 +164,7 @@ void NewSessionDialog::resizeEvent(QResizeEvent* event) {
   QDialog::resizeEvent(event);
   if (layout()) {
     const int needed = layout()->totalHeightForWidth(width());
-    if (needed > height())
-      QMetaObject::invokeMethod(
-          this, [this] { relayout(); }, Qt::QueuedConnection);
+    if (needed > height()) QMetaObject::invokeMethod(this, "relayout", Qt::QueuedConnection);
   }
 }
 

@@ -54,7 +54,9 @@ class NewSessionDialog : public QDialog {
  private:
   void taskChanged();
   void showError(const QString& message);  // empty: hides it
-  void relayout();
+  // Invoked by name, queued, from resizeEvent: a functor works too, but clang-analyzer reports the slot
+  // object Qt takes ownership of as a leak.
+  Q_INVOKABLE void relayout();
   void resizeEvent(QResizeEvent* event) override;
   void askImport();
   void finishImport(bool ok, const QString& message, const QString& taskDir);

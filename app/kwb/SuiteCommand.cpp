@@ -80,7 +80,7 @@ int runSuite(const SuiteArgs& a) {
     std::cerr << "kwb suite eval: " << workError << "\n";
     return InternalError;
   }
-  const fs::path root = rootDir.path();
+  const fs::path& root = rootDir.path();
   nlohmann::json results = nlohmann::json::array();
   int passed = 0, failed = 0, errors = 0;
   const auto start = std::chrono::steady_clock::now();

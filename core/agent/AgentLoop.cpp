@@ -563,6 +563,7 @@ void AgentLoop::Impl::runRound() {
   } else {
     // A small worker pool: one worker per candidate of the round (N is small by design).
     std::vector<std::future<int>> futures;
+    futures.reserve(static_cast<std::size_t>(n));
     for (int k = 0; k < n; ++k)
       futures.push_back(
           std::async(std::launch::async, [this, &plan] { return runner->runAgentIteration(plan); }));

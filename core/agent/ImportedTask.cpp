@@ -27,7 +27,8 @@ bool writeFile(const fs::path& path, const std::string& text) {
 std::string writeImportedTask(const OperatorProjectImport& imported, const fs::path& out) {
   if (!imported.ok()) return "the import has errors: " + imported.errors.front().format();
   std::error_code ec;
-  if (fs::exists(out / "task.json", ec)) return out.string() + ": already holds a task.json; choose an empty folder";
+  if (fs::exists(out / "task.json", ec))
+    return out.string() + ": already holds a task.json; choose an empty folder";
   fs::create_directories(out / "imported", ec);
   if (ec) return "cannot create " + (out / "imported").string() + ": " + ec.message();
   if (!writeFile(out / "task.json", nlohmann::json(imported.task).dump(2) + "\n"))
@@ -35,7 +36,8 @@ std::string writeImportedTask(const OperatorProjectImport& imported, const fs::p
   if (!writeFile(out / "reference.cpp", imported.referenceSource))
     return "cannot write " + (out / "reference.cpp").string();
   for (const auto& [name, text] : imported.candidate.files)
-    if (!writeFile(out / "imported" / name, text)) return "cannot write " + (out / "imported" / name).string();
+    if (!writeFile(out / "imported" / name, text))
+      return "cannot write " + (out / "imported" / name).string();
   return {};
 }
 

@@ -39,8 +39,11 @@ std::string trim(std::string_view v) {
 
 // A leading '.' or '/' is captured too, so that an unsafe name ("../x.h", "/tmp/x.h") is refused with
 // a reason instead of being mistaken for an unnamed block (candidateFileProblems).
-const std::string kNameRe =
-    R"(([A-Za-z0-9_./][A-Za-z0-9_./-]*\.(?:cpp|cc|cxx|c|h|hpp|hh|inl|py|sh|txt|cmake|json)|CMakeLists\.txt))";
+const std::string& nameRe() {
+  static const std::string re =
+      R"(([A-Za-z0-9_./][A-Za-z0-9_./-]*\.(?:cpp|cc|cxx|c|h|hpp|hh|inl|py|sh|txt|cmake|json)|CMakeLists\.txt))";
+  return re;
+}
 
 bool isSourceName(const std::string& name) {
   static const std::regex re(R"(.*\.(cpp|cc|cxx|c|h|hpp|hh|inl)$)", std::regex::icase);
@@ -64,7 +67,7 @@ bool looksLikeCpp(const std::string& code) {
 
 // Name from a fence info string: "cpp kernel.cpp", "cpp:kernel.cpp", "kernel.cpp", "c++ title=\"k.cpp\"".
 std::string nameFromInfo(const std::string& info) {
-  static const std::regex re("(?:^|[\\s:=\"'{])" + kNameRe + "(?:[\\s\"'}]|$)");
+  static const std::regex re("(?:^|[\\s:=\"'{])" + nameRe() + "(?:[\\s\"'}]|$)");
   std::smatch m;
   return std::regex_search(info, m, re) ? m[1].str() : std::string();
 }
@@ -74,9 +77,9 @@ std::string nameFromPrecedingLine(const std::string& line) {
   static const std::regex whole(
       "^\\s*(?:#+\\s*)?(?:\\d+[.)]\\s*)?(?:[-*]\\s+)?[*_`]*\\s*(?:(?:file(?:name)?|path)\\s*[:=]\\s*)?[*_`]"
       "*" +
-          kNameRe + "[*_`]*\\s*:?\\s*[*_]*\\s*$",
+          nameRe() + "[*_`]*\\s*:?\\s*[*_]*\\s*$",
       std::regex::icase);
-  static const std::regex quotedAtEnd("[`*]" + kNameRe + "[`*]+\\s*[:.]?\\s*$");
+  static const std::regex quotedAtEnd("[`*]" + nameRe() + "[`*]+\\s*[:.]?\\s*$");
   std::smatch m;
   if (std::regex_match(line, m, whole)) return m[1].str();
   if (std::regex_search(line, m, quotedAtEnd)) return m[1].str();
@@ -86,7 +89,7 @@ std::string nameFromPrecedingLine(const std::string& line) {
 // Name from a first-line comment: "// file: kernel.cpp", "// kernel.cpp", "/* kernel.cpp */".
 std::string nameFromFirstLine(const std::string& line) {
   static const std::regex re(
-      "^\\s*(?://+|/\\*|#)\\s*(?:(?:file(?:name)?|path)\\s*:\\s*)?" + kNameRe + "\\s*(?:\\*/)?\\s*$",
+      "^\\s*(?://+|/\\*|#)\\s*(?:(?:file(?:name)?|path)\\s*:\\s*)?" + nameRe() + "\\s*(?:\\*/)?\\s*$",
       std::regex::icase);
   std::smatch m;
   return std::regex_match(line, m, re) ? m[1].str() : std::string();

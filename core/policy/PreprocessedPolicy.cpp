@@ -57,7 +57,7 @@ std::unordered_set<std::string> headerNames(const PreprocessedUnit& u, const std
     if (t.file < 0 || own.count(t.file)) continue;
     const int fk = kind[static_cast<std::size_t>(t.file)];
     if (t.text == "{") {
-      bool ns = false, cls = false, en = false, paren = false, assign = false, linkage = false;
+      bool ns = false, en = false, assign = false, linkage = false;
       int angle = 0;
       for (const PpToken* h : head) {
         if (h->text == "<")
@@ -66,20 +66,14 @@ std::unordered_set<std::string> headerNames(const PreprocessedUnit& u, const std
           --angle;
         else if (h->text == "namespace")
           ns = true;
-        else if (angle == 0 && (h->text == "class" || h->text == "struct" || h->text == "union"))
-          cls = true;
         else if (h->text == "enum")
           en = true;
-        else if (h->text == "(")
-          paren = true;
         else if (h->text == "=")
           assign = true;
       }
       linkage = head.size() == 2 && head[0]->text == "extern" && head[1]->kind == PpTokenKind::String;
-      stack.push_back(ns                             ? Namespace
-                      : (linkage || (en && !assign)) ? Transparent
-                      : (cls && !paren)              ? Scope
-                                                     : Scope);
+      // A class, a function body or any other brace is a scope of its own.
+      stack.push_back(ns ? Namespace : (linkage || (en && !assign)) ? Transparent : Scope);
       head.clear();
       continue;
     }

@@ -116,7 +116,7 @@ int pidfdOpen(pid_t pid) {
 int msUntil(Clock::time_point t, Clock::time_point now) {
   if (t <= now) return 0;
   auto us = std::chrono::duration_cast<std::chrono::microseconds>(t - now).count();
-  return static_cast<int>(std::min<long long>((us + 999) / 1000, 1000 * 1000));
+  return static_cast<int>(std::min<long long>((us + 999) / 1000, 1000LL * 1000));
 }
 
 }  // namespace

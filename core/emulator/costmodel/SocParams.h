@@ -119,7 +119,7 @@ struct SocParams {
   double gmGetValueHitCycles = 0, gmGetValueMissCycles = 0, gmSetValueCycles = 0;
   double maskSetCycles = 0;        // SetMaskCount/SetMaskNorm/SetVectorMask/ResetMask
   double scalarDefaultCycles = 0;  // any other scalar record
-  std::uint64_t dcacheBytes = 32 * 1024, dcacheLineBytes = 64;
+  std::uint64_t dcacheBytes = std::uint64_t{32} * 1024, dcacheLineBytes = 64;
 
   // Synchronisation.
   double flagLatencyCycles = 0;  // SetFlag to the waiting pipe seeing it
