@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/agent/ExportFiles.h"
 #include "core/toolchain/OpProjectForm.h"
 #include "core/verify/ReferenceRunner.h"
 
@@ -17,15 +18,7 @@ namespace fs = std::filesystem;
 namespace {
 
 void writeFile(const fs::path& p, const std::string& text, bool executable = false) {
-  std::error_code ec;
-  fs::create_directories(p.parent_path(), ec);
-  std::ofstream out(p, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) throw std::runtime_error("cannot write " + p.string());
-  if (executable)
-    fs::permissions(p, fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
-                    fs::perm_options::add, ec);
+  writeExportFile(p, text, executable);
 }
 
 // msopgen's names for dtypes and formats in the operator description.

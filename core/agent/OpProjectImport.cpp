@@ -16,13 +16,7 @@ namespace fs = std::filesystem;
 namespace {
 
 Diagnostic importError(const std::string& file, int line, std::string message) {
-  Diagnostic d;
-  d.source = "workbench";
-  d.category = std::string(category::InvalidParam);
-  d.file = file;
-  d.line = line;
-  d.message = std::move(message);
-  return d;
+  return opProjectProblem(file, line, std::move(message));
 }
 
 // The project's files of one folder (op_host, op_kernel): plain files only, each bounded.

@@ -140,13 +140,7 @@ std::size_t matching(const std::vector<Tok>& t, std::size_t open) {
 }
 
 Diagnostic problem(const std::string& file, int line, std::string message) {
-  Diagnostic d;
-  d.source = "workbench";
-  d.category = std::string(category::InvalidParam);
-  d.file = file;
-  d.line = line;
-  d.message = std::move(message);
-  return d;
+  return opProjectProblem(file, line, std::move(message));
 }
 
 std::string lastIdent(const std::vector<Tok>& t, std::size_t from, std::size_t to) {
@@ -444,6 +438,16 @@ std::optional<OpDefSignature> parseOpDef(const std::string& text, const std::str
                                        "; each DataType({...}) column is one supported combination"));
     }
   return sig;
+}
+
+Diagnostic opProjectProblem(const std::string& file, int line, std::string message) {
+  Diagnostic d;
+  d.source = "workbench";
+  d.category = std::string(category::InvalidParam);
+  d.file = file;
+  d.line = line;
+  d.message = std::move(message);
+  return d;
 }
 
 }  // namespace kwb

@@ -78,4 +78,8 @@ std::optional<DType> dtypeFromGeName(std::string_view name);
 // The reverse, for generated projects: DType::Float16 -> "DT_FLOAT16".
 std::string geNameOfDType(DType t);
 
+// A problem in an operator project's input (a source file, the cases, the reference) at file:line,
+// as the parser and `kwb task import` report it.
+Diagnostic opProjectProblem(const std::string& file, int line, std::string message);
+
 }  // namespace kwb
