@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ui/ConstraintsPanel.h"
+#include "ui/Plural.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -73,7 +74,7 @@ void ConstraintsPanel::setConstraints(const std::vector<Constraint>& constraints
   for (const auto& c : constraints) {
     QString text = QString::fromStdString(c.describe());
     if (auto it = rejections.find(c.id); it != rejections.end() && it->second > 0)
-      text += tr("\n    rejected %n candidate(s)", nullptr, it->second);
+      text += tr("\n    rejected %1").arg(countOf(it->second, tr("candidate"), tr("candidates")));
     auto* item = new QListWidgetItem(text, list_);
     item->setData(Qt::UserRole, c.id);
   }

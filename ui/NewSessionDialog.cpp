@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ui/NewSessionDialog.h"
+#include "ui/Plural.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -173,9 +174,10 @@ void NewSessionDialog::taskChanged() {
   showError({});
   try {
     const Task t = loadTaskDir(dir.toStdString());
-    taskInfo_->setText(tr("<i>%1</i> · %2 · %n case(s) · SoC %3", nullptr, int(t.cases.size()))
-                           .arg(QString::fromStdString(t.description).toHtmlEscaped(),
-                                QString::fromStdString(t.category), QString::fromStdString(t.soc)));
+    taskInfo_->setText(
+        tr("<i>%1</i> · %2 · %3 · SoC %4")
+            .arg(QString::fromStdString(t.description).toHtmlEscaped(), QString::fromStdString(t.category),
+                 countOf(qint64(t.cases.size()), tr("case"), tr("cases")), QString::fromStdString(t.soc)));
     const int s = soc_->findText(QString::fromStdString(t.soc));
     if (s >= 0) soc_->setCurrentIndex(s);
     ok_->setEnabled(true);

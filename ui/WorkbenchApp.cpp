@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ui/WorkbenchApp.h"
+#include "ui/Plural.h"
 
 #include <QCloseEvent>
 #include <QDateTime>
@@ -117,7 +118,8 @@ WorkbenchApp::WorkbenchApp(QString resourcesDir, QString sessionsRoot, QObject* 
   if (const QStringList warnings = providerEnvironmentWarnings(); !warnings.isEmpty()) {
     for (const QString& w : warnings) qCWarning(lcUiSettings) << w;
     auto* notice = new QLabel(
-        tr("⚠ %n KWB_LLM_* problem(s): Tools ▸ LLM provider settings", nullptr, int(warnings.size())),
+        tr("⚠ %1: Tools ▸ LLM provider settings")
+            .arg(countOf(qint64(warnings.size()), tr("KWB_LLM_* problem"), tr("KWB_LLM_* problems"))),
         window_.get());
     notice->setObjectName(QStringLiteral("environmentWarnings"));
     notice->setToolTip(warnings.join(QLatin1Char('\n')));
@@ -369,13 +371,15 @@ bool WorkbenchApp::showOpenedSession(const QString& dir, OpenedSession opened) {
   }
   window_->setLesson(lesson);
   if (view) window_->restoreViewState(*view);
-  QString message = readOnlyReason.isEmpty() ? tr("Reopened %1 (%n iteration(s)) — Start (F5) continues it",
-                                                  nullptr, int(loaded.iterations.size()))
-                                                   .arg(dir)
-                                             : tr("Opened %1 read-only: %2").arg(dir, readOnlyReason);
+  QString message =
+      readOnlyReason.isEmpty()
+          ? tr("Reopened %1 (%2) — Start (F5) continues it")
+                .arg(dir, countOf(qint64(loaded.iterations.size()), tr("iteration"), tr("iterations")))
+          : tr("Opened %1 read-only: %2").arg(dir, readOnlyReason);
   if (!problems.empty())
-    message += tr(" · %n problem(s): %1", nullptr, int(problems.size()))
-                   .arg(QString::fromStdString(problems.front().describe()));
+    message += tr(" · %1: %2")
+                   .arg(countOf(qint64(problems.size()), tr("problem"), tr("problems")),
+                        QString::fromStdString(problems.front().describe()));
   window_->statusBar()->showMessage(message);
   return true;
 }

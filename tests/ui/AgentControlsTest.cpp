@@ -377,7 +377,7 @@ class AgentControlsTest : public QObject {
     d.constraintId = 1;
     rejected.diagnostics = {d};
     w.updateIteration(rejected);
-    QVERIFY2(w.constraintsPanel()->itemText(0).contains(QStringLiteral("rejected 1 candidate(s)")),
+    QVERIFY2(w.constraintsPanel()->itemText(0).contains(QStringLiteral("rejected 1 candidate")),
              qPrintable(w.constraintsPanel()->itemText(0)));
   }
 };

@@ -99,11 +99,11 @@ class MainWindowTest : public QObject {
     w.showSession(s);
     auto* panel = w.constraintsPanel();
     QVERIFY2(!panel->itemText(0).contains(QStringLiteral("rejected")), qPrintable(panel->itemText(0)));
-    QVERIFY2(panel->itemText(1).contains(QStringLiteral("rejected 2 candidate(s)")),
+    QVERIFY2(panel->itemText(1).contains(QStringLiteral("rejected 2 candidates")),
              qPrintable(panel->itemText(1)));
     w.setConstraints(s.constraints);
     QVERIFY2(!panel->itemText(0).contains(QStringLiteral("rejected")), qPrintable(panel->itemText(0)));
-    QVERIFY2(panel->itemText(1).contains(QStringLiteral("rejected 2 candidate(s)")),
+    QVERIFY2(panel->itemText(1).contains(QStringLiteral("rejected 2 candidates")),
              qPrintable(panel->itemText(1)));
   }
 
