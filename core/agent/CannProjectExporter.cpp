@@ -93,11 +93,7 @@ fs::path exportCannProject(const Task& task, const Iteration& iteration, const f
   }
   const VerificationCase* c = o.caseName.empty() ? &task.cases.front() : task.findCase(o.caseName);
   if (!c) throw std::invalid_argument("task " + task.name + " has no case named " + o.caseName);
-  std::error_code ec;
-  if (fs::exists(dir, ec) && !fs::is_empty(dir, ec))
-    throw std::invalid_argument("export folder " + dir.string() + " exists and is not empty");
-  fs::create_directories(dir, ec);
-  if (ec) throw std::runtime_error("cannot create " + dir.string() + ": " + ec.message());
+  prepareExportFolder(dir);
   const std::string soc = o.soc.empty() ? task.soc : o.soc;
   const fs::path include = o.includeDir.empty() ? verify::taskIncludeDir(task) : o.includeDir;
 

@@ -9,6 +9,10 @@
 
 namespace kwb {
 
+// Creates `dir` for an export; throws when it already holds anything (an export never mixes with
+// older files) or cannot be created.
+void prepareExportFolder(const std::filesystem::path& dir);
+
 void writeExportFile(const std::filesystem::path& path, const std::string& text, bool executable = false);
 
 }  // namespace kwb

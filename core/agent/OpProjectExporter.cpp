@@ -308,11 +308,7 @@ fs::path exportOperatorProject(const Task& task, const Iteration& iteration, con
                                const OpProjectExportOptions& o) {
   if (iteration.candidate.empty())
     throw std::invalid_argument("iteration " + std::to_string(iteration.id) + " has no candidate");
-  std::error_code ec;
-  if (fs::exists(dir, ec) && !fs::is_empty(dir, ec))
-    throw std::invalid_argument("export folder " + dir.string() + " exists and is not empty");
-  fs::create_directories(dir, ec);
-  if (ec) throw std::runtime_error("cannot create " + dir.string() + ": " + ec.message());
+  prepareExportFolder(dir);
   const std::string soc = o.soc.empty() ? task.soc : o.soc;
   const fs::path include = o.includeDir.empty() ? verify::taskIncludeDir(task) : o.includeDir;
   const PrimaryFileChoice primary = choosePrimaryFile(iteration.candidate.files);
@@ -335,6 +331,7 @@ fs::path exportOperatorProject(const Task& task, const Iteration& iteration, con
       if (other != name) writeFile(dir / "op_kernel" / other, body);
     writeFile(dir / "op_host" / (task.name + ".cpp"), kwbTilingOpHostSource(task, soc));
     for (const char* sub : {"op_kernel", "op_host"}) {
+      std::error_code ec;
       fs::copy_file(include / "kwb_tiling.h", dir / sub / "kwb_tiling.h",
                     fs::copy_options::overwrite_existing, ec);
       if (ec) throw std::runtime_error("cannot copy kwb_tiling.h: " + ec.message());
