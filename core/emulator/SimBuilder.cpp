@@ -209,26 +209,26 @@ SimBuildResult SimBuilder::build(const SimBuildOptions& o) const {
     }
   }
 
-  // 2. The SoC parameter file embedded for the cost model inside the program.
+  // 2. The SoC parameter file embedded for the cost model inside the program. The cached object is keyed
+  // by the file's content, so an edited (calibrated) SoC file is never served from a stale entry.
+  const fs::path socJson = socDirectory(layout) / (o.soc + ".json");
+  const std::string socText = fs::exists(socJson) ? readTextFileOrEmpty(socJson) : std::string();
   const fs::path socObj = work / ("soc_" + o.soc + ".o");
-  const fs::path socEntry = cache / ("soc_" + o.soc + ".o");
+  const fs::path socEntry = cache / ("soc_" + o.soc + "_" + hex(fnv1a(socText)) + ".o");
   bool haveSoc = false;
-  {
+  if (!socText.empty()) {
     std::string digest, warning;
     const CacheLookup lookup = fetchCacheEntry(socEntry, socObj, 0644, digest, warning);
     if (lookup == CacheLookup::Discarded) r.diagnostics.push_back(cacheWarning(warning));
     haveSoc = lookup == CacheLookup::Hit;
   }
-  if (!haveSoc) {
-    const fs::path socJson = socDirectory(layout) / (o.soc + ".json");
-    if (fs::exists(socJson)) {
-      const fs::path socSrc = work / ("soc_" + o.soc + ".cpp");
-      writeText(socSrc, "extern \"C\" const char kwb_sim_soc_json[] = R\"KWBSOCJSON(" +
-                            readTextFileOrEmpty(socJson) + ")KWBSOCJSON\";\n");
-      const SandboxResult sr = compile({cxx, "-c", "-x", "c++", socSrc.string(), "-o", socObj.string()});
-      haveSoc = sr.ok() && fs::exists(socObj, ec);
-      if (haveSoc) storeCacheEntry(socObj, socEntry, error);
-    }
+  if (!haveSoc && !socText.empty()) {
+    const fs::path socSrc = work / ("soc_" + o.soc + ".cpp");
+    writeText(socSrc,
+              "extern \"C\" const char kwb_sim_soc_json[] = R\"KWBSOCJSON(" + socText + ")KWBSOCJSON\";\n");
+    const SandboxResult sr = compile({cxx, "-c", "-x", "c++", socSrc.string(), "-o", socObj.string()});
+    haveSoc = sr.ok() && fs::exists(socObj, ec);
+    if (haveSoc) storeCacheEntry(socObj, socEntry, error);
   }
 
   // 3. Compile and link the program in one go, inside the scratch folder; kwb copies it out.

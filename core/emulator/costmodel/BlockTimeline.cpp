@@ -96,7 +96,7 @@ void BlockTimeline::rememberWork(const Instr& in, double done) {
 }
 
 BlockRun BlockTimeline::run(const kwb_sim::BlockTrace& block, double gmShare, InstrTiming* timings,
-                            std::vector<FlowLink>* flows, std::uint32_t blockIndex) {
+                            std::vector<FlowLink>* flows, std::uint32_t blockIndex, const float* l2Hit) {
   BlockRun r;
   std::array<double, kPipes> free{}, done{};
   std::array<std::uint64_t, kPipes> issued{};
@@ -164,7 +164,7 @@ BlockRun BlockTimeline::run(const kwb_sim::BlockTrace& block, double gmShare, In
           r.wait[S] += slot - s;
           s = slot;
         }
-        const WorkCost w = coster_.work(in, gmShare);
+        const WorkCost w = coster_.work(in, gmShare, l2Hit ? l2Hit[k] : 0.0);
         tStart = std::max(s, free[p]);
         tEnd = tStart + w.cycles;
         slot = tStart;
@@ -172,7 +172,10 @@ BlockRun BlockTimeline::run(const kwb_sim::BlockTrace& block, double gmShare, In
         free[p] = tEnd;
         done[p] = std::max(done[p], tEnd + w.latencyCycles);
         r.busy[p] += w.cycles;
-        if (w.gm) r.gmBusy += w.cycles;
+        if (w.gm) {
+          r.gmBusy += w.cycles;
+          r.gmEquivalent += w.gmEquivalentBytes;
+        }
         if (in.pipe == Pipe::V) r.vectorPure += w.pureCycles;
         if (in.pipe == Pipe::M) r.cubePure += w.pureCycles;
         const std::uint64_t bytes = in.bytes * std::max<std::uint32_t>(1, in.times);

@@ -17,8 +17,9 @@ struct BlockRun {
   double end = 0;  // cycles from block start until every pipe and the scalar unit are done
   std::array<double, kPipes> busy{};
   std::array<double, kPipes> wait{};
-  double gmBusy = 0;      // cycles GM transfers occupied their pipes (shared-bandwidth demand)
-  double vectorPure = 0;  // throughput-only vector cycles (roofline)
+  double gmBusy = 0;        // cycles GM transfers occupied their pipes (shared-bandwidth demand)
+  double gmEquivalent = 0;  // HBM-equivalent bytes of the GM transfers (WorkCost::gmEquivalentBytes)
+  double vectorPure = 0;    // throughput-only vector cycles (roofline)
   double cubePure = 0;
   std::uint64_t gmToUb = 0, ubToGm = 0, gmRead = 0, gmWrite = 0, mte2Bytes = 0, mte3Bytes = 0;
 };
@@ -44,9 +45,10 @@ class BlockTimeline {
   BlockTimeline(const SocParams& soc, const LaunchTables& tables, const SimOptions& options);
 
   // Runs one block. timings (if not null) receives one entry per record; flows (if not null) gets the
-  // sync hand-offs, tagged with blockIndex. gmShare caps per-transfer GM bandwidth (<= 0: no cap).
+  // sync hand-offs, tagged with blockIndex. gmShare caps per-transfer GM bandwidth (<= 0: no cap);
+  // l2Hit (if not null) holds each record's L2-resident share of its GM bytes.
   BlockRun run(const kwb_sim::BlockTrace& block, double gmShare, InstrTiming* timings,
-               std::vector<FlowLink>* flows, std::uint32_t blockIndex);
+               std::vector<FlowLink>* flows, std::uint32_t blockIndex, const float* l2Hit = nullptr);
 
  private:
   struct Access {

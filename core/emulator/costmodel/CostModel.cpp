@@ -7,6 +7,7 @@
 
 #include "core/emulator/costmodel/BlockTimeline.h"
 #include "core/emulator/costmodel/InstrCost.h"
+#include "core/emulator/costmodel/L2Model.h"
 
 namespace kwb::sim {
 
@@ -95,8 +96,7 @@ void classifyBound(Profile& p, const SocParams& soc) {
   const auto ratio = [&](Pipe x) { return p.pipes[static_cast<size_t>(x)].ratio; };
   double gmUtil = 0;
   if (p.kernelCycles > 0 && soc.gmAggregateBytesPerCycle > 0)
-    gmUtil =
-        static_cast<double>(p.gmReadBytes + p.gmWriteBytes) / p.kernelCycles / soc.gmAggregateBytesPerCycle;
+    gmUtil = p.gmEquivalentBytes / p.kernelCycles / soc.gmAggregateBytesPerCycle;
   const double memory =
       std::max({ratio(Pipe::MTE2), ratio(Pipe::MTE3), ratio(Pipe::MTE1), ratio(Pipe::FIX), gmUtil});
   const std::pair<const char*, double> candidates[] = {
@@ -139,6 +139,9 @@ Profile simulate(const SocParams& soc, const kwb_sim::LaunchTrace& trace, const 
   p.blockOffset[nb] = total;
   detail::BlockTimeline timeline(soc, tables, options);
   const double agg = soc.gmAggregateBytesPerCycle;
+  const std::vector<float> l2Hit = soc.l2AggregateBytesPerCycle > 0
+                                       ? detail::l2HitShares(soc, trace, p.blockOffset)
+                                       : std::vector<float>{};
 
   // One costing of every block at a given per-transfer GM bandwidth cap, then the wave schedule.
   struct Pass {
@@ -164,8 +167,10 @@ Profile simulate(const SocParams& soc, const kwb_sim::LaunchTrace& trace, const 
     ps.bytes = 0;
     for (size_t b = 0; b < nb; ++b) {
       ps.runs[b] = timeline.run(trace.blocks[b], cap, ps.timings.data() + p.blockOffset[b], &ps.flows,
-                                static_cast<std::uint32_t>(b));
-      ps.bytes += static_cast<double>(ps.runs[b].gmRead + ps.runs[b].gmWrite);
+                                static_cast<std::uint32_t>(b),
+                                l2Hit.empty() ? nullptr : l2Hit.data() + p.blockOffset[b]);
+      // HBM-equivalent bytes: L2 hits weigh by the HBM/L2 bandwidth ratio, unaligned bytes more.
+      ps.bytes += ps.runs[b].gmEquivalent;
     }
     ps.sched = schedule(ps.runs, p.cores, soc.blockStartCycles);
     ++p.passes;
@@ -252,6 +257,10 @@ Profile simulate(const SocParams& soc, const kwb_sim::LaunchTrace& trace, const 
     blockCyclesSum += bp.cycles;
     for (int i = 0; i < kPipes; ++i)
       p.pipes[static_cast<size_t>(i)].busyCycles += r.busy[static_cast<size_t>(i)];
+    // The block start is scalar work (argument and tiling loads, TPipe/InitBuffer set-up): msprof counts it
+    // in aiv_scalar_time (docs/calibration.md).
+    p.pipes[static_cast<size_t>(Pipe::S)].busyCycles += soc.blockStartCycles;
+    p.gmEquivalentBytes += r.gmEquivalent;
     p.gmToUbBytes += r.gmToUb;
     p.ubToGmBytes += r.ubToGm;
     p.gmReadBytes += r.gmRead;
@@ -265,10 +274,17 @@ Profile simulate(const SocParams& soc, const kwb_sim::LaunchTrace& trace, const 
   }
   const double gmTotal = static_cast<double>(p.gmReadBytes + p.gmWriteBytes);
   p.achievedGbps = p.totalUs > 0 ? gmTotal / p.totalUs / 1e3 : 0;
+  if (!l2Hit.empty() && gmTotal > 0) {
+    double hitBytes = 0;
+    for (size_t b = 0; b < nb; ++b)
+      for (size_t k = 0; k < trace.blocks[b].instrs.size(); ++k)
+        hitBytes += static_cast<double>(trace.blocks[b].instrs[k].bytes) * l2Hit[p.blockOffset[b] + k];
+    p.l2HitShare = std::min(1.0, hitBytes / gmTotal);
+  }
 
   // Roofline floor of this launch on the whole chip: the slowest of moving its GM bytes at the aggregate
   // bandwidth, its vector work on every vector core, its cube work on every cube core.
-  const double memFloor = agg > 0 ? gmTotal / agg : 0;
+  const double memFloor = agg > 0 ? p.gmEquivalentBytes / agg : 0;
   const double vecFloor = vectorPure / std::max(1, soc.vectorKernelCores);
   const double cubeFloor = cubePure / std::max(1, soc.cubeKernelCores);
   p.floorMemoryUs = memFloor / soc.clockMhz;

@@ -97,6 +97,9 @@ struct Profile {
   std::array<PipeUsage, kPipes> pipes{};
 
   std::uint64_t gmToUbBytes = 0, ubToGmBytes = 0, gmReadBytes = 0, gmWriteBytes = 0;
+  // GM bytes weighted by what they cost the chip's HBM/DDR bandwidth (L2 hits less, unaligned more).
+  double gmEquivalentBytes = 0;
+  double l2HitShare = 0;  // share of the GM bytes served from L2 (0 without an L2 model)
   double achievedGbps = 0;
   double gmShareBytesPerCycle = 0;  // per-transfer GM bandwidth cap after sharing (0 = uncontended)
   double gmConcurrentStreams = 0;   // time-averaged number of GM transfers in flight

@@ -170,13 +170,13 @@ double InstrCoster::issueCycles(const Instr& in) const {
   return c * std::max<std::uint32_t>(1, in.times);
 }
 
-WorkCost InstrCoster::work(const Instr& in, double gmShare) const {
+WorkCost InstrCoster::work(const Instr& in, double gmShare, double l2Hit) const {
   switch (in.pipe) {
     case Pipe::V: {
       const size_t api = in.api;
       if (api < tables_.vectorClass.size() && tables_.vectorClass[api] < 0 &&
           tables_.kind[api] == ApiKind::Copy)
-        return transfer(in, gmShare);
+        return transfer(in, gmShare, l2Hit);
       return vectorOp(in);
     }
     case Pipe::M:
@@ -185,7 +185,7 @@ WorkCost InstrCoster::work(const Instr& in, double gmShare) const {
     case Pipe::MTE2:
     case Pipe::MTE3:
     case Pipe::FIX:
-      return transfer(in, gmShare);
+      return transfer(in, gmShare, l2Hit);
     default:
       return {};
   }
@@ -209,25 +209,41 @@ WorkCost InstrCoster::vectorOp(const Instr& in) const {
   return w;
 }
 
-WorkCost InstrCoster::transfer(const Instr& in, double gmShare) const {
+WorkCost InstrCoster::transfer(const Instr& in, double gmShare, double l2Hit) const {
   const TransferPath& tp = soc_.paths[static_cast<size_t>(pathOf(in))];
   const double times = std::max<std::uint32_t>(1, in.times);
   double bytes = static_cast<double>(in.bytes);
-  double bw = tp.bytesPerCycle;
   WorkCost w;
-  if (tp.sharesGm) {
-    // GM moves whole bursts (docs/ascend-notes.md §1.3): each DataCopy block is rounded up to the burst
-    // granule, and an address below the best alignment loses bandwidth.
-    const double bursts = in.burstCount > 0 ? in.burstCount : 1;
-    const double len = in.burstLen > 0 ? in.burstLen : std::ceil(bytes / bursts);
-    const double g = soc_.burstGranuleBytes;
-    bytes = std::max(bytes, bursts * std::ceil(len / g) * g);
-    if (gmShare > 0) bw = std::min(bw, gmShare);
-    bw *= alignFactor(in);
-    w.gm = true;
+  if (!tp.sharesGm) {
+    w.pureCycles = bytes / tp.bytesPerCycle * times;
+    w.cycles = tp.startCycles * times + w.pureCycles;
+    w.latencyCycles = tp.latencyCycles;
+    return w;
   }
-  w.pureCycles = bytes / bw * times;
-  w.cycles = tp.startCycles * times + w.pureCycles;
+  // GM moves whole bursts (docs/ascend-notes.md §1.3): each DataCopy block is rounded up to the burst
+  // granule and costs a fixed number of cycles of its own (docs/calibration.md: 128 B bursts), and an
+  // address below the best alignment loses bandwidth on the core and on the chip alike.
+  const double bursts = in.burstCount > 0 ? in.burstCount : 1;
+  const double len = in.burstLen > 0 ? in.burstLen : std::ceil(bytes / bursts);
+  const double g = soc_.burstGranuleBytes;
+  bytes = std::max(bytes, bursts * std::ceil(len / g) * g);
+  const double align = alignFactor(in);
+  // Per core: L2-resident bytes at the core's L2 rate, the rest at the path's HBM/DDR rate.
+  const bool l2 = soc_.l2AggregateBytesPerCycle > 0;
+  const double hit = l2 ? std::clamp(l2Hit, 0.0, 1.0) : 0.0;
+  const bool read = in.srcSpace == MemSpace::GM;
+  const double l2Rate = read ? soc_.l2ReadBytesPerCycle : soc_.l2WriteBytesPerCycle;
+  double coreCycles = bytes * (1 - hit) / tp.bytesPerCycle;
+  if (hit > 0) coreCycles += bytes * hit / (l2Rate > 0 ? l2Rate : tp.bytesPerCycle);
+  w.gmEquivalentBytes =
+      bytes * ((1 - hit) + (l2 ? hit * soc_.gmAggregateBytesPerCycle / soc_.l2AggregateBytesPerCycle : 0)) /
+      align;
+  coreCycles /= align;
+  const double sharedCycles = gmShare > 0 ? w.gmEquivalentBytes / gmShare : 0;
+  w.gm = true;
+  w.pureCycles = std::max(coreCycles, sharedCycles) * times;
+  w.gmEquivalentBytes *= times;
+  w.cycles = (tp.startCycles + bursts * soc_.gmBurstCycles) * times + w.pureCycles;
   w.latencyCycles = tp.latencyCycles;
   return w;
 }

@@ -28,6 +28,9 @@ struct WorkCost {
   double latencyCycles = 0;  // extra time until the result is visible to other pipes
   double pureCycles = 0;     // throughput part without fixed costs (roofline floor of V / M work)
   bool gm = false;           // a GM transfer competing for the shared bandwidth
+  // What the transfer consumes of the chip's HBM/DDR bandwidth, in bytes: its misses in full, its L2 hits
+  // at the ratio of HBM to L2 aggregate bandwidth, both divided by the alignment factor.
+  double gmEquivalentBytes = 0;
 };
 
 // Tiny direct-mapped model of the scalar DCache, for GetValue/SetValue on GM (64 B lines, 32 KB).
@@ -46,8 +49,9 @@ class InstrCoster {
 
   // Scalar-unit cycles to set up and issue the record (all `times` repetitions).
   double issueCycles(const kwb_sim::Instr& in) const;
-  // Work on a non-scalar pipe. gmShare caps the bandwidth of GM transfers (<= 0: no cap).
-  WorkCost work(const kwb_sim::Instr& in, double gmShare) const;
+  // Work on a non-scalar pipe. gmShare caps the HBM-equivalent bandwidth of GM transfers (<= 0: no cap);
+  // l2Hit is the share of the record's GM bytes served from L2 (L2Model.h).
+  WorkCost work(const kwb_sim::Instr& in, double gmShare, double l2Hit = 0) const;
   // Execution cycles of a scalar (pipe S) work record.
   double scalar(const kwb_sim::Instr& in, DCache& dcache) const;
 
@@ -57,7 +61,7 @@ class InstrCoster {
 
  private:
   WorkCost vectorOp(const kwb_sim::Instr& in) const;
-  WorkCost transfer(const kwb_sim::Instr& in, double gmShare) const;
+  WorkCost transfer(const kwb_sim::Instr& in, double gmShare, double l2Hit) const;
   WorkCost cube(const kwb_sim::Instr& in) const;
   std::uint64_t touchLines(const kwb_sim::Instr& in, DCache& dcache) const;  // returns the misses
 

@@ -116,6 +116,7 @@ json profileToJson(const Profile& p) {
   j["gm_read_bytes"] = p.gmReadBytes;
   j["gm_write_bytes"] = p.gmWriteBytes;
   j["achieved_gbps"] = rounded(p.achievedGbps, 3);
+  if (p.l2HitShare > 0) j["l2_hit_share"] = rounded(p.l2HitShare, 4);
   j["gm_share_bytes_per_cycle"] = rounded(p.gmShareBytesPerCycle, 3);
   j["gm_concurrent_transfers"] = rounded(p.gmConcurrentStreams, 3);
   j["bound"] = p.bound;

@@ -111,8 +111,10 @@ class Reader {
       fail(field + ".value", "out of range (" + formatNumber(p.value) + ")");
     p.unit = stringField(leaf, field, "unit", true);
     p.source = stringField(leaf, field, "source", true);
-    if (p.source != "official" && p.source != "derived" && p.source != "assumed")
-      fail(field + ".source", "must be one of official|derived|assumed, got \"" + p.source + "\"");
+    if (p.source != "official" && p.source != "measured" && p.source != "derived" && p.source != "fitted" &&
+        p.source != "assumed")
+      fail(field + ".source",
+           "must be one of official|measured|derived|fitted|assumed, got \"" + p.source + "\"");
     p.ref = stringField(leaf, field, "ref", p.source != "assumed");
     p.note = stringField(leaf, field, "note", p.source == "assumed");
     out_.provenance[field] = std::move(p);
@@ -222,6 +224,13 @@ void readGm(Reader& r, const json& root, SocParams& s) {
   const json& gm = r.child(root, "", "gm");
   s.gmAggregateBytesPerCycle = r.param(gm, "gm", "aggregate_bytes_per_cycle", 0, false);
   s.burstGranuleBytes = r.param(gm, "gm", "burst_granule_bytes", 1);
+  // The L2 and per-burst figures came with the calibration (docs/calibration.md); older files lack them.
+  if (gm.contains("l2_aggregate_bytes_per_cycle")) {
+    s.l2AggregateBytesPerCycle = r.param(gm, "gm", "l2_aggregate_bytes_per_cycle", 0, false);
+    s.l2ReadBytesPerCycle = r.param(gm, "gm", "l2_read_bytes_per_cycle", 0, false);
+    s.l2WriteBytesPerCycle = r.param(gm, "gm", "l2_write_bytes_per_cycle", 0, false);
+  }
+  if (gm.contains("burst_cycles")) s.gmBurstCycles = r.param(gm, "gm", "burst_cycles", 0);
   const json& al = r.child(gm, "gm", "alignment");
   if (!al.is_array() || al.empty())
     r.fail("gm.alignment", "must be a non-empty array of {min_align, factor}");

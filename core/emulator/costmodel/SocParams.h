@@ -30,7 +30,7 @@ class SocParamsError : public std::runtime_error {
 struct ParamSource {
   double value = 0;
   std::string unit;
-  std::string source;  // "official" | "derived" | "assumed"
+  std::string source;  // "official" | "measured" | "derived" | "fitted" | "assumed" (docs/calibration.md)
   std::string ref;     // where the number comes from (document, ini key, arithmetic)
   std::string note;    // calibration note (required for "assumed")
 };
@@ -96,6 +96,12 @@ struct SocParams {
 
   // GM (HBM/DDR) bandwidth of the whole chip in bytes per cycle, shared by all active cores.
   double gmAggregateBytesPerCycle = 0;
+  // L2 (optional in the file; 0 = no L2 model, every GM byte at HBM/DDR rates): the chip's L2 bandwidth
+  // shared by all cores, and one core's read / write rate when the data is L2-resident.
+  double l2AggregateBytesPerCycle = 0;
+  double l2ReadBytesPerCycle = 0, l2WriteBytesPerCycle = 0;
+  // Fixed MTE cycles per GM burst (one DataCopy block) on top of the copy's start cost (optional, 0).
+  double gmBurstCycles = 0;
 
   int pipeQueueDepth = 32;  // instructions a pipe's queue holds before the scalar unit stalls
 

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+// Calibration program: the devkit's GM->UB copy-bandwidth experiments (calibration-data section 1):
+// a [ROWS, COLS] half matrix split by rows over 48 blocks, each block copying its rows into UB tile by
+// tile ([TILE_ROWS, TILE_COLS]: one DataCopyPad of TILE_ROWS bursts of TILE_COLS halves, GM stride one
+// matrix row), with nothing written back. Scenarios (-D CAL_SCENARIO=N, docs/calibration.md):
+//   1: Tile[1,64] (128 B bursts)   2: Tile[64,64]   3: Tile[64,1024] (2 KB bursts)
+//   4: Tile[64,1024] over COLS = 12287 (rows not 32 B aligned)
+//   5: L2 reuse, whole matrix read 4 times   6: L2 reuse, each quarter of the rows read 4 times in turn
+// -D CAL_ROWS=R runs fewer rows (same per-block pattern) for a quick check.
+#include "kernel_operator.h"
+
+#ifndef CAL_SCENARIO
+#define CAL_SCENARIO 3
+#endif
+#ifndef CAL_ROWS
+#define CAL_ROWS 12288
+#endif
+constexpr uint32_t kBlocks = 48;
+constexpr uint32_t kRows = CAL_ROWS;
+constexpr uint32_t kCols = CAL_SCENARIO == 4 ? 12287 : 12288;
+constexpr uint32_t kTileRows = CAL_SCENARIO == 1 ? 1 : 64;
+constexpr uint32_t kTileCols = CAL_SCENARIO == 1 || CAL_SCENARIO == 2 ? 64 : 1024;
+constexpr uint32_t kPasses = CAL_SCENARIO >= 5 ? 4 : 1;  // reads of each part
+constexpr uint32_t kParts = CAL_SCENARIO == 6 ? 4 : 1;   // parts of a block's rows read in turn
+constexpr uint32_t kTileBytes = kTileRows * kTileCols * 2;
+constexpr uint32_t kBuffers = 2 * kTileBytes <= 192 * 1024 ? 2 : 1;
+constexpr uint32_t kBlockRows = kRows / kBlocks;
+
+class DataCopyKernel {
+ public:
+  __aicore__ inline void Init(GM_ADDR src) {
+    firstRow_ = AscendC::GetBlockIdx() * kBlockRows;
+    src_ = (__gm__ half*)src;
+    pipe_.InitBuffer(queue_, kBuffers, kTileBytes);
+  }
+
+  __aicore__ inline void Process() {
+    constexpr uint32_t partRows = kBlockRows / kParts;
+    for (uint32_t part = 0; part < kParts; ++part)
+      for (uint32_t pass = 0; pass < kPasses; ++pass)
+        for (uint32_t r = 0; r < partRows; r += kTileRows)
+          for (uint32_t c = 0; c < kCols; c += kTileCols) CopyTile(firstRow_ + part * partRows + r, c);
+  }
+
+ private:
+  __aicore__ inline void CopyTile(uint32_t row, uint32_t col) {
+    const uint32_t cols = col + kTileCols <= kCols ? kTileCols : kCols - col;
+    AscendC::LocalTensor<half> tile = queue_.AllocTensor<half>();
+    gm_.SetGlobalBuffer(src_ + uint64_t{row} * kCols + col, uint64_t{kTileRows} * kCols);
+    // Bursts of `cols` halves, GM gap to the next row's tile, packed into UB rows of 32 B multiples.
+    AscendC::DataCopyExtParams params{static_cast<uint16_t>(kTileRows), cols * 2u, (kCols - cols) * 2u, 0, 0};
+    AscendC::DataCopyPadExtParams<half> pad{false, 0, 0, half(0)};
+    AscendC::DataCopyPad(tile, gm_, params, pad);
+    queue_.EnQue(tile);
+    tile = queue_.DeQue<half>();
+    queue_.FreeTensor(tile);
+  }
+
+  AscendC::TPipe pipe_;
+  AscendC::TQue<AscendC::QuePosition::VECIN, kBuffers> queue_;
+  AscendC::GlobalTensor<half> gm_;
+  __gm__ half* src_ = nullptr;
+  uint32_t firstRow_ = 0;
+};
+
+extern "C" __global__ __aicore__ void calibration_data_copy(GM_ADDR src) {
+  DataCopyKernel op;
+  op.Init(src);
+  op.Process();
+}
+
+#include "tikicpulib.h"
+#include <cstdio>
+int main() {
+  uint8_t* src = static_cast<uint8_t*>(AscendC::GmAlloc(size_t{kRows} * kCols * 2));
+  AscendC::SetKernelMode(KernelMode::AIV_MODE);
+  ICPU_RUN_KF(calibration_data_copy, kBlocks, src);
+  AscendC::GmFree(src);
+  std::printf("calibration_data_copy scenario=%d rows=%u cols=%u\n", CAL_SCENARIO, kRows, kCols);
+  return 0;
+}
