@@ -69,8 +69,8 @@ extern "C" __global__ __aicore__ void calibration_data_copy(GM_ADDR src) {
   op.Process();
 }
 
-#include "tikicpulib.h"
 #include <cstdio>
+#include "tikicpulib.h"
 int main() {
   uint8_t* src = static_cast<uint8_t*>(AscendC::GmAlloc(size_t{kRows} * kCols * 2));
   AscendC::SetKernelMode(KernelMode::AIV_MODE);

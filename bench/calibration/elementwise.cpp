@@ -157,8 +157,8 @@ extern "C" __global__ __aicore__ void calibration_elementwise(GM_ADDR x1, GM_ADD
   op.Process();
 }
 
-#include "tikicpulib.h"
 #include <cstdio>
+#include "tikicpulib.h"
 int main() {
   const size_t bytes = kElements * sizeof(uint16_t);
   uint8_t* gm[5];

@@ -12,7 +12,9 @@
 namespace kwb::sim {
 namespace {
 
-std::filesystem::path socDir() { return std::filesystem::path(KWB_SOURCE_DIR) / "resources" / "soc"; }
+std::filesystem::path socDir() {
+  return std::filesystem::path(KWB_SOURCE_DIR) / "resources" / "soc";
+}
 
 TEST(CostModelL2, LruHitsOnlyLinesAlreadyBroughtIn) {
   detail::L2Lru l2(64 * 1024);  // 16 chunks

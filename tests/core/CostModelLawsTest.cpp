@@ -158,8 +158,9 @@ TEST(CostModelLaws, NeverBeatsTheRooflineFloor) {
             EXPECT_GT(p.floorUs, 0);
             EXPECT_GE(p.totalUs, p.floorUs);
             EXPECT_GE(p.kernelCycles / p.clockMhz, p.floorUs * (1 - 1e-12));
-            // Achieved bandwidth never exceeds the chip's aggregate.
-            const double kernelBw = (p.gmReadBytes + p.gmWriteBytes) / p.kernelCycles;
+            // Achieved HBM bandwidth never exceeds the chip's aggregate (L2-resident bytes weigh by the
+            // HBM/L2 bandwidth ratio: gmEquivalentBytes, docs/calibration.md).
+            const double kernelBw = p.gmEquivalentBytes / p.kernelCycles;
             EXPECT_LE(kernelBw, soc.gmAggregateBytesPerCycle * (1 + 1e-9));
           }
   }
@@ -219,7 +220,7 @@ TEST(CostModelLaws, SharedGmBandwidthCapsTheChipNotOneCore) {
   EXPECT_DOUBLE_EQ(one.gmShareBytesPerCycle, 0.0);
   // 48 cores would exceed the aggregate at full path speed, so transfers share it.
   EXPECT_GT(all.gmShareBytesPerCycle, 0.0);
-  const double allBw = (all.gmReadBytes + all.gmWriteBytes) / all.kernelCycles;
+  const double allBw = all.gmEquivalentBytes / all.kernelCycles;  // HBM-equivalent (L2 hits weigh less)
   EXPECT_LE(allBw, s.gmAggregateBytesPerCycle * (1 + 1e-9));
   EXPECT_GT(allBw, s.gmAggregateBytesPerCycle * 0.7);
   EXPECT_GT(all.kernelCycles, one.kernelCycles);  // each core got less than its own path bandwidth
@@ -235,7 +236,8 @@ TEST(CostModelLaws, MisalignedGmCostsBandwidth) {
   // The data part of every copy (busy minus the fixed start cost) takes 1/0.7 as long.
   const SocParams& s = soc910b1();
   const double copies = 2.0 * 65536 / k.tile;
-  const double start = copies * s.paths[static_cast<size_t>(Path::GmToUb)].startCycles;
+  const double start =
+      copies * (s.paths[static_cast<size_t>(Path::GmToUb)].startCycles + s.gmBurstCycles);  // one burst each
   const double ratio = (shifted.pipes[pipe(Pipe::MTE2)].busyCycles - start) /
                        (aligned.pipes[pipe(Pipe::MTE2)].busyCycles - start);
   EXPECT_NEAR(ratio, 1 / s.alignTiers[1].factor, 1e-9);

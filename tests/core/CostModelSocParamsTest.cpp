@@ -190,7 +190,7 @@ TEST(SocParams, ErrorsNameTheFileAndTheField) {
   doc["transfer"]["GM->UB"]["bytes_per_cycle"]["source"] = "guess";
   e = errorOf(doc);
   EXPECT_NE(e.find("transfer.GM->UB.bytes_per_cycle.source"), std::string::npos) << e;
-  EXPECT_NE(e.find("official|derived|assumed"), std::string::npos) << e;
+  EXPECT_NE(e.find("official|measured|derived|fitted|assumed"), std::string::npos) << e;
 
   doc = b1();
   doc["vector"]["head_cycles"].erase("note");

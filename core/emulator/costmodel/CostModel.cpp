@@ -239,6 +239,9 @@ Profile simulate(const SocParams& soc, const kwb_sim::LaunchTrace& trace, const 
     bp.startCycle = sched.start[b];
     bp.cycles = soc.blockStartCycles + r.end;
     bp.busy = r.busy;
+    // The block start is scalar work (argument and tiling loads, TPipe/InitBuffer set-up): msprof counts it
+    // in aiv_scalar_time (docs/calibration.md).
+    bp.busy[static_cast<size_t>(Pipe::S)] += soc.blockStartCycles;
     bp.wait = r.wait;
     bp.gmToUbBytes = r.gmToUb;
     bp.ubToGmBytes = r.ubToGm;
@@ -256,10 +259,7 @@ Profile simulate(const SocParams& soc, const kwb_sim::LaunchTrace& trace, const 
                         " trace records; its time is an underestimate");
     blockCyclesSum += bp.cycles;
     for (int i = 0; i < kPipes; ++i)
-      p.pipes[static_cast<size_t>(i)].busyCycles += r.busy[static_cast<size_t>(i)];
-    // The block start is scalar work (argument and tiling loads, TPipe/InitBuffer set-up): msprof counts it
-    // in aiv_scalar_time (docs/calibration.md).
-    p.pipes[static_cast<size_t>(Pipe::S)].busyCycles += soc.blockStartCycles;
+      p.pipes[static_cast<size_t>(i)].busyCycles += bp.busy[static_cast<size_t>(i)];
     p.gmEquivalentBytes += r.gmEquivalent;
     p.gmToUbBytes += r.gmToUb;
     p.ubToGmBytes += r.ubToGm;

@@ -67,7 +67,8 @@ std::vector<float> l2HitShares(const SocParams& soc, const kwb_sim::LaunchTrace&
     const double n = static_cast<double>(std::max<std::size_t>(1, instrs.size()));
     for (std::size_t k = 0; k < instrs.size(); ++k)
       if (touchesGm(instrs[k]))
-        refs.push_back(Ref{static_cast<double>(k) / n, static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(k)});
+        refs.push_back(
+            Ref{static_cast<double>(k) / n, static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(k)});
   }
   std::stable_sort(refs.begin(), refs.end(), [](const Ref& a, const Ref& b) { return a.at < b.at; });
 
@@ -81,7 +82,8 @@ std::vector<float> l2HitShares(const SocParams& soc, const kwb_sim::LaunchTrace&
       std::uint64_t lines = 0, hits = 0;
       for (std::uint64_t i = 0; i < bursts; ++i) l2.touch(in.gmAddr + i * stride, len, lines, hits);
       if (replay == 1 && lines > 0)
-        share[blockOffset[r.block] + r.record] = static_cast<float>(static_cast<double>(hits) / static_cast<double>(lines));
+        share[blockOffset[r.block] + r.record] =
+            static_cast<float>(static_cast<double>(hits) / static_cast<double>(lines));
     }
   }
   return share;
