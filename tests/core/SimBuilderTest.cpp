@@ -126,6 +126,43 @@ TEST(SimBuildCli, AddCustomBuildsRunsCleanAndReports) {
   fs::remove_all(work, ec);
 }
 
+// The SoC file is compiled into the program and the object cached; a calibrated (edited) file must reach
+// the next build, not an object cached from the file's earlier content (docs/calibration.md).
+TEST(SimBuildCli, EditedSocFileIsNotServedFromTheCache) {
+  const fs::path dir = fs::path(KWB_SOURCE_DIR) / "tests/emulator/smoke/add_custom";
+  const fs::path work = scratch("soc_edit");
+  const fs::path socs = work / "soc";
+  fs::create_directories(socs);
+  fs::copy_file(fs::path(KWB_SOURCE_DIR) / "resources/soc/Ascend910B1.json", socs / "Ascend910B1.json");
+  const auto totalUs = [&](const std::string& tag) {
+    const fs::path app = work / ("app_" + tag);
+    const auto build = kwbRun({"sim", "build", "--soc", "Ascend910B1", "-o", app.string(),
+                               (dir / "add_custom.cpp").string(), (dir / "main.cpp").string()},
+                              {{"KWB_SIM_SOC_DIR", socs.string()}});
+    EXPECT_EQ(build.exitCode, 0) << build.stdoutText << build.stderrText;
+    kwb::ProcessSpec run;
+    run.argv = {app.string()};
+    run.environment["KWB_SIM_REPORT"] = (work / ("report_" + tag + ".json")).string();
+    run.timeout = std::chrono::minutes(2);
+    EXPECT_TRUE(kwb::ProcessRunner().run(run).ok());
+    std::ifstream in(work / ("report_" + tag + ".json"));
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const auto j = nlohmann::json::parse(ss.str(), nullptr, false);
+    return j.is_discarded() ? -1.0 : j["profile"].value("total_us", -1.0);
+  };
+  const double before = totalUs("before");
+  auto soc = nlohmann::json::parse(std::ifstream(socs / "Ascend910B1.json"));
+  const double overhead = soc["launch"]["task_overhead_cycles"]["value"].get<double>();
+  soc["launch"]["task_overhead_cycles"]["value"] = overhead + 185000;  // +100 us at 1850 MHz
+  std::ofstream(socs / "Ascend910B1.json") << soc.dump(2);
+  const double after = totalUs("after");
+  ASSERT_GT(before, 0);
+  EXPECT_NEAR(after - before, 100.0, 0.01);
+  std::error_code ec;
+  fs::remove_all(work, ec);
+}
+
 TEST(SimBuildCli, NoAutoSyncFlagsTheScalarReadAfterAVectorWrite) {
   const fs::path work = scratch("noautosync");
   const fs::path src = work / "k.cpp";
