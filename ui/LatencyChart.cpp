@@ -117,6 +117,15 @@ void LatencyChart::setLatencies(const std::vector<std::optional<double>>& latenc
   if (axisY_->min() < 0.0) axisY_->setMin(0.0);
 }
 
+void LatencyChart::setExpectedErrorPct(std::optional<double> pct) {
+  series_->setName(pct && *pct >= 0 ? tr("candidate (emulator estimate \u00b1 %1 %)").arg(*pct, 0, 'f', 0)
+                                    : tr("candidate"));
+}
+
+QString LatencyChart::candidateLabel() const {
+  return series_->name();
+}
+
 int LatencyChart::baselinePointCount() const {
   return int(baseline_->count());
 }

@@ -24,6 +24,10 @@ class LatencyChart : public QChartView {
   void setLatencies(const std::vector<std::optional<double>>& latencyUs, std::optional<double> baselineUs,
                     const std::vector<std::optional<double>>& floorUs = {},
                     const QString& baselineLabel = {});
+  // The model's expected error for the shown estimates (docs/calibration.md), named on the candidate
+  // series ("emulator estimate ± 20 %"); nullopt for device measurements or an uncalibrated model.
+  void setExpectedErrorPct(std::optional<double> pct);
+  QString candidateLabel() const;
   int pointCount() const;
   int floorPointCount() const;
   int baselinePointCount() const;

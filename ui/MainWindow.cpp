@@ -274,6 +274,15 @@ void MainWindow::refreshLatency() {
         break;
       }
   latency_->setLatencies(lat, baseline, floors, baselineLabel);
+  // The latest estimate's expected error (the cost model's, by kind of kernel: docs/calibration.md).
+  std::optional<double> errorPct;
+  for (const auto& it : session_.iterations)
+    if (it.profile) {
+      const auto e = it.profile->extra.find("expected_error_pct");
+      errorPct = e != it.profile->extra.end() && e->is_number() ? std::optional<double>(e->get<double>())
+                                                                : std::nullopt;
+    }
+  latency_->setExpectedErrorPct(errorPct);
   if (baseline != shownBaselineUs_) {
     shownBaselineUs_ = baseline;
     timeline_->setBaselineUs(baseline);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // kwb eval: evaluate one candidate kernel for one task on a backend (docs/candidate-contract.md).
 #include <unistd.h>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -61,7 +62,19 @@ void printText(const EvalReport& r) {
     for (const auto& t : c.outputs) std::cout << "    " << t.summary << "\n";
     for (const auto& i : c.modifiedInputs) std::cout << "    " << i.summary << "\n";
   }
-  if (!r.profile.is_null()) std::cout << "profile: " << r.profile.dump().substr(0, 400) << "\n";
+  if (!r.profile.is_null()) {
+    // The estimate with the model's expected error for its kind of kernel (docs/calibration.md). total_us
+    // is the sum over the cases; the error is the slowest case's, which dominates that sum.
+    const auto us = r.profile.find("total_us");
+    const auto err = r.profile.find("expected_error_pct");  // only the cost model writes it
+    if (us != r.profile.end() && us->is_number() && err != r.profile.end() && err->is_number()) {
+      char line[128];
+      std::snprintf(line, sizeof line, "latency: \u2248 %.4g \u00b5s \u00b1 %.0f %%, emulator estimate\n",
+                    us->get<double>(), err->get<double>());
+      std::cout << line;
+    }
+    std::cout << "profile: " << r.profile.dump().substr(0, 400) << "\n";
+  }
   for (const auto& [k, v] : r.artifacts) std::cout << "  " << k << ": " << v << "\n";
 }
 

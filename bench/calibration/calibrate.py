@@ -100,6 +100,14 @@ def main():
     for kind, errs in sorted(kinds.items()):
         print(f"kind {kind:16} points {len(errs):3}  mean |error| {sum(errs)/len(errs):5.1f} %  worst {max(errs):5.1f} %")
 
+    # The same by the model's bound: what a profile of that bound quotes as its expected error
+    # (resources/soc/*.json "calibration.expected_error_pct").
+    bounds = {}
+    for r in results:
+        bounds.setdefault(r["bound"], []).append(abs(r["error_pct"]))
+    for bound, errs in sorted(bounds.items()):
+        print(f"bound {bound:15} points {len(errs):3}  mean |error| {sum(errs)/len(errs):5.1f} %  worst {max(errs):5.1f} %")
+
     failed = [r for r in results if abs(r["error_pct"]) > args.tolerance]
     by_label = {r["point"]["label"]: r for r in results}
     misranked = []
@@ -126,7 +134,8 @@ def main():
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump({"results": [dict(id=r["point"]["id"], label=r["point"]["label"], kind=r["point"]["kind"],
                                         published_us=r["point"]["published_us"], predicted_us=r["predicted_us"],
-                                        error_pct=r["error_pct"], ratios=r["ratios"]) for r in results],
+                                        error_pct=r["error_pct"], ratios=r["ratios"], bound=r["bound"])
+                                   for r in results],
                        "kinds": {k: {"points": len(v), "mean_abs_error_pct": sum(v) / len(v), "worst_pct": max(v)}
                                  for k, v in kinds.items()}}, f, indent=1)
     return 1 if failed or misranked else 0

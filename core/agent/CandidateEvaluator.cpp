@@ -34,8 +34,9 @@ std::optional<ProfileReport> profileFromJson(const nlohmann::json& j) {
     p.gmBytes = j.value("gm_to_ub_bytes", std::int64_t{0}) + j.value("ub_to_gm_bytes", std::int64_t{0});
   if (auto it = j.find("achieved_gbps"); it != j.end() && it->is_number()) p.achievedGbps = it->get<double>();
   nlohmann::json extra = nlohmann::json::object();
-  for (const char* key : {"block_dim", "cores", "cores_used", "waves", "floor", "floor_ratio", "lines",
-                          "model", "kernel", "cases", "slowest_case", "computed_by"})
+  for (const char* key :
+       {"block_dim", "cores", "cores_used", "waves", "floor", "floor_ratio", "lines", "model", "kernel",
+        "cases", "slowest_case", "computed_by", "expected_error_pct", "estimate"})
     if (auto it = j.find(key); it != j.end()) extra[key] = *it;
   p.extra = std::move(extra);
   return p;

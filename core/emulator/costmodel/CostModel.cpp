@@ -293,6 +293,8 @@ Profile simulate(const SocParams& soc, const kwb_sim::LaunchTrace& trace, const 
   p.floorUs = std::max({p.floorMemoryUs, p.floorVectorUs, p.floorCubeUs});
 
   classifyBound(p, soc);
+  if (auto it = soc.expectedErrorPct.find(p.bound); it != soc.expectedErrorPct.end())
+    p.expectedErrorPct = it->second;
   attributeLines(trace, detail::InstrCoster(soc, tables), p);
   return p;
 }

@@ -106,6 +106,9 @@ struct Profile {
   int passes = 0;                   // bandwidth-sharing iterations used
 
   std::string bound;  // memory | vector | cube | scalar | latency
+  // Expected |error| of totalUs in percent for a kernel of this bound, from the SoC file's calibration
+  // section (docs/calibration.md); negative when the file gives none.
+  double expectedErrorPct = -1;
   double floorUs = 0, floorMemoryUs = 0, floorVectorUs = 0, floorCubeUs = 0;
 
   std::vector<LineCost> lines;     // sorted by cycles, descending
@@ -118,6 +121,9 @@ struct Profile {
 };
 
 Profile simulate(const SocParams& soc, const kwb_sim::LaunchTrace& trace, const SimOptions& options = {});
+
+// "≈ 12.4 µs ± 20 %, emulator estimate" (without the ± part when the error is unknown).
+std::string estimateLabel(const Profile& p);
 
 // The `profile` object of the KWB_SIM_REPORT JSON.
 nlohmann::json profileToJson(const Profile& p);

@@ -58,6 +58,17 @@ std::string modelNote(const Profile& p) {
 
 }  // namespace
 
+std::string estimateLabel(const Profile& p) {
+  char buf[96];
+  if (p.expectedErrorPct >= 0)
+    std::snprintf(buf, sizeof buf, "\u2248 %.4g \u00b5s \u00b1 %.0f %%, emulator estimate", p.totalUs,
+                  p.expectedErrorPct);
+  else
+    std::snprintf(buf, sizeof buf, "\u2248 %.4g \u00b5s, emulator estimate (error not calibrated)",
+                  p.totalUs);
+  return buf;
+}
+
 json profileToJson(const Profile& p) {
   json j;
   j["model"] = modelNote(p);
@@ -117,6 +128,10 @@ json profileToJson(const Profile& p) {
   j["gm_write_bytes"] = p.gmWriteBytes;
   j["achieved_gbps"] = rounded(p.achievedGbps, 3);
   if (p.l2HitShare > 0) j["l2_hit_share"] = rounded(p.l2HitShare, 4);
+  if (p.expectedErrorPct >= 0) {
+    j["expected_error_pct"] = rounded(p.expectedErrorPct, 1);
+    j["estimate"] = estimateLabel(p);
+  }
   j["gm_share_bytes_per_cycle"] = rounded(p.gmShareBytesPerCycle, 3);
   j["gm_concurrent_transfers"] = rounded(p.gmConcurrentStreams, 3);
   j["bound"] = p.bound;

@@ -352,6 +352,12 @@ SocParams parseSocParams(std::string_view jsonText, std::string_view origin) {
   if (s.cubeMacsPerCycle[static_cast<size_t>(SizeClass::B16)] <= 0)
     r.fail("cube.macs_per_cycle.b16", "missing (the fallback for unlisted sizes)");
 
+  if (root.contains("calibration")) {
+    const json& cal = r.child(root, "", "calibration");
+    const json& err = r.child(cal, "calibration", "expected_error_pct");
+    for (const char* bound : {"memory", "vector", "scalar", "latency", "cube"})
+      s.expectedErrorPct[bound] = r.param(err, "calibration.expected_error_pct", bound, 0, false);
+  }
   const json& launch = r.child(root, "", "launch");
   s.taskOverheadCycles = r.param(launch, "launch", "task_overhead_cycles", 0);
   s.blockStartCycles = r.param(launch, "launch", "block_start_cycles", 0);

@@ -139,6 +139,11 @@ struct SocParams {
   double taskOverheadCycles = 0;  // once per launch (task dispatch, core wake-up)
   double blockStartCycles = 0;    // per block started on a core
 
+  // Expected |error| of a time estimate in percent, by the profile's bound (memory, vector, scalar,
+  // latency, cube), from the calibration table (docs/calibration.md); optional "calibration" section,
+  // empty = unknown.
+  std::map<std::string, double> expectedErrorPct;
+
   // Every parameter's provenance, keyed by its dotted path in the file ("transfer.GM->UB.bytes_per_cycle").
   std::map<std::string, ParamSource> provenance;
 
