@@ -20,10 +20,10 @@ struct Expectation {
 
 // clang-format off
 constexpr Expectation kGate[] = {
-    {"abs_custom",        "delete-free",          false, false, false},
-    {"abs_custom",        "deque-as-alloc",       true,  false, false},
-    {"add_custom",        "delete-enque",         true,  true,  false},
-    {"add_custom",        "delete-free",          true,  true,  false},
+    {"abs_custom",        "delete-free",          true,  true,  true},
+    {"abs_custom",        "deque-as-alloc",       true,  true,  true},
+    {"add_custom",        "delete-enque",         true,  true,  true},
+    {"add_custom",        "delete-free",          true,  true,  true},
     {"add_custom",        "tail-clamp",           true,  true,  false},
     {"add_custom",        "block-offset",         true,  true,  false},
     {"add_custom",        "tile-length",          true,  true,  false},

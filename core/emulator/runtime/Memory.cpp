@@ -170,6 +170,7 @@ bool checkLocal(const TensorRef& ref, std::uint32_t off, std::uint64_t len, cons
                "; on hardware the data may already be overwritten by the next AllocTensor");
   }
   const std::uint32_t spaceBytes = spaceSize(ref.space);
+  if (ref.buf >= 0 && !handleStale(ref)) rt::queueNoteUse(ref.buf, api, loc);
   if (ref.buf >= 0) {
     const BufferSlot& s = g_block.bufs[ref.buf];
     if (off < s.off || off + len > s.off + s.len) {
