@@ -27,6 +27,7 @@ constexpr Expectation kGate[] = {
     {"add_custom",        "tail-clamp",           true,  true,  false},
     {"add_custom",        "block-offset",         true,  true,  false},
     {"add_custom",        "tile-length",          true,  true,  false},
+    {"add_custom",        "blockdim-zero",        true,  true,  true},
     {"reduce_sum_rows",   "loop-bound",           true,  true,  false},
     {"reduce_sum_rows",   "deque-as-alloc",       true,  true,  true},
     {"reduce_sum_rows",   "reduce-reads-padding", false, false, false},
