@@ -32,13 +32,14 @@ constexpr Expectation kGate[] = {
     {"reduce_sum_rows",   "deque-as-alloc",       true,  true,  true},
     {"reduce_sum_rows",   "reduce-reads-padding", false, false, false},
     {"broadcast_add_row", "delete-waitflag",      true,  true,  true},
+    {"layernorm_rows",    "hardcode-attr",        true,  true,  false},
 };
 // clang-format on
 
 const std::vector<Expert>& gateExperts() {
   static const std::vector<Expert> all =
       loadExperts(KWB_SOURCE_DIR "/resources/tasks",
-                  {"abs_custom", "add_custom", "broadcast_add_row", "reduce_sum_rows"});
+                  {"abs_custom", "add_custom", "broadcast_add_row", "layernorm_rows", "reduce_sum_rows"});
   return all;
 }
 

@@ -37,6 +37,7 @@ struct BufferHistory {
   const char* lastUseApi = nullptr;
 };
 BufferHistory g_history[kMaxBuffers];
+SrcLoc g_initLoc[kMaxBuffers];  // the InitBuffer that made each buffer
 QueueState g_queues[kMaxQueues];
 int g_queueCount = 0;
 std::uint32_t g_poolUsed[8] = {};  // bytes used per MemSpace
@@ -96,7 +97,12 @@ void queueResetBlock() {
   for (auto& e : g_eventsReserved) e = 0;
   for (auto& b : g_block.bufs) b = BufferSlot{};
   for (auto& h : g_history) h = BufferHistory{};
+  for (auto& l : g_initLoc) l = SrcLoc{nullptr, 0};
   g_block.bufCount = 0;
+}
+
+SrcLoc bufferInitLoc(int buf) {
+  return buf >= 0 && buf < kMaxBuffers ? g_initLoc[buf] : SrcLoc{nullptr, 0};
 }
 
 void queueNoteUse(int buf, const char* api, SrcLoc loc) {
@@ -174,12 +180,21 @@ int allocBuffer(MemSpace space, std::uint32_t bytes, int queue, const char* api,
   std::uint32_t& used = g_poolUsed[static_cast<int>(space)];
   const std::uint32_t cap = spaceSize(space);
   if (static_cast<std::uint64_t>(used) + len > cap) {
+    // The call that tips the total over is often not the one to shrink: name the largest buffer too.
+    int largest = -1;
+    for (int i = 0; i < g_block.bufCount; ++i)
+      if (g_block.bufs[i].space == space && (largest < 0 || g_block.bufs[i].len > g_block.bufs[largest].len))
+        largest = i;
+    std::string biggest;
+    if (largest >= 0 && g_initLoc[largest].file && g_block.bufs[largest].len > len)
+      biggest = "; the largest buffer so far is " + std::to_string(g_block.bufs[largest].len) +
+                " bytes, from InitBuffer at " + lineText(g_initLoc[largest]);
     fatal(Cat::UbOverflow, api, loc, Pipe::S, operand,
           std::string(api) + " needs " + std::to_string(len) + " more bytes of " + spaceName(space) +
               " at offset " + std::to_string(used) + ": " +
               std::to_string(static_cast<std::uint64_t>(used) + len) + " bytes in total exceed the " +
               std::to_string(cap) + "-byte " + spaceName(space) + " of " + rt::soc().name + " (" +
-              std::to_string(cap / 1024) + " KB); shrink the tiles or the number of buffers");
+              std::to_string(cap / 1024) + " KB)" + biggest + "; shrink the tiles or the number of buffers");
   }
   if (g_block.bufCount >= kMaxBuffers || g_block.bufCount >= 64) {
     fatal(Cat::UbOverflow, api, loc, Pipe::S, operand,
@@ -194,6 +209,7 @@ int allocBuffer(MemSpace space, std::uint32_t bytes, int queue, const char* api,
   s.space = space;
   s.state = queue >= 0 ? BufState::Free : BufState::Calc;
   s.lastLoc = loc;
+  g_initLoc[slot] = loc;
   used += len;
   return slot;
 }
