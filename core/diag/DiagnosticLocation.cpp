@@ -2,6 +2,7 @@
 #include "core/diag/DiagnosticLocation.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstddef>
 
 #include "core/diag/TextLines.h"
@@ -96,6 +97,50 @@ int relocateToUserCode(std::vector<Diagnostic>& diagnostics,
     }
   }
   return moved;
+}
+
+namespace {
+// 1-based lines where `name(` starts a call or definition (not inside a // comment, not a longer name).
+std::vector<int> callLines(std::string_view source, std::string_view name) {
+  std::vector<int> lines;
+  int lineNo = 1;
+  std::size_t begin = 0;
+  while (begin <= source.size()) {
+    std::size_t end = source.find('\n', begin);
+    if (end == std::string_view::npos) end = source.size();
+    std::string_view line = source.substr(begin, end - begin);
+    if (const auto comment = line.find("//"); comment != std::string_view::npos)
+      line = line.substr(0, comment);
+    for (std::size_t at = line.find(name); at != std::string_view::npos; at = line.find(name, at + 1)) {
+      const bool startsWord =
+          at == 0 || !(std::isalnum(static_cast<unsigned char>(line[at - 1])) || line[at - 1] == '_');
+      const std::size_t after = at + name.size();
+      if (startsWord && after < line.size() && line[after] == '(') {
+        lines.push_back(lineNo);
+        break;
+      }
+    }
+    begin = end + 1;
+    ++lineNo;
+  }
+  return lines;
+}
+}  // namespace
+
+int locateTilingCalls(std::vector<Diagnostic>& diagnostics, std::string_view file,
+                      std::string_view sourceText) {
+  int located = 0;
+  for (auto& d : diagnostics) {
+    if (d.source != "harness" || !d.file.empty() || d.line > 0 || !d.api) continue;
+    if (*d.api != "kwb_set_block_dim" && *d.api != "kwb_set_workspace" && *d.api != "kwb_tiling") continue;
+    const auto lines = callLines(sourceText, *d.api);
+    if (lines.size() != 1) continue;
+    d.file = std::string(file);
+    d.line = lines.front();
+    d.excerpt = makeSourceExcerpt(sourceText, d.line, 0);
+    ++located;
+  }
+  return located;
 }
 
 }  // namespace kwb

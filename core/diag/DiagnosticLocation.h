@@ -43,4 +43,12 @@ std::optional<LeadingLocation> leadingLocation(std::string_view text);
 int relocateToUserCode(std::vector<Diagnostic>& diagnostics,
                        const std::function<bool(std::string_view file)>& isUserFile);
 
+// For the harness's findings about the tiling function (api kwb_set_block_dim, kwb_set_workspace or
+// kwb_tiling, no file yet): the line of that call (or of kwb_tiling's definition) in `file`, when
+// sourceText has exactly one outside comments; with several the finding stays without a line rather
+// than pointing at the wrong one. Returns how many diagnostics got a location (docs/emulator.md,
+// "Cause lines").
+int locateTilingCalls(std::vector<Diagnostic>& diagnostics, std::string_view file,
+                      std::string_view sourceText);
+
 }  // namespace kwb

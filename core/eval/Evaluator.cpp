@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/base/InstallLayout.h"
+#include "core/diag/DiagnosticLocation.h"
 #include "core/emulator/costmodel/SocParams.h"
 #include "core/model/Candidate.h"
 #include "core/policy/CandidatePreprocess.h"
@@ -258,6 +259,9 @@ EvalReport evaluate(const Task& task, Backend& backend, const EvalRequest& req) 
     stage(EvalStage::Profile, vc.name);
     const nlohmann::json caseProfile = backend.profile(run);
     rep.runs.push_back(CaseRunSummary{vc.name, run.run, run.tiling, files.dir.string(), caseProfile});
+    // The tiling function's findings (a bad blockDim) point at its call in the candidate's source.
+    if (locateTilingCalls(run.run.diagnostics, req.candidateName, req.candidateSource) == 0)
+      for (const auto& [name, text] : req.companionFiles) locateTilingCalls(run.run.diagnostics, name, text);
     for (auto d : run.run.diagnostics) {
       d.notes.insert(d.notes.begin(), "case " + vc.name);
       rep.diagnostics.push_back(std::move(d));

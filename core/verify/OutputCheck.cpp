@@ -195,8 +195,18 @@ Pattern classifyMismatches(const std::vector<bool>& wrong, const Shape& shape,
         affine = a;
       }
     }
+    // An offset is constant only when every difference has its sign and they spread over at most a
+    // tenth of it: small errors of mixed signs (rounding, a wrong reduction order) are not one.
+    auto constantOffset = [](const std::vector<double>& v) -> std::optional<double> {
+      if (v.size() < 4) return std::nullopt;
+      std::vector<double> s = v;
+      std::sort(s.begin(), s.end());
+      const double med = s[s.size() / 2];
+      if (s.front() * s.back() <= 0.0 || s.back() - s.front() > 0.1 * std::fabs(med)) return std::nullopt;
+      return med;
+    };
     if (!affine) {
-      if (auto c = near(diffs, 5e-3)) {
+      if (auto c = constantOffset(diffs)) {
         Pattern a;
         a.kind = PatternKind::Offset;
         a.factor = *c;

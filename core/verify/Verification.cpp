@@ -43,6 +43,29 @@ PreparedCase prepareCase(const Task& task, const VerificationCase& c, std::uint6
   return p;
 }
 
+namespace {
+std::string describeCase(const PreparedCase& prepared) {
+  std::string s;
+  auto addTensors = [&](const std::vector<TensorSpec>& specs) {
+    for (const auto& spec : specs) {
+      s += (s.empty() ? "" : ", ") + spec.name + " [";
+      for (std::size_t i = 0; i < spec.shape.size(); ++i)
+        s += (i ? ", " : "") + std::to_string(spec.shape[i]);
+      s += "]";
+    }
+  };
+  addTensors(prepared.inputs);
+  addTensors(prepared.outputs);
+  if (prepared.attrs.is_object() && !prepared.attrs.empty()) {
+    std::string attrs;
+    for (const auto& [name, value] : prepared.attrs.items())
+      attrs += (attrs.empty() ? "" : ", ") + name + " " + value.dump();
+    s += "; " + attrs;
+  }
+  return s;
+}
+}  // namespace
+
 CaseCheck checkCase(const Task& task, const PreparedCase& prepared,
                     const std::vector<std::vector<double>>& expected, const std::vector<Bytes>& outputs,
                     const std::vector<Bytes>& inputsAfter, int blockDim) {
@@ -50,6 +73,7 @@ CaseCheck checkCase(const Task& task, const PreparedCase& prepared,
   c.caseName = prepared.vcase ? prepared.vcase->name : std::string();
   c.blockDim = blockDim;
   c.distributions = prepared.distributions;
+  c.shapesAndAttrs = describeCase(prepared);
   c.passed = true;
   for (std::size_t k = 0; k < prepared.outputs.size(); ++k) {
     const auto& spec = prepared.outputs[k];
@@ -107,7 +131,8 @@ std::vector<Diagnostic> VerifyResult::diagnostics() const {
                             s += (s.empty() ? "" : ", ") + name + " " + dist;
                           return s;
                         }() +
-                        "; blockDim " + std::to_string(c.blockDim));
+                        "; blockDim " + std::to_string(c.blockDim) +
+                        (c.shapesAndAttrs.empty() ? "" : "; " + c.shapesAndAttrs));
       out.push_back(std::move(d));
     }
     for (const auto& ic : c.modifiedInputs) out.push_back(make(ic.tensor, ic.summary));
@@ -120,6 +145,12 @@ std::string VerifyResult::summary() const {
   for (const auto& c : cases) ok += c.passed ? 1 : 0;
   std::string s = std::to_string(ok) + "/" + std::to_string(cases.size()) + " cases pass (seed " +
                   std::to_string(seed) + ")";
+  std::string failed;
+  for (const auto& c : cases)
+    if (!c.passed)
+      failed += (failed.empty() ? "" : ", ") + c.caseName +
+                (c.shapesAndAttrs.empty() ? "" : " (" + c.shapesAndAttrs + ")");
+  if (!failed.empty()) s += "; failed: " + failed;
   for (const auto& c : cases) {
     if (c.passed) continue;
     s += "; case " + c.caseName + ": ";

@@ -34,6 +34,8 @@ struct CaseCheck {
   std::string caseName;
   int blockDim = 0;
   std::map<std::string, std::string> distributions;
+  // What the case ran on, for the reports that list failed cases: "x [17, 1023], y [17]; eps 1e-05".
+  std::string shapesAndAttrs;
   std::vector<TensorCheck> outputs;
   std::vector<InputCheck> modifiedInputs;  // only inputs that changed
   std::string error;                       // set when the case could not be checked (run failed, ...)
@@ -53,7 +55,9 @@ struct VerifyResult {
   // One `wrong-answer` diagnostic per failing output tensor and one per modified input (source
   // "verifier", tensor set, message = the check's summary prefixed with the case name).
   std::vector<Diagnostic> diagnostics() const;
-  // "3/3 cases pass" or "case tail_17x1023: z: ..." (first failure).
+  // "3/3 cases pass", or with failures "2/4 cases pass (seed S); failed: tail_17x1023 (x [17, 1023], y
+  // [17]), ...; case tail_17x1023: z: ..." (every failed case with its shapes and attributes, then the
+  // first failure's detail).
   std::string summary() const;
 };
 

@@ -183,7 +183,10 @@ void endBlock(int exitCode, bool complete) {
   rawFlush();  // raw accesses since the last API call
   rawReportStats();
   g_block.inKernel = false;
-  if (complete) syncEndOfKernel();
+  if (complete) {
+    syncEndOfKernel();
+    queueEndOfKernel();  // a TPipe that is never destroyed (a static one): its held buffers leak too
+  }
   // Repeated diagnostics: one line each with the count of further occurrences.
   for (const auto& [key, n] : dupCounts()) {
     if (n <= 1 || r.diagFd < 0) continue;

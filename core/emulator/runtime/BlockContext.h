@@ -55,6 +55,13 @@ void selectSoc(const char* name);
 bool gmKnownBlock(const void* p);
 void syncResetBlock();
 void queueResetBlock();
+// A queue buffer's bytes were read or written by `api` at `loc` (checkLocal): hang and leak diagnostics
+// name the last use as the place the missing EnQue/FreeTensor belongs (docs/emulator.md, "Checks").
+void queueNoteUse(int buf, const char* api, SrcLoc loc);
+// The InitBuffer call that made buffer `buf` (file null when unknown): overruns name it as the origin.
+SrcLoc bufferInitLoc(int buf);
+// End-of-kernel check of the queues: every buffer still allocated, enqueued or dequeued is a leak.
+void queueEndOfKernel();
 
 // GM blocks (Memory.cpp) as the raw-access handler needs them; async-signal-safe lookups.
 struct GmBlockInfo {

@@ -157,6 +157,19 @@ std::uint64_t checkGm(const void* addr, std::uint64_t len, std::uintptr_t lo, st
   return ok;
 }
 
+namespace {
+// The overrun buffer's origin: either its InitBuffer length or this access's length is wrong.
+std::string initBufferText(int buf, std::uint64_t needed) {
+  const SrcLoc init = rt::bufferInitLoc(buf);
+  if (!init.file) return {};
+  std::string s = ". The buffer comes from InitBuffer at line " + std::to_string(init.line) + " (" +
+                  std::to_string(g_block.bufs[buf].len) + " bytes)";
+  if (needed > 0)
+    s += "; make it at least " + std::to_string(needed) + " bytes there, or shorten this access";
+  return s;
+}
+}  // namespace
+
 bool checkLocal(const TensorRef& ref, std::uint32_t off, std::uint64_t len, const char* api, SrcLoc loc,
                 Pipe pipe, int operand, bool write) {
   if (handleStale(ref)) {
@@ -170,6 +183,7 @@ bool checkLocal(const TensorRef& ref, std::uint32_t off, std::uint64_t len, cons
                "; on hardware the data may already be overwritten by the next AllocTensor");
   }
   const std::uint32_t spaceBytes = spaceSize(ref.space);
+  if (ref.buf >= 0 && !handleStale(ref)) rt::queueNoteUse(ref.buf, api, loc);
   if (ref.buf >= 0) {
     const BufferSlot& s = g_block.bufs[ref.buf];
     if (off < s.off || off + len > s.off + s.len) {
@@ -180,7 +194,8 @@ bool checkLocal(const TensorRef& ref, std::uint32_t off, std::uint64_t len, cons
                  " buffer of " + std::to_string(s.len) + " bytes (buffer at " + spaceName(ref.space) +
                  " offset " + std::to_string(s.off) + "): " +
                  std::to_string(off + len > s.off + s.len ? off + len - (s.off + s.len) : s.off - off) +
-                 " bytes outside it" + (off + len <= spaceBytes ? ", corrupting a neighbouring buffer" : ""));
+                 " bytes outside it" + (off + len <= spaceBytes ? ", corrupting a neighbouring buffer" : "") +
+                 initBufferText(ref.buf, rel >= 0 ? static_cast<std::uint64_t>(rel) + len : 0));
     }
   }
   if (static_cast<std::uint64_t>(off) + len > spaceBytes) {

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // TPipe buffer pools, TQue state machines (AllocTensor -> EnQue -> DeQue -> FreeTensor) and event id
 // allocation. Misuse that would hang the hardware (AllocTensor with no free buffer, DeQue on an empty
-// queue) ends the block after reporting.
+// queue) ends the block after reporting, at the cause: the last use of the tensor whose EnQue or
+// FreeTensor is missing, with the hanging call named in the message. Buffers still held when the
+// pipe is destroyed (or the kernel ends) are reported as leaks (docs/emulator.md, "Checks").
 
 #include <string>
 
@@ -22,14 +24,46 @@ struct QueueState {
   int nextAlloc = 0;
   Pipe producer = Pipe::MTE2, consumer = Pipe::V;
   SrcLoc initLoc{nullptr, 0};
+  // An AllocTensor whose tensor was freed without ever being EnQue'd while this queue had tensors
+  // waiting for a DeQue: a consumer that allocates where it should dequeue.
+  SrcLoc allocInsteadOfDeQue{nullptr, 0};
 };
+
+// Why a buffer is where it is, for the hang and leak diagnostics.
+struct BufferHistory {
+  SrcLoc taken{nullptr, 0};  // the AllocTensor or DeQue that handed it out
+  SrcLoc allocLoc{nullptr, 0};
+  SrcLoc lastUse{nullptr, 0};  // the last API that read or wrote its bytes since it was taken
+  const char* lastUseApi = nullptr;
+};
+BufferHistory g_history[kMaxBuffers];
+SrcLoc g_initLoc[kMaxBuffers];  // the InitBuffer that made each buffer
 QueueState g_queues[kMaxQueues];
 int g_queueCount = 0;
 std::uint32_t g_poolUsed[8] = {};  // bytes used per MemSpace
 int g_eventsReserved[64] = {};     // bit set of reserved ids per HardEvent
 
-std::string queueName(int q) {
-  return "queue #" + std::to_string(q);
+std::string lineText(SrcLoc loc) {
+  return "line " + std::to_string(loc.line);
+}
+
+// Where a missing hand-off belongs: after the tensor's last use, else where it was taken.
+SrcLoc causeOf(int buf) {
+  const BufferHistory& h = g_history[buf];
+  return h.lastUse.file ? h.lastUse : h.taken;
+}
+
+std::string lastUseText(int buf) {
+  const BufferHistory& h = g_history[buf];
+  if (!h.lastUse.file) return "never used after it was taken";
+  return std::string("last used by ") + (h.lastUseApi ? h.lastUseApi : "an API call") + " at " +
+         lineText(h.lastUse);
+}
+
+int slotInState(const QueueState& qs, BufState state) {
+  for (int i = 0; i < qs.nslots; ++i)
+    if (g_block.bufs[qs.slots[i]].state == state) return qs.slots[i];
+  return -1;
 }
 
 QueueState* queueOrFatal(int q, const char* api, SrcLoc loc) {
@@ -62,7 +96,65 @@ void queueResetBlock() {
   for (auto& u : g_poolUsed) u = 0;
   for (auto& e : g_eventsReserved) e = 0;
   for (auto& b : g_block.bufs) b = BufferSlot{};
+  for (auto& h : g_history) h = BufferHistory{};
+  for (auto& l : g_initLoc) l = SrcLoc{nullptr, 0};
   g_block.bufCount = 0;
+}
+
+SrcLoc bufferInitLoc(int buf) {
+  return buf >= 0 && buf < kMaxBuffers ? g_initLoc[buf] : SrcLoc{nullptr, 0};
+}
+
+void queueNoteUse(int buf, const char* api, SrcLoc loc) {
+  if (buf < 0 || buf >= kMaxBuffers || !loc.file || g_block.bufs[buf].queue < 0) return;
+  g_history[buf].lastUse = loc;
+  g_history[buf].lastUseApi = api;
+}
+
+void queueEndOfKernel() {
+  for (int q = 0; q < g_queueCount; ++q) {
+    const QueueState& qs = g_queues[q];
+    if (!qs.initialised) continue;
+    for (int i = 0; i < qs.nslots; ++i) {
+      const int buf = qs.slots[i];
+      const BufferHistory& h = g_history[buf];
+      switch (g_block.bufs[buf].state) {
+        case BufState::Allocated:
+          report(
+              Cat::QueueMisuse, "EnQue", causeOf(buf), qs.producer, kOperandNone,
+              "buffer leak: the tensor from AllocTensor at " + lineText(h.allocLoc) + " (" +
+                  lastUseText(buf) +
+                  ") is neither EnQue'd nor freed before the kernel ends. Every tensor taken from a queue "
+                  "must "
+                  "go back to it; once all its buffers leak, the next AllocTensor waits forever on hardware. "
+                  "EnQue it to its consumer (or FreeTensor it) after its last use");
+          break;
+        case BufState::Enqueued:
+          if (qs.allocInsteadOfDeQue.file)
+            report(
+                Cat::QueueMisuse, "AllocTensor", qs.allocInsteadOfDeQue, qs.consumer, kOperandNone,
+                "this AllocTensor takes a fresh, never-written buffer where the consumer should DeQue: the "
+                "tensor EnQue'd at " +
+                    lineText(g_block.bufs[buf].lastLoc) +
+                    " is still in the queue when the kernel ends (never DeQue'd), and the tensor allocated "
+                    "here is freed without ever being EnQue'd. Use DeQue here");
+          else
+            report(Cat::QueueMisuse, "EnQue", g_block.bufs[buf].lastLoc, qs.producer, kOperandNone,
+                   "buffer leak: the tensor EnQue'd here is never DeQue'd before the kernel ends. Each EnQue "
+                   "needs one DeQue by the consumer (then FreeTensor)");
+          break;
+        case BufState::Dequeued:
+          report(Cat::QueueMisuse, "FreeTensor", causeOf(buf), qs.consumer, kOperandNone,
+                 "buffer leak: the tensor from DeQue at " + lineText(h.taken) + " (" + lastUseText(buf) +
+                     ") is never freed before the kernel ends. With more tiles per block the next "
+                     "AllocTensor of "
+                     "this queue waits forever on hardware. FreeTensor it after its last use");
+          break;
+        default:
+          break;
+      }
+    }
+  }
 }
 }  // namespace rt
 
@@ -73,6 +165,7 @@ int newQueue(const char*) {
 }
 
 void pipeReset() {
+  if (g_block.inKernel) rt::queueEndOfKernel();  // the TPipe's destructor: what is still held leaks
   for (int i = 0; i < g_block.bufCount; ++i) {
     g_block.bufs[i].state = BufState::Unused;
     ++g_block.bufs[i].gen;
@@ -87,12 +180,21 @@ int allocBuffer(MemSpace space, std::uint32_t bytes, int queue, const char* api,
   std::uint32_t& used = g_poolUsed[static_cast<int>(space)];
   const std::uint32_t cap = spaceSize(space);
   if (static_cast<std::uint64_t>(used) + len > cap) {
+    // The call that tips the total over is often not the one to shrink: name the largest buffer too.
+    int largest = -1;
+    for (int i = 0; i < g_block.bufCount; ++i)
+      if (g_block.bufs[i].space == space && (largest < 0 || g_block.bufs[i].len > g_block.bufs[largest].len))
+        largest = i;
+    std::string biggest;
+    if (largest >= 0 && g_initLoc[largest].file && g_block.bufs[largest].len > len)
+      biggest = "; the largest buffer so far is " + std::to_string(g_block.bufs[largest].len) +
+                " bytes, from InitBuffer at " + lineText(g_initLoc[largest]);
     fatal(Cat::UbOverflow, api, loc, Pipe::S, operand,
           std::string(api) + " needs " + std::to_string(len) + " more bytes of " + spaceName(space) +
               " at offset " + std::to_string(used) + ": " +
               std::to_string(static_cast<std::uint64_t>(used) + len) + " bytes in total exceed the " +
               std::to_string(cap) + "-byte " + spaceName(space) + " of " + rt::soc().name + " (" +
-              std::to_string(cap / 1024) + " KB); shrink the tiles or the number of buffers");
+              std::to_string(cap / 1024) + " KB)" + biggest + "; shrink the tiles or the number of buffers");
   }
   if (g_block.bufCount >= kMaxBuffers || g_block.bufCount >= 64) {
     fatal(Cat::UbOverflow, api, loc, Pipe::S, operand,
@@ -107,6 +209,7 @@ int allocBuffer(MemSpace space, std::uint32_t bytes, int queue, const char* api,
   s.space = space;
   s.state = queue >= 0 ? BufState::Free : BufState::Calc;
   s.lastLoc = loc;
+  g_initLoc[slot] = loc;
   used += len;
   return slot;
 }
@@ -145,21 +248,41 @@ int queueAlloc(int q, SrcLoc loc) {
     qs->nextAlloc = (i + 1) % qs->nslots;
     s.state = BufState::Allocated;
     s.lastLoc = loc;
+    g_history[qs->slots[i]] = BufferHistory{loc, loc, {nullptr, 0}, nullptr};
     syncQueueAcquire(qs->consumer, qs->producer, qs->slots[i]);
     syncRecord("AllocTensor", loc, qs->producer, SyncKind::AllocTensor, qs->consumer, qs->producer,
                qs->slots[i]);
     return qs->slots[i];
   }
+  // The cause: a dequeued tensor that was never freed, a consumer allocating where it should DeQue, or
+  // a tensor allocated and never handed on.
+  const std::string hang = ": on hardware the AllocTensor at " + lineText(loc) +
+                           " waits forever for a buffer (hang); every buffer of this queue (" +
+                           std::to_string(qs->nslots) + ", from InitBuffer at " + lineText(qs->initLoc) +
+                           ") is still held";
+  if (const int buf = slotInState(*qs, BufState::Dequeued); buf >= 0)
+    fatal(Cat::QueueMisuse, "FreeTensor", causeOf(buf), qs->consumer, kOperandNone,
+          "the tensor from DeQue at " + lineText(g_history[buf].taken) + " is never freed (" +
+              lastUseText(buf) + ")" + hang + ". FreeTensor each tensor after its last use");
+  if (qs->allocInsteadOfDeQue.file && slotInState(*qs, BufState::Enqueued) >= 0)
+    fatal(Cat::QueueMisuse, "AllocTensor", qs->allocInsteadOfDeQue, qs->consumer, kOperandNone,
+          "this AllocTensor takes a fresh, never-written buffer where the consumer should DeQue: the tensors "
+          "EnQue'd to this queue are never DeQue'd" +
+              hang + ". Use DeQue here");
+  if (const int buf = slotInState(*qs, BufState::Allocated); buf >= 0 && g_history[buf].lastUse.file)
+    fatal(Cat::QueueMisuse, "EnQue", causeOf(buf), qs->producer, kOperandNone,
+          "the tensor from AllocTensor at " + lineText(g_history[buf].allocLoc) +
+              " is neither EnQue'd nor freed (" + lastUseText(buf) + ")" + hang +
+              ". EnQue it after its last use");
   std::string held;
   for (int i = 0; i < qs->nslots; ++i) {
     const BufferSlot& s = g_block.bufs[qs->slots[i]];
-    if (s.lastLoc.file)
-      held += (held.empty() ? "" : ", ") + std::string("line ") + std::to_string(s.lastLoc.line);
+    if (s.lastLoc.file) held += (held.empty() ? "" : ", ") + lineText(s.lastLoc);
   }
   fatal(Cat::QueueMisuse, "AllocTensor", loc, qs->producer, kOperandThis,
         "AllocTensor on a queue whose " + std::to_string(qs->nslots) +
-            " buffer(s) are all in use (allocated, " +
-            "enqueued or dequeued and not yet freed; last taken at " + held +
+            " buffer(s) are all in use (allocated, enqueued or dequeued and not yet freed; last taken at " +
+            held +
             "): on hardware this call waits forever for a FreeTensor (hang). Free each tensor after its last "
             "use, or give the queue more buffers in InitBuffer");
 }
@@ -206,10 +329,17 @@ void queueEnQue(int q, const TensorRef& ref, std::uint32_t off, SrcLoc loc) {
 int queueDeQue(int q, SrcLoc loc) {
   QueueState* qs = queueOrFatal(q, "DeQue", loc);
   if (qs->count == 0) {
+    // The cause is the missing EnQue: after the last use of a tensor allocated from this queue.
+    if (const int buf = slotInState(*qs, BufState::Allocated); buf >= 0)
+      fatal(Cat::QueueMisuse, "EnQue", causeOf(buf), qs->producer, kOperandNone,
+            "nothing was EnQue'd after this " +
+                std::string(g_history[buf].lastUseApi ? g_history[buf].lastUseApi : "AllocTensor") +
+                " (the tensor from AllocTensor at " + lineText(g_history[buf].allocLoc) +
+                " never reaches the queue), so the DeQue at " + lineText(loc) +
+                " waits forever on hardware (hang). EnQue the tensor after its last write");
     fatal(Cat::QueueMisuse, "DeQue", loc, qs->consumer, kOperandThis,
           "DeQue on an empty queue (no EnQue since the last DeQue): on hardware the consumer pipe waits "
-          "forever "
-          "(hang)");
+          "forever (hang). Every DeQue needs an earlier EnQue of a tensor allocated from the same queue");
   }
   const int slot = qs->fifo[qs->head];
   qs->head = (qs->head + 1) % 16;
@@ -217,6 +347,9 @@ int queueDeQue(int q, SrcLoc loc) {
   BufferSlot& s = g_block.bufs[slot];
   s.state = BufState::Dequeued;
   s.lastLoc = loc;
+  g_history[slot].taken = loc;
+  g_history[slot].lastUse = SrcLoc{nullptr, 0};
+  g_history[slot].lastUseApi = nullptr;
   syncQueueAcquire(qs->producer, qs->consumer, slot);
   syncRecord("DeQue", loc, qs->consumer, SyncKind::DeQue, qs->producer, qs->consumer, slot);
   return slot;
@@ -250,6 +383,7 @@ void queueFree(int q, const TensorRef& ref, std::uint32_t off, SrcLoc loc) {
     report(Cat::QueueMisuse, "FreeTensor", loc, qs->consumer, 0,
            "FreeTensor of a tensor that is still in the queue (EnQue without DeQue)");
   }
+  if (s.state == BufState::Allocated && qs->count > 0) qs->allocInsteadOfDeQue = g_history[ref.buf].allocLoc;
   s.state = BufState::Free;
   s.lastLoc = loc;
   ++s.gen;

@@ -205,3 +205,26 @@ TEST(VerifierCheck, PoisonIsNaNForFloats) {
   auto q = poisonBytes(DType::Float32, 4);
   EXPECT_TRUE(std::isnan(decodeElement(DType::Float32, q.data() + 4)));
 }
+
+TEST(VerifierCheck, ConstantOffsetOnlyWhenOneSignAndNarrowSpread) {
+  auto e = ramp(512);
+  auto shifted = e;
+  for (auto& x : shifted) x += 0.5;
+  auto r = checkOutput(spec({512}), e, encodeAll(DType::Float32, shifted), {}, fp32Tol(), {4});
+  EXPECT_EQ(r.pattern.kind, PatternKind::Offset) << r.summary;
+  EXPECT_NEAR(*r.pattern.factor, 0.5, 1e-6);
+  // Errors just past the tolerance with mixed signs: no constant offset, whatever their median.
+  std::vector<double> near1(512);
+  for (std::size_t i = 0; i < near1.size(); ++i) near1[i] = 1.0 + 0.01 * static_cast<double>(i % 5);
+  auto mixed = near1;
+  for (std::size_t i = 0; i < mixed.size(); ++i) mixed[i] += (i % 2 ? 0.003 : -0.0015);
+  r = checkOutput(spec({512}), near1, encodeAll(DType::Float32, mixed), {}, fp32Tol(), {4});
+  EXPECT_FALSE(r.passed);
+  EXPECT_NE(r.pattern.kind, PatternKind::Offset) << r.summary;
+  EXPECT_EQ(r.summary.find("constant offset"), std::string::npos) << r.summary;
+  // One sign, but spread from 0.1 to 0.9: not one offset either.
+  auto spread = e;
+  for (std::size_t i = 0; i < spread.size(); ++i) spread[i] += 0.1 + 0.8 * static_cast<double>(i % 7) / 6.0;
+  r = checkOutput(spec({512}), e, encodeAll(DType::Float32, spread), {}, fp32Tol(), {4});
+  EXPECT_NE(r.pattern.kind, PatternKind::Offset) << r.summary;
+}

@@ -228,3 +228,27 @@ TEST(VerifierSubCustom, ZEqualsXRejectedTrueAnswerPassesForSeeds1To200) {
   EXPECT_TRUE(tiny1133) << "seed 1133 no longer draws a case where z = x is inside atol";
   EXPECT_TRUE(sawTinyCase) << "seeds 1..200 never drew a near-zero case: the test no longer covers the hole";
 }
+
+// The summary lists every failed case with the shapes and attributes it ran on, not only the first.
+TEST(VerifierPassRule, SummaryListsFailedCasesWithShapesAndAttributes) {
+  const Task task =
+      loadTaskDir(std::filesystem::path(KWB_SOURCE_DIR) / "resources" / "tasks" / "leaky_relu_custom");
+  VerifyResult result;
+  result.seed = 3;
+  for (const auto& vc : task.cases) {
+    const PreparedCase p = prepareCase(task, vc, 3);
+    const std::vector<double> zeros(static_cast<std::size_t>(p.outputs[0].elements()), 0.0);
+    std::vector<double> ones(zeros.size(), 1.0);
+    // Expected all ones, got all zeros: every case fails.
+    result.cases.push_back(
+        checkCase(task, p, {ones}, {encodeAll(p.outputs[0].dtype, zeros)}, p.inputData, 4));
+  }
+  const std::string s = result.summary();
+  EXPECT_NE(s.find("failed: aligned_8x2048 (x [8, 2048], y [8, 2048]; negative_slope "), std::string::npos)
+      << s;
+  EXPECT_NE(s.find("tail_16397 (x [16397], y [16397]; negative_slope 0.2)"), std::string::npos) << s;
+  const auto diags = result.diagnostics();
+  ASSERT_FALSE(diags.empty());
+  EXPECT_NE(diags.front().notes.front().find("; x [8, 2048], y [8, 2048]; negative_slope"), std::string::npos)
+      << diags.front().notes.front();
+}

@@ -1,5 +1,6 @@
 // Deliberately broken: DeQue on the input queue after the copy-in forgot its EnQue (a hang on hardware).
-// The emulator must report exactly one error of the category on the line marked EXPECT.
+// The emulator must report exactly one error of the category on the line marked EXPECT: the copy the EnQue
+// should have followed (the cause), not the DeQue that hangs (the symptom).
 #include <cstdint>
 #include "kernel_operator.h"
 #include "tikicpulib.h"
@@ -20,8 +21,8 @@ extern "C" __global__ __aicore__ void queue_deque_empty_kernel(GM_ADDR x, GM_ADD
     pipe.InitBuffer(outQueue, 1, TILE * sizeof(half));
 
     LocalTensor<half> xLocal = inQueue.AllocTensor<half>();
-    DataCopy(xLocal, xGm, TILE);
-    LocalTensor<half> xIn = inQueue.DeQue<half>();  // EXPECT: queue-misuse
+    DataCopy(xLocal, xGm, TILE);  // EXPECT: queue-misuse
+    LocalTensor<half> xIn = inQueue.DeQue<half>();
     LocalTensor<half> yLocal = outQueue.AllocTensor<half>();
     Relu(yLocal, xIn, TILE);
     outQueue.EnQue(yLocal);
