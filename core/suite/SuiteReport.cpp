@@ -121,10 +121,14 @@ SuiteReport loadSuiteReport(const fs::path& suiteDir, const MetricsOptions& opti
 nlohmann::json suiteReportJson(const SuiteReport& r) {
   nlohmann::json expert = nlohmann::json::object();
   for (const auto& [task, doc] : r.expert) expert[task] = doc;
-  return {{"schema_version", 1},        {"suite_dir", fs::absolute(r.dir).string()},
-          {"plan", planToJson(r.plan)}, {"timing_source", r.timingSource},
-          {"metrics", r.metrics},       {"expert", expert},
-          {"samples", r.samples},       {"not_run", r.notRun},
+  return {{"schema_version", 1},
+          {"suite_dir", r.dir.empty() ? std::string() : fs::absolute(r.dir).string()},
+          {"plan", planToJson(r.plan)},
+          {"timing_source", r.timingSource},
+          {"metrics", r.metrics},
+          {"expert", expert},
+          {"samples", r.samples},
+          {"not_run", r.notRun},
           {"problems", r.problems}};
 }
 
