@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/suite/SuiteLayout.h"
 
+#include <cctype>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -32,6 +33,13 @@ std::optional<T> optionalFrom(const nlohmann::json& j, const char* key) {
 }
 
 }  // namespace
+
+bool isSuiteTaskName(const std::string& name) {
+  if (name.empty() || name.size() > 128 || std::isdigit(static_cast<unsigned char>(name[0]))) return false;
+  for (char c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+  return true;
+}
 
 fs::path sampleSessionDir(const fs::path& suiteDir, const std::string& task, int sample) {
   return suiteDir / "sessions" / task / sampleName(sample);
@@ -71,8 +79,13 @@ SuitePlan planFromJson(const nlohmann::json& j, const std::string& label) {
                                std::to_string(j.value("schema_version", 0)) + ")");
     SuitePlan plan;
     plan.createdAt = j.value("created_at", "");
-    for (const auto& t : j.at("tasks"))
-      plan.tasks.push_back({t.at("name").get<std::string>(), t.at("dir").get<std::string>()});
+    for (const auto& t : j.at("tasks")) {
+      SuiteTask task{t.at("name").get<std::string>(), t.at("dir").get<std::string>()};
+      // Names become folder names under DIR/sessions: only what a task name may be (a C identifier).
+      if (!isSuiteTaskName(task.name))
+        throw std::runtime_error("/tasks: \"" + task.name + "\" is not a task name (a C identifier)");
+      plan.tasks.push_back(std::move(task));
+    }
     plan.samples = j.at("samples").get<int>();
     if (plan.samples < 1 || plan.samples > kMaxSuiteSamples)
       throw std::runtime_error("/samples must be 1.." + std::to_string(kMaxSuiteSamples));

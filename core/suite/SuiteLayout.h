@@ -49,6 +49,9 @@ struct SuitePlan {
 inline constexpr const char* kSuitePlanFile = "suite.json";
 inline constexpr int kMaxSuiteSamples = 1000;
 
+// A task name as a suite folder uses it: a C identifier (task.json's rule), at most 128 characters.
+bool isSuiteTaskName(const std::string& name);
+
 std::filesystem::path sampleSessionDir(const std::filesystem::path& suiteDir, const std::string& task,
                                        int sample);
 std::filesystem::path sampleDoneFile(const std::filesystem::path& suiteDir, const std::string& task,

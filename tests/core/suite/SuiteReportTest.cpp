@@ -110,6 +110,10 @@ TEST(SuiteLayout, PlanRoundTripsAndRefusesBadSampleCounts) {
     EXPECT_NE(std::string(e.what()).find("x/suite.json"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("samples"), std::string::npos) << e.what();
   }
+  // A plan's task names become folder names: nothing that could leave the suite folder.
+  nlohmann::json escaping = planToJson(plan);
+  escaping["tasks"][0]["name"] = "../../etc";
+  EXPECT_THROW((void)planFromJson(escaping, "suite.json"), std::runtime_error);
   EXPECT_EQ(sampleSessionDir("/s", "add_custom", 2),
             std::filesystem::path("/s/sessions/add_custom/sample-2"));
   EXPECT_EQ(sampleDoneFile("/s", "add_custom", 2),
