@@ -102,6 +102,12 @@ std::string clock(double seconds) {
   return buf;
 }
 
+std::string fixed2(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", v);
+  return buf;
+}
+
 // One line per event: a JSON line on stdout with --json, else a progress line on stderr.
 void printEvent(const SuiteEvent& e, bool json) {
   if (json) {
@@ -122,7 +128,7 @@ void printEvent(const SuiteEvent& e, bool json) {
            " workers, " + std::to_string(d.value("already_done", 0)) + " already done";
   } else if (e.kind == "expert_measured") {
     what = "expert " + d.value("task", "") + ": " +
-           (d["us"].is_number() ? std::to_string(d["us"].get<double>()) + " us" : d.value("summary", ""));
+           (d["us"].is_number() ? fixed2(d["us"].get<double>()) + " us" : d.value("summary", ""));
   } else if (e.kind == "sample_started") {
     what = sample + (d.value("resumed", false) ? " resumed" : " started");
   } else if (e.kind == "iteration_finished") {
