@@ -3,7 +3,7 @@
 # kwb suite run's budgets and bad input (docs/suites.md, "Budgets"): a per-task iteration budget stops
 # the sample that reaches it (its session stays resumable, no .done.json) and skips the samples after
 # it, with exit 1; a budget already spent in the sessions on disk starts nothing on --resume; bad
-# arguments exit 2 with a message naming what is wrong.
+# arguments exit 2 with a message naming what is wrong; SIGTERM stops the suite with exit 143, resumable.
 set -u
 KWB="$1"; SRC="$2"
 SERVER="$(dirname "$KWB")/../../tests/support/kwb-llm-test-server"
@@ -73,4 +73,17 @@ PY
 [ $rc -eq 1 ] || { cat "$WORK/resume.err"; fail "resumed budget run: exit $rc, expected 1"; }
 grep -q '"event":"sample_started"' "$WORK/resume.jsonl" && fail "a sample started although the task budget is spent"
 expect2 "differ from the suite's plan" "$TASK" "${LLM[@]}" --samples 3 --resume --out "$S"
+
+# 4. SIGTERM stops the suite cleanly: exit 143, a hint to resume, the running session stays healthy and
+# unfinished (no .done.json), and the reports are still written.
+T="$WORK/term"
+"$KWB" suite run "$TASK" "${LLM[@]}" --samples 1 --max-iterations 3 --no-expert --out "$T" --json \
+  > "$WORK/term.jsonl" 2> "$WORK/term.err" & P=$!
+for _ in $(seq 600); do grep -q '"event":"sample_started"' "$WORK/term.jsonl" 2>/dev/null && break; sleep 0.05; done
+kill -TERM $P; wait $P; rc=$?
+[ $rc -eq 143 ] || { cat "$WORK/term.err"; fail "SIGTERM: exit $rc, expected 143"; }
+grep -q "continue with: kwb suite run --resume --out" "$WORK/term.err" || fail "no resume hint: $(cat "$WORK/term.err")"
+[ ! -f "$T/sessions/add_custom/sample-1.done.json" ] || fail "a stopped sample was marked done"
+"$KWB" session show "$T/sessions/add_custom/sample-1" > /dev/null || fail "the stopped session is not healthy"
+[ -f "$T/report.json" ] || fail "no report after SIGTERM"
 echo "ok"
