@@ -5,6 +5,7 @@
 // 0 every planned sample finished, 1 some stopped or skipped by a suite budget, 2 bad input,
 // 3 a sample failed in the workbench (damaged session, internal error), 4 the LLM endpoint failed,
 // 128 + N stopped by signal N (resume with --resume).
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -93,7 +94,7 @@ std::vector<SuiteTask> expandTasks(const std::vector<std::string>& args, std::st
 }
 
 std::string clock(double seconds) {
-  const long s = static_cast<long>(seconds + 0.5);
+  const long s = std::lround(seconds);
   char buf[32];
   if (s >= 3600)
     std::snprintf(buf, sizeof buf, "%ldh%02ldm", s / 3600, (s / 60) % 60);

@@ -100,6 +100,8 @@ void fastPCurve(std::ostringstream& h, const SuiteMetrics& m) {
       << "</text>";
   h << "<text x=\"5\" y=\"" << fixed(py(1.0) + 4, 1) << "\" font-size=\"11\">100%</text>";
   h << "<text x=\"15\" y=\"" << y0 << "\" font-size=\"11\">0</text>\n";
+  h << "<text x=\"" << w - 15 << "\" y=\"" << y0 + 4 << "\" font-size=\"12\">p</text>";
+  h << "<text x=\"" << x0 + 5 << "\" y=\"12\" font-size=\"12\">fast_p (share of samples)</text>\n";
   const std::pair<const std::map<double, std::optional<double>>*, const char*> series[] = {
       {&m.overall.fastVsExpert, "#1f5fbf"}, {&m.overall.fastVsTask, "#d07a00"}};
   for (const auto& [values, colour] : series) {
@@ -115,7 +117,10 @@ void fastPCurve(std::ostringstream& h, const SuiteMetrics& m) {
           << colour << "\"/>";
   }
   h << "<text x=\"" << w - 200 << "\" y=\"25\" font-size=\"11\" fill=\"#1f5fbf\">vs expert</text>";
-  h << "<text x=\"" << w - 200 << "\" y=\"40\" font-size=\"11\" fill=\"#d07a00\">vs task baseline</text>";
+  const bool taskBaselines = std::any_of(m.overall.fastVsTask.begin(), m.overall.fastVsTask.end(),
+                                         [](const auto& entry) { return entry.second.has_value(); });
+  h << "<text x=\"" << w - 200 << "\" y=\"40\" font-size=\"11\" fill=\"#d07a00\">vs task baseline"
+    << (taskBaselines ? "" : " (no task states one)") << "</text>";
   h << "</svg>\n";
 }
 

@@ -178,7 +178,7 @@ std::string suiteJunitXml(const SuiteReport& r) {
 }
 
 std::vector<fs::path> writeSuiteReports(const SuiteReport& r) {
-  const std::vector<fs::path> files{r.dir / "report.json", r.dir / "report.xml", r.dir / "report.html"};
+  std::vector<fs::path> files{r.dir / "report.json", r.dir / "report.xml", r.dir / "report.html"};
   writeFileAtomic(files[0], suiteReportJson(r).dump(2) + "\n", Durability::Sync);
   writeFileAtomic(files[1], suiteJunitXml(r), Durability::Sync);
   writeFileAtomic(files[2], suiteHtmlReport(r), Durability::Sync);

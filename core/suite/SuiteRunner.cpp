@@ -446,6 +446,7 @@ SuiteRunSummary SuiteRunner::run() {
                            {"workers", m.opt.workers},
                            {"already_done", alreadyDone}});
   std::vector<std::thread> threads;
+  threads.reserve(static_cast<std::size_t>(m.opt.workers));
   for (int i = 0; i < m.opt.workers; ++i) threads.emplace_back([&m] { m.worker(); });
   for (auto& t : threads) t.join();
   m.summary.stopped = m.stopRequested;
