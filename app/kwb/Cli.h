@@ -27,6 +27,8 @@ void addDoctorCommand(CLI::App& app, Context& ctx);
 void addTaskCommand(CLI::App& app, Context& ctx);
 void addEvalCommand(CLI::App& app, Context& ctx);
 void addSuiteCommand(CLI::App& app, Context& ctx);
+// suite run / report / compare, added to the `suite` group (SuiteRunCommand.cpp).
+void addSuiteRunCommands(CLI::App& suite, Context& ctx);
 void addSimCommand(CLI::App& app, Context& ctx);
 void addRunCommand(CLI::App& app, Context& ctx);
 void addSessionCommand(CLI::App& app, Context& ctx);

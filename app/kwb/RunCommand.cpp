@@ -12,6 +12,7 @@
 #include <mutex>
 
 #include "app/kwb/Cli.h"
+#include "app/kwb/LlmOptions.h"
 #include "app/kwb/StopSignals.h"
 #include "core/agent/AgentLoop.h"
 #include "core/agent/ImportedTask.h"
@@ -28,11 +29,7 @@ namespace fs = std::filesystem;
 struct RunArgs {
   std::string task;
   std::string backend = "ascend-sim";
-  std::string provider;
-  std::string baseUrl;
-  std::string model;
-  std::string apiKeyEnv;
-  std::string replay;
+  LlmOptions llm;
   int maxIterations = 0;
   int candidates = 1;
   double targetSpeedup = 0;
@@ -112,24 +109,11 @@ int runAgent(const RunArgs& a) {
   // Problems that would fail every iteration are found before a single LLM token is spent.
   if (auto why = taskProblemBeforeEvaluation(task); !why.empty()) return bad(why);
   if (auto why = environmentProblemBeforeEvaluation(); !why.empty()) return bad(why);
-  LlmEndpointConfig cfg = llmEndpointFromEnvironment();
-  if (!a.provider.empty()) cfg.provider = a.provider;
-  if (!a.replay.empty()) {
-    cfg.provider = a.provider.empty() ? "replay" : cfg.provider;
-    cfg.replayFile = a.replay;
-  }
-  if (!a.baseUrl.empty()) cfg.baseUrl = a.baseUrl;
-  if (!a.model.empty()) cfg.model = a.model;
-  if (!a.apiKeyEnv.empty()) cfg.apiKeyEnv = a.apiKeyEnv;
-  // Child processes never inherit the key (ProcessSpec: isSecretEnvironmentName reads this variable to
-  // know its name); set before any thread starts.
-  if (!cfg.apiKeyEnv.empty()) ::setenv("KWB_LLM_API_KEY_ENV", cfg.apiKeyEnv.c_str(), 1);
+  // Before any thread starts: it sets KWB_LLM_API_KEY_ENV, so child processes never inherit the key.
+  std::string llmError;
+  LlmEndpointConfig cfg = resolveLlmEndpoint(a.llm, llmError);
   for (const auto& w : cfg.warnings) std::cerr << "kwb run: warning: " << w << "\n";
-  if (cfg.provider.empty())
-    return bad(
-        "no LLM configured: pass --provider openai|anthropic|replay (with --base-url/--model or --replay), "
-        "or set KWB_LLM_PROVIDER and KWB_LLM_BASE_URL");
-  if (cfg.provider == "replay" && cfg.replayFile.empty()) return bad("--provider replay needs --replay FILE");
+  if (!llmError.empty()) return bad(llmError);
   std::shared_ptr<LlmClient> llm;
   try {
     llm = makeLlmClient(cfg);
@@ -281,12 +265,7 @@ void addRunCommand(CLI::App& app, Context& ctx) {
   cmd->add_option("--task", a->task, "Task folder (task.json, reference.cpp, README.md)")->required();
   cmd->add_option("--backend", a->backend, "ascend-sim (emulator) or ascend-cann")
       ->check(CLI::IsMember({"ascend-sim", "ascend-cann"}));
-  cmd->add_option("--provider", a->provider, "openai, anthropic or replay (default: KWB_LLM_PROVIDER)")
-      ->check(CLI::IsMember({"openai", "anthropic", "replay"}));
-  cmd->add_option("--base-url", a->baseUrl, "LLM endpoint base URL");
-  cmd->add_option("--model", a->model, "Model name");
-  cmd->add_option("--api-key-env", a->apiKeyEnv, "Name of the environment variable holding the API key");
-  cmd->add_option("--replay", a->replay, "Recorded replies to play back (provider replay)");
+  addLlmOptions(*cmd, a->llm);
   cmd->add_option("--max-iterations", a->maxIterations, "Iteration budget of the session")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--candidates", a->candidates, "Candidates per round (best-of-N)")

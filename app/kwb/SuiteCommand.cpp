@@ -153,7 +153,7 @@ int runSuite(const SuiteArgs& a) {
 }  // namespace
 
 void addSuiteCommand(CLI::App& app, Context& ctx) {
-  auto* suite = app.add_subcommand("suite", "Evaluate a folder of tasks");
+  auto* suite = app.add_subcommand("suite", "Suites of tasks: evaluate references, run the agent, report");
   suite->require_subcommand(1);
   auto* eval = suite->add_subcommand("eval", "Evaluate every task's candidate in DIR");
   auto a = std::make_shared<SuiteArgs>();
@@ -169,6 +169,7 @@ void addSuiteCommand(CLI::App& app, Context& ctx) {
                  "Keep the tasks' work folders (default: each is removed once its task is evaluated)");
   eval->add_flag("--json", a->json, "Print one JSON document");
   eval->callback([&ctx, a] { ctx.action = [a] { return runSuite(*a); }; });
+  addSuiteRunCommands(*suite, ctx);
 }
 
 }  // namespace kwb::cli
