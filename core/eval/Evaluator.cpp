@@ -137,7 +137,7 @@ EvalReport evaluate(const Task& task, Backend& backend, const EvalRequest& req) 
         }
         pp.scratchDir = scratch;
         pp.flags = backend.preprocessFlags(task);
-        if (const std::string d = opProjectTilingDefine(*opForm); !d.empty()) pp.flags.push_back("-D" + d);
+        for (const std::string& d : opProjectDefines(*opForm, task)) pp.flags.push_back("-D" + d);
         fs::remove_all(pp.scratchDir, pec);
         const PreprocessResult pre = preprocessCandidate(pp);
         PolicyOptions upo = po;
