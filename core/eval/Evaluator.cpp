@@ -110,7 +110,12 @@ EvalReport evaluate(const Task& task, Backend& backend, const EvalRequest& req) 
     std::vector<Diagnostic> formProblems;
     const std::optional<OpProjectForm> opForm =
         detectOpProjectForm(allFiles, req.candidateName, formProblems);
-    if (opForm) po.requireTiling = false;
+    if (opForm) {
+      po.requireTiling = false;
+      // The op_host source runs only in the tiling sandbox: the standard library's containers may be
+      // used there (the kernel unit, which includes the tiling headers, keeps the kernel rules).
+      po.hostCodeFiles = {opForm->hostFile};
+    }
     if (policy.empty())
       policy = checkCandidateFilesPolicy(req.candidateSource, req.candidateName, req.companionFiles, po);
     if (policy.empty() && !formProblems.empty()) {
@@ -143,6 +148,7 @@ EvalReport evaluate(const Task& task, Backend& backend, const EvalRequest& req) 
         PolicyOptions upo = po;
         upo.kernelName.clear();
         upo.kernelParamCount.reset();
+        upo.hostCode = unit == 1;
         if (!pre.text.empty())
           for (auto& d : checkPreprocessedPolicy(pre.text, pre.candidatePath, pp.reportedFileName, upo,
                                                  pre.companionPaths))

@@ -168,6 +168,15 @@ const char* kAttributes = "nodiscard maybe_unused likely unlikely fallthrough de
 
 }  // namespace
 
+// Host code only (docs/candidate-contract.md, "The operator-project form"): what the headers of
+// allowedHostIncludes() declare that a TilingFunc reasonably uses. Nothing here does I/O, starts
+// processes or reads the environment.
+const char* kHostStd =
+    "vector string string_view map multimap set multiset unordered_map unordered_set deque list queue "
+    "priority_queue stack accumulate iota partial_sum inner_product adjacent_difference reduce gcd lcm "
+    "function unique_ptr make_unique pair make_pair tuple make_tuple get tie optional nullopt make_optional "
+    "to_string hash less greater plus multiplies begin end size data";
+
 const AllowedNames& allowedNames() {
   static const AllowedNames kNames = [] {
     AllowedNames n;
@@ -178,6 +187,7 @@ const AllowedNames& allowedNames() {
     addWords(n.external, kStd);
     addWords(n.reserved, kReserved);
     addWords(n.attributes, kAttributes);
+    addWords(n.hostExternal, kHostStd);
     return n;
   }();
   return kNames;

@@ -39,6 +39,19 @@ for column in 0 1; do
     fail "the div project (combination $column) does not pass: $out"
 done
 case "$out" in *"y [4096] float32: ok"*) ;; *) fail "combination 1 did not run in float32: $out";; esac
+# Its op_host source runs only in the tiling sandbox, so it may use std::vector; the kernel may not.
+sed -i 's|#include "tiling/platform/platform_ascendc.h"|&\n#include <vector>|; s|const uint32_t perBlock = |const std::vector<uint64_t> parts(blocks, total / blocks);\n    const uint32_t perBlock = parts.empty() ? 0 : |; s|static_cast<uint32_t>(total / blocks);|static_cast<uint32_t>(parts.front());|' \
+  "$tmp/div0/imported/div_host.cpp"
+grep -q 'std::vector<uint64_t> parts' "$tmp/div0/imported/div_host.cpp" || fail "the host edit did not apply"
+out=$("$kwb" eval --task "$tmp/div0" --kernel "$tmp/div0/imported/div.cpp" --file "$tmp/div0/imported/div_host.cpp" \
+  --file "$tmp/div0/imported/div_tiling.h" --seed 5 2>&1) || fail "std::vector in op_host is refused: $out"
+sed -i 's|#include "kernel_operator.h"|&\n#include <vector>|' "$tmp/div0/imported/div.cpp"
+set +e
+out=$("$kwb" eval --task "$tmp/div0" --kernel "$tmp/div0/imported/div.cpp" --file "$tmp/div0/imported/div_host.cpp" \
+  --file "$tmp/div0/imported/div_tiling.h" --seed 5 2>&1); rc=$?
+set -e
+[ "$rc" -ne 0 ] || fail "the kernel may include <vector>"
+case "$out" in *"div.cpp:2"*"vector"*) ;; *) fail "the kernel's <vector> is not named: $out";; esac
 
 cp -r "$proj" "$tmp/bad"
 sed -i 's/DT_FLOAT16/DT_COMPLEX64/' "$tmp/bad/op_host/add_custom.cpp"
