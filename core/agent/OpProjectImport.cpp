@@ -15,6 +15,18 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// The op_host the msopgen export generates for a kwb_tiling candidate: it includes
+// ../op_kernel/<kernel file> with KWB_COMPILE_TILING set to reach the kernel's kwb_tiling.
+bool includesKernelForKwbTiling(const std::string& hostText, const std::string& kernelFileName) {
+  return hostText.find("#include \"../op_kernel/" + kernelFileName + "\"") != std::string::npos &&
+         hostText.find("KWB_COMPILE_TILING") != std::string::npos;
+}
+
+// The kernel file defines the kwb_tiling entry of the kwb_tiling form.
+bool definesKwbTiling(const std::string& kernelText) {
+  return kernelText.find("int kwb_tiling(") != std::string::npos;
+}
+
 Diagnostic importError(const std::string& file, int line, std::string message) {
   return opProjectProblem(file, line, std::move(message));
 }
@@ -195,8 +207,16 @@ OperatorProjectImport importOperatorProject(const fs::path& dir,
   // project carries a copy).
   for (const auto& [path, text] : kernel)
     if (isHeader(path) && fs::path(path).filename() != "kwb_tiling.h") add(path, text);
+  // A project the workbench exported from a kwb_tiling candidate (OpProjectExporter.h): its op_host is
+  // the generated bridge that includes the kernel file for the kernel's own kwb_tiling, so the
+  // candidate is that kernel file alone, in the kwb_tiling form.
+  const bool kwbTilingExport =
+      includesKernelForKwbTiling(host.at(hostPath), fs::path(kernelPath).filename().string()) &&
+      definesKwbTiling(kernel.at(kernelPath));
   for (const auto& [path, text] : host)
-    if (path == hostPath || (isHeader(path) && fs::path(path).filename() != "kwb_tiling.h")) add(path, text);
+    if ((path == hostPath && !kwbTilingExport) ||
+        (path != hostPath && isHeader(path) && fs::path(path).filename() != "kwb_tiling.h"))
+      add(path, text);
   for (const auto& p : candidateFileProblems(r.candidate.files))
     errors.push_back(importError(dir.string(), 0, p));
   return r;
