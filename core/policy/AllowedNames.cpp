@@ -54,6 +54,8 @@ const char* kAscendC =
     "MaskMode Max Maxs Min Mins Mmad MrgSort MrgSort4 Mul MulAddDst Muls NE NORMAL Not ONE_BLK_SIZE "
     "ONE_BLOCK_SIZE  "
     "ONE_REPEAT_BYTE_SIZE ORDER_INDEX_VALUE ORDER_ONLY_INDEX ORDER_ONLY_VALUE ORDER_VALUE_INDEX Or PIPE_S "
+    "PIPE_V PIPE_M PIPE_MTE1 PIPE_MTE2 PIPE_MTE3 PIPE_ALL PIPE_MTE4 PIPE_MTE5 PIPE_V2 PIPE_FIX "
+    "EVENT_ID0 EVENT_ID1 EVENT_ID2 EVENT_ID3 EVENT_ID4 EVENT_ID5 EVENT_ID6 EVENT_ID7 "
     "PRINTF  "
     "PairReduceSum PipeBarrier Power PrimType ProposalConcat ProposalExtract QuePosition Reciprocal "
     "ReduceMax  "

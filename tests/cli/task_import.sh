@@ -57,7 +57,7 @@ assertOut=$("$kwb" eval --task "$tmp/div0" --kernel "$tmp/div0/imported/div.cpp"
   --file "$tmp/div0/imported/div_host.cpp" --file "$tmp/div0/imported/div_tiling.h" --seed 5 2>&1); assertRc=$?
 set -e
 [ "$assertRc" -ne 0 ] || fail "a failed ASSERT passed"
-case "$assertOut" in *"kernel.cpp:62: error: [invalid-param]"*"ASSERT(GetBlockNum() == 0"*"failed"*) ;; *) fail "the failed ASSERT is not named: $assertOut";; esac
+case "$assertOut" in *"kernel.cpp:63: error: [invalid-param]"*"ASSERT(GetBlockNum() == 0"*"failed"*) ;; *) fail "the failed ASSERT is not named: $assertOut";; esac
 [ "$rc" -ne 0 ] || fail "the kernel may include <vector>"
 case "$out" in *"div.cpp:2"*"vector"*) ;; *) fail "the kernel's <vector> is not named: $out";; esac
 
