@@ -2,6 +2,7 @@
 #include "core/agent/OpProjectImport.h"
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
@@ -219,6 +220,23 @@ OperatorProjectImport importOperatorProject(const fs::path& dir,
       add(path, text);
   for (const auto& p : candidateFileProblems(r.candidate.files))
     errors.push_back(importError(dir.string(), 0, p));
+  // AddConfig("ascend910b") names a SoC family: the task's SoC (Ascend910B1) lower-cased without its
+  // trailing digits.
+  std::string family = r.task.soc;
+  for (char& c : family) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  while (!family.empty() && std::isdigit(static_cast<unsigned char>(family.back()))) family.pop_back();
+  if (!sig->configs.empty() &&
+      std::find(sig->configs.begin(), sig->configs.end(), family) == sig->configs.end()) {
+    std::string listed;
+    for (const auto& c : sig->configs) listed += (listed.empty() ? "" : ", ") + c;
+    Diagnostic w = importError(hostPath, sig->line,
+                               "the OpDef is configured for " + listed + ", not for the task's SoC " +
+                                   r.task.soc + " (" + family +
+                                   "); its tiling and kernel run with that SoC's cores and memory (--soc "
+                                   "chooses another)");
+    w.severity = Severity::Warning;
+    r.warnings.push_back(std::move(w));
+  }
   return r;
 }
 

@@ -232,6 +232,33 @@ TEST(OpProjectExport, AKwbTilingExportImportsAgainAndPasses) {
   fs::remove_all(work);
 }
 
+// A project configured only for another SoC family imports with a warning at its OpDef naming both.
+TEST(OpProjectImport, AProjectForAnotherSocFamilyIsNamedInAWarning) {
+  const OperatorProjectImport same = importOperatorProject(fixtures() / "add_custom", addOptions());
+  ASSERT_TRUE(same.ok()) << same.errors.front().format();
+  EXPECT_TRUE(same.warnings.empty()) << same.warnings.front().format();
+  const fs::path copy = freshDir("op-project-310b");
+  fs::copy(fixtures() / "add_custom", copy, fs::copy_options::recursive);
+  const fs::path host = copy / "op_host" / "add_custom.cpp";
+  std::string text;
+  {
+    std::ifstream in(host);
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  const auto at = text.find("\"ascend910b\"");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 12, "\"ascend310b\"");
+  std::ofstream(host, std::ios::trunc) << text;
+  const OperatorProjectImport other = importOperatorProject(copy, addOptions());
+  ASSERT_TRUE(other.ok()) << other.errors.front().format();
+  ASSERT_EQ(other.warnings.size(), 1u);
+  EXPECT_EQ(other.warnings[0].file, "op_host/add_custom.cpp");
+  EXPECT_GT(other.warnings[0].line, 0);
+  EXPECT_NE(other.warnings[0].message.find("ascend310b"), std::string::npos) << other.warnings[0].message;
+  EXPECT_NE(other.warnings[0].message.find(other.task.soc), std::string::npos) << other.warnings[0].message;
+  fs::remove_all(copy);
+}
+
 TEST(OpProjectImport, ADtypeCombinationOfTheOpDefIsChosenByIndex) {
   const fs::path proj = freshDir("two-dtype-project");
   fs::copy(fixtures() / "add_custom", proj, fs::copy_options::recursive);
