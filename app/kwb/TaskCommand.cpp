@@ -79,6 +79,7 @@ int importTaskCommand(const std::string& dir, const OperatorProjectImportOptions
     for (const auto& e : r.errors) std::cerr << e.format() << "\n";
     return BadInput;
   }
+  for (const auto& w : r.warnings) std::cerr << w.format() << "\n";
   const fs::path out(outArg);
   if (const std::string failed = writeImportedTask(r, out); !failed.empty()) {
     std::cerr << failed << "\n";

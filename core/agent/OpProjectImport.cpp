@@ -2,6 +2,7 @@
 #include "core/agent/OpProjectImport.h"
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
@@ -14,6 +15,18 @@ namespace kwb {
 namespace fs = std::filesystem;
 
 namespace {
+
+// The op_host the msopgen export generates for a kwb_tiling candidate: it includes
+// ../op_kernel/<kernel file> with KWB_COMPILE_TILING set to reach the kernel's kwb_tiling.
+bool includesKernelForKwbTiling(const std::string& hostText, const std::string& kernelFileName) {
+  return hostText.find("#include \"../op_kernel/" + kernelFileName + "\"") != std::string::npos &&
+         hostText.find("KWB_COMPILE_TILING") != std::string::npos;
+}
+
+// The kernel file defines the kwb_tiling entry of the kwb_tiling form.
+bool definesKwbTiling(const std::string& kernelText) {
+  return kernelText.find("int kwb_tiling(") != std::string::npos;
+}
 
 Diagnostic importError(const std::string& file, int line, std::string message) {
   return opProjectProblem(file, line, std::move(message));
@@ -195,10 +208,35 @@ OperatorProjectImport importOperatorProject(const fs::path& dir,
   // project carries a copy).
   for (const auto& [path, text] : kernel)
     if (isHeader(path) && fs::path(path).filename() != "kwb_tiling.h") add(path, text);
+  // A project the workbench exported from a kwb_tiling candidate (OpProjectExporter.h): its op_host is
+  // the generated bridge that includes the kernel file for the kernel's own kwb_tiling, so the
+  // candidate is that kernel file alone, in the kwb_tiling form.
+  const bool kwbTilingExport =
+      includesKernelForKwbTiling(host.at(hostPath), fs::path(kernelPath).filename().string()) &&
+      definesKwbTiling(kernel.at(kernelPath));
   for (const auto& [path, text] : host)
-    if (path == hostPath || (isHeader(path) && fs::path(path).filename() != "kwb_tiling.h")) add(path, text);
+    if ((path == hostPath && !kwbTilingExport) ||
+        (path != hostPath && isHeader(path) && fs::path(path).filename() != "kwb_tiling.h"))
+      add(path, text);
   for (const auto& p : candidateFileProblems(r.candidate.files))
     errors.push_back(importError(dir.string(), 0, p));
+  // AddConfig("ascend910b") names a SoC family: the task's SoC (Ascend910B1) lower-cased without its
+  // trailing digits.
+  std::string family = r.task.soc;
+  for (char& c : family) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  while (!family.empty() && std::isdigit(static_cast<unsigned char>(family.back()))) family.pop_back();
+  if (!sig->configs.empty() &&
+      std::find(sig->configs.begin(), sig->configs.end(), family) == sig->configs.end()) {
+    std::string listed;
+    for (const auto& c : sig->configs) listed += (listed.empty() ? "" : ", ") + c;
+    Diagnostic w = importError(hostPath, sig->line,
+                               "the OpDef is configured for " + listed + ", not for the task's SoC " +
+                                   r.task.soc + " (" + family +
+                                   "); its tiling and kernel run with that SoC's cores and memory (--soc "
+                                   "chooses another)");
+    w.severity = Severity::Warning;
+    r.warnings.push_back(std::move(w));
+  }
   return r;
 }
 

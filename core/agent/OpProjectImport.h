@@ -39,6 +39,9 @@ struct OperatorProjectImport {
   // an export back into the project changes only those (exportIntoOperatorProject).
   std::map<std::string, std::string> projectFiles;
   std::vector<Diagnostic> errors;
+  // Not errors, but worth saying: the OpDef's AddConfig names no SoC of the task's family (a project
+  // written for ascend310b's one vector core runs on the task's SoC and its cores).
+  std::vector<Diagnostic> warnings;
   bool ok() const { return errors.empty(); }
 };
 

@@ -111,7 +111,12 @@ EvalReport evaluate(const Task& task, Backend& backend, const EvalRequest& req) 
     std::vector<Diagnostic> formProblems;
     const std::optional<OpProjectForm> opForm =
         detectOpProjectForm(allFiles, req.candidateName, formProblems);
-    if (opForm) po.requireTiling = false;
+    if (opForm) {
+      po.requireTiling = false;
+      // The op_host source runs only in the tiling sandbox: the standard library's containers may be
+      // used there (the kernel unit, which includes the tiling headers, keeps the kernel rules).
+      po.hostCodeFiles = {opForm->hostFile};
+    }
     if (policy.empty())
       policy = checkCandidateFilesPolicy(req.candidateSource, req.candidateName, req.companionFiles, po);
     if (policy.empty() && !formProblems.empty()) {
@@ -138,12 +143,13 @@ EvalReport evaluate(const Task& task, Backend& backend, const EvalRequest& req) 
         }
         pp.scratchDir = scratch;
         pp.flags = backend.preprocessFlags(task);
-        if (const std::string d = opProjectTilingDefine(*opForm); !d.empty()) pp.flags.push_back("-D" + d);
+        for (const std::string& d : opProjectDefines(*opForm, task)) pp.flags.push_back("-D" + d);
         fs::remove_all(pp.scratchDir, pec);
         const PreprocessResult pre = preprocessCandidate(pp);
         PolicyOptions upo = po;
         upo.kernelName.clear();
         upo.kernelParamCount.reset();
+        upo.hostCode = unit == 1;
         if (!pre.text.empty())
           for (auto& d : checkPreprocessedPolicy(pre.text, pre.candidatePath, pp.reportedFileName, upo,
                                                  pre.companionPaths))

@@ -54,6 +54,8 @@ const char* kAscendC =
     "MaskMode Max Maxs Min Mins Mmad MrgSort MrgSort4 Mul MulAddDst Muls NE NORMAL Not ONE_BLK_SIZE "
     "ONE_BLOCK_SIZE  "
     "ONE_REPEAT_BYTE_SIZE ORDER_INDEX_VALUE ORDER_ONLY_INDEX ORDER_ONLY_VALUE ORDER_VALUE_INDEX Or PIPE_S "
+    "PIPE_V PIPE_M PIPE_MTE1 PIPE_MTE2 PIPE_MTE3 PIPE_ALL PIPE_MTE4 PIPE_MTE5 PIPE_V2 PIPE_FIX "
+    "EVENT_ID0 EVENT_ID1 EVENT_ID2 EVENT_ID3 EVENT_ID4 EVENT_ID5 EVENT_ID6 EVENT_ID7 "
     "PRINTF  "
     "PairReduceSum PipeBarrier Power PrimType ProposalConcat ProposalExtract QuePosition Reciprocal "
     "ReduceMax  "
@@ -121,7 +123,7 @@ const char* kOpProject =
     "SetInferDataType AICore SetTiling SetCheckSupport SetOpSelectFormat AddConfig GetTiling "
     "DynamicCompileStaticFlag DynamicFormatFlag DynamicRankSupportFlag DynamicShapeSupportFlag "
     "NeedCheckSupportFlag PrecisionReduceFlag ExtendCfgInfo SaveToBuffer kwbIsTilingData "
-    "KwbIsTilingFieldType KwbCopyTilingData KwbTilingKey GetUserWorkspace KernelMetaType "
+    "KwbIsTilingFieldType KwbCopyTilingData KwbTilingKey KwbAssert GetUserWorkspace KernelMetaType "
     "KERNEL_TYPE_AIV_ONLY KERNEL_TYPE_AIC_ONLY KERNEL_TYPE_MIX_AIV_1_0 KERNEL_TYPE_MIX_AIC_1_0 "
     "KERNEL_TYPE_MIX_AIC_1_1 KERNEL_TYPE_MIX_AIC_1_2 KERNEL_TYPE_AICORE KERNEL_TYPE_VECTORCORE "
     "KERNEL_TYPE_MIX_AICORE KERNEL_TYPE_MIX_VECTOR_CORE";
@@ -168,6 +170,15 @@ const char* kAttributes = "nodiscard maybe_unused likely unlikely fallthrough de
 
 }  // namespace
 
+// Host code only (docs/candidate-contract.md, "The operator-project form"): what the headers of
+// allowedHostIncludes() declare that a TilingFunc reasonably uses. Nothing here does I/O, starts
+// processes or reads the environment.
+const char* kHostStd =
+    "vector string string_view map multimap set multiset unordered_map unordered_set deque list queue "
+    "priority_queue stack accumulate iota partial_sum inner_product adjacent_difference reduce gcd lcm "
+    "function unique_ptr make_unique pair make_pair tuple make_tuple get tie optional nullopt make_optional "
+    "to_string hash less greater plus multiplies begin end size data";
+
 const AllowedNames& allowedNames() {
   static const AllowedNames kNames = [] {
     AllowedNames n;
@@ -178,6 +189,7 @@ const AllowedNames& allowedNames() {
     addWords(n.external, kStd);
     addWords(n.reserved, kReserved);
     addWords(n.attributes, kAttributes);
+    addWords(n.hostExternal, kHostStd);
     return n;
   }();
   return kNames;

@@ -20,6 +20,9 @@ struct AllowedNames {
   std::unordered_set<std::string> external;    // names from headers a candidate may use
   std::unordered_set<std::string> reserved;    // __x / _X names allowed (__func__, the INFINITY/NAN builtins)
   std::unordered_set<std::string> attributes;  // [[x]] a candidate may write
+  // Also usable in host code (PolicyOptions::hostCode): the standard containers, strings, numeric
+  // algorithms and utilities an operator project's TilingFunc uses; the tiling sandbox runs it.
+  std::unordered_set<std::string> hostExternal;
 };
 
 const AllowedNames& allowedNames();

@@ -20,6 +20,14 @@ const std::vector<std::string>& allowedIncludes() {
   return kAllowed;
 }
 
+const std::vector<std::string>& allowedHostIncludes() {
+  static const std::vector<std::string> kAllowed = {
+      "vector",        "string", "string_view", "map",     "set",   "unordered_map",
+      "unordered_set", "deque",  "list",        "queue",   "stack", "numeric",
+      "functional",    "memory", "tuple",       "optional"};
+  return kAllowed;
+}
+
 std::string blankCommentsAndLiterals(const std::string& s, bool keepStrings) {
   std::string out = s;
   const std::size_t n = s.size();
@@ -293,6 +301,9 @@ std::vector<Diagnostic> checkCandidatePolicy(const std::string& source, const st
           } else if (name.empty()) {
             report(pos + hash, "computed #include is not allowed: name the header literally", std::nullopt);
           } else if (std::find(allowed.begin(), allowed.end(), name) == allowed.end() &&
+                     !(options.hostCode && line[a] == '<' &&
+                       std::find(allowedHostIncludes().begin(), allowedHostIncludes().end(), name) !=
+                           allowedHostIncludes().end()) &&
                      !(line[a] == '"' &&
                        std::find(options.candidateFiles.begin(), options.candidateFiles.end(), name) !=
                            options.candidateFiles.end())) {
@@ -491,8 +502,12 @@ std::vector<Diagnostic> checkCandidateFilesPolicy(const std::string& primarySour
   other.kernelName.clear();
   other.kernelParamCount.reset();
   other.requireTiling = false;
-  for (const auto& [name, text] : companions)
-    for (auto& d : checkCandidatePolicy(text, name, other)) out.push_back(std::move(d));
+  for (const auto& [name, text] : companions) {
+    PolicyOptions file = other;
+    file.hostCode = std::find(options.hostCodeFiles.begin(), options.hostCodeFiles.end(), name) !=
+                    options.hostCodeFiles.end();
+    for (auto& d : checkCandidatePolicy(text, name, file)) out.push_back(std::move(d));
+  }
   return out;
 }
 

@@ -36,10 +36,18 @@ struct PolicyOptions {
   // The candidate's own other files (docs/candidate-contract.md, "Several files"): `#include "name"`
   // (quoted, plain name) of one of them is allowed. Each is checked by the same rules.
   std::vector<std::string> candidateFiles;
+  // The file is host code that runs only in the tiling sandbox (an operator project's op_host source):
+  // allowedHostIncludes() and the names they declare (AllowedNames::hostExternal) are allowed too.
+  bool hostCode = false;
+  // checkCandidateFilesPolicy: the companions that are host code (checked with hostCode).
+  std::vector<std::string> hostCodeFiles;
 };
 
 // Headers a candidate may include (exact spelling inside <> or "").
 const std::vector<std::string>& allowedIncludes();
+// Headers host code may include as well (PolicyOptions::hostCode): standard containers, strings,
+// numeric algorithms and utilities; no streams, files, threads or processes.
+const std::vector<std::string>& allowedHostIncludes();
 
 // Returns every violation found in `source` (empty: the candidate may be compiled). `fileName` is the
 // name reported in diagnostics.

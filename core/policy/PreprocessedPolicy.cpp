@@ -203,8 +203,11 @@ std::vector<Diagnostic> checkPreprocessedPolicy(const std::string& preprocessed,
     const std::string base = baseName(path);
     const bool opProjectApi =
         base == "tilingdata_base.h" || base == "op_def_registry.h" || base == "platform_ascendc.h";
-    const bool listed =
-        opProjectApi || std::find(allowedInc.begin(), allowedInc.end(), base) != allowedInc.end();
+    const bool hostHeader = options.hostCode && inc.systemHeader &&
+                            std::find(allowedHostIncludes().begin(), allowedHostIncludes().end(), base) !=
+                                allowedHostIncludes().end();
+    const bool listed = opProjectApi || hostHeader ||
+                        std::find(allowedInc.begin(), allowedInc.end(), base) != allowedInc.end();
     const bool api = base == "kernel_operator.h" || base == "kwb_tiling.h" || opProjectApi;
     const bool fromRightPlace = api ? isApiHeader(path, options) : inc.systemHeader;
     if (!listed || !fromRightPlace) {
@@ -373,6 +376,7 @@ std::vector<Diagnostic> checkPreprocessedPolicy(const std::string& preprocessed,
       continue;
     }
     if (allow.external.count(w)) continue;
+    if (options.hostCode && allow.hostExternal.count(w)) continue;
     if (headers.count(w) || isAlwaysRefused(w)) refuseName(t, notListed);
   }
   std::stable_sort(rep.out.begin(), rep.out.end(), [](const Diagnostic& a, const Diagnostic& b) {

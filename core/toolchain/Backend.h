@@ -137,8 +137,9 @@ std::unique_ptr<Backend> makeBackend(const std::string& name, const BackendOptio
 // `tiling MANIFEST RESULT` calls kwb_tiling where no tensor data exists and writes its result;
 // `kernel MANIFEST` GmAllocs every tensor, loads inputs and poisoned outputs, runs
 // ICPU_RUN_KF(<task>, blockDim, ...) on the tiling the workbench validated, writes outputs and the
-// inputs as they are after the run.
-std::string generateCpuHarness(const Task& task);
+// inputs as they are after the run. `entrySymbol`: the kernel entry's symbol when it is not the task's
+// name (the operator-project form renames it, core/toolchain/OpProjectForm.h).
+std::string generateCpuHarness(const Task& task, const std::string& entrySymbol = {});
 
 // The manifest of the tiling run (no tensor files) and of the kernel run (with the validated tiling).
 std::string tilingManifest(const Task& task, const verify::PreparedCase& prepared, const SocInfo& soc);

@@ -49,7 +49,7 @@ int geDataType(DType t) {
   return -1;
 }
 
-std::string generateCpuHarness(const Task& task) {
+std::string generateCpuHarness(const Task& task, const std::string& entrySymbol) {
   const std::size_t n = task.inputs.size() + task.outputs.size();
   std::string params, args;
   for (std::size_t k = 0; k < n; ++k) {
@@ -58,7 +58,14 @@ std::string generateCpuHarness(const Task& task) {
   }
   return renderHarnessTemplate(
       "cpu_harness.cpp.in",
-      {{"KERNEL", task.name}, {"GM_PARAMS", params}, {"GM_ARGS", args}, {"TENSOR_COUNT", std::to_string(n)}});
+      {{"KERNEL", task.name},
+       {"KERNEL_SYMBOL", entrySymbol.empty() ? task.name : entrySymbol},
+       // A renamed entry still launches under the task's name: the launch records are checked against it.
+       {"RUN_KF", entrySymbol.empty() ? "ICPU_RUN_KF(" + task.name
+                                      : "KWB_SIM_RUN_KF_AS(\"" + task.name + "\", " + entrySymbol},
+       {"GM_PARAMS", params},
+       {"GM_ARGS", args},
+       {"TENSOR_COUNT", std::to_string(n)}});
 }
 
 namespace {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/model/Diagnostic.h"
+#include "core/model/Task.h"
 #include "core/toolchain/OpProjectSource.h"
 
 namespace kwb {
@@ -35,12 +36,26 @@ std::optional<OpProjectForm> detectOpProjectForm(const std::map<std::string, std
                                                  const std::string& primaryName,
                                                  std::vector<Diagnostic>& problems);
 
-// The generated kernel unit: the tiling headers, then the kernel file `kernelFileName`.
-std::string opProjectKernelUnit(const OpProjectForm& form, const std::string& kernelFileName);
+// The generated kernel unit: the tiling headers, then the kernel file `kernelFileName`. With
+// `renamedEntry` (the task's kernel name) the unit the build compiles also renames the kernel entry to
+// opProjectEntrySymbol(renamedEntry): operators are often named after C library functions (div, fmax,
+// asinh, ...), whose extern "C" symbols the entry would otherwise clash with in the one host program the
+// emulator links (docs/emulator.md, "Operator projects"). The policy checks the unit without the
+// rename, which is the workbench's own code; the standard headers it includes first keep the rename
+// out of their declarations.
+std::string opProjectKernelUnit(const OpProjectForm& form, const std::string& kernelFileName,
+                                const std::string& renamedEntry = {});
+// The symbol the kernel entry `kernelName` is compiled under in the operator-project form.
+std::string opProjectEntrySymbol(const std::string& kernelName);
 // The generated host unit: the op_host source and kwb_tiling calling its TilingFunc.
 std::string opProjectHostUnit(const OpProjectForm& form);
 // The -D that names GET_TILING_DATA's class ("KWB_OP_TILING_DATA=optiling::TilingData"); empty when
 // the project registers none for its operator.
 std::string opProjectTilingDefine(const OpProjectForm& form);
+// Every -D (without the -D) the operator project's units are compiled with: the tiling class above and,
+// as msopgen's kernel build defines them for the dtype combination being compiled, DTYPE_<NAME> (the
+// tensor's name in upper case) as the Ascend C type of each of the task's inputs and outputs
+// ("DTYPE_X1=half").
+std::vector<std::string> opProjectDefines(const OpProjectForm& form, const Task& task);
 
 }  // namespace kwb

@@ -69,19 +69,22 @@ std::vector<Diagnostic> SimBackend::prepare(const Task& task, const std::string&
     out.push_back(toolchainDiagnostic(Severity::Error, category::PolicyViolation, cerr));
     return out;
   }
-  const std::string harness = generateCpuHarness(task);
-  writeText(harnessFile_, harness);
   // The operator-project form: two generated units around the project's files.
   std::map<std::string, std::string> all = companions;
   all["kernel.cpp"] = candidateSource;
   std::vector<Diagnostic> formProblems;
   opForm_ = detectOpProjectForm(all, "kernel.cpp", formProblems);
   if (!formProblems.empty()) return formProblems;
+  const std::string harness = generateCpuHarness(task, opForm_ ? opProjectEntrySymbol(task.name) : "");
+  writeText(harnessFile_, harness);
   std::string opUnits;
+  opDefines_.clear();
   if (opForm_) {
-    opUnits = opProjectKernelUnit(*opForm_, "kernel.cpp") + opProjectHostUnit(*opForm_) +
-              opProjectTilingDefine(*opForm_);
-    writeText(workDir_ / kOpKernelUnitName, opProjectKernelUnit(*opForm_, "kernel.cpp"));
+    opDefines_ = opProjectDefines(*opForm_, task);
+    const std::string kernelUnit = opProjectKernelUnit(*opForm_, "kernel.cpp", task.name);
+    opUnits = kernelUnit + opProjectHostUnit(*opForm_);
+    for (const auto& d : opDefines_) opUnits += "\n-D" + d;
+    writeText(workDir_ / kOpKernelUnitName, kernelUnit);
     writeText(workDir_ / kOpHostUnitName, opProjectHostUnit(*opForm_));
   }
   const fs::path inc = verify::taskIncludeDir(task);
@@ -153,7 +156,7 @@ CompileResult SimBackend::compile() {
   if (opForm_) {
     o.sources = {(workDir_ / kOpKernelUnitName).string(), harnessFile_.string(),
                  (workDir_ / kOpHostUnitName).string()};
-    if (const std::string d = opProjectTilingDefine(*opForm_); !d.empty()) o.defines.push_back(d);
+    o.defines.insert(o.defines.end(), opDefines_.begin(), opDefines_.end());
   }
   const SimBuildResult b = SimBuilder().build(o);
   r.commandLine = b.command;

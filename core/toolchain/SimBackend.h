@@ -35,6 +35,7 @@ class SimBackend : public Backend {
   std::filesystem::path binary_;
   std::string buildKey_;
   std::optional<OpProjectForm> opForm_;  // the operator-project form (core/toolchain/OpProjectForm.h)
+  std::vector<std::string> opDefines_;   // its -D flags (opProjectDefines)
   std::string candidateSource_;          // the workbench's own copy, for excerpts (never re-read from disk)
 };
 

@@ -181,6 +181,84 @@ TEST(OpProjectExport, AKwbTilingCandidateGetsAnOpHostWithTheTasksSignature) {
   fs::remove_all(dir);
 }
 
+// A kwb_tiling candidate exported as a msopgen project (its op_host calls kwb_tiling through
+// kwb_tiling.h) imports again as the same task, and the imported candidate still passes.
+TEST(OpProjectExport, AKwbTilingExportImportsAgainAndPasses) {
+  const fs::path taskSource = fs::path(KWB_SOURCE_DIR) / "resources" / "tasks" / "leaky_relu_custom";
+  const Task task = loadTaskDir(taskSource);
+  Iteration it;
+  it.id = 2;
+  it.verdict = Verdict::Pass;
+  std::ifstream in(taskSource / "expert_candidate.cpp");
+  it.candidate.files["kernel.cpp"] =
+      std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const fs::path dir = freshDir("msopgen-export-kwb-again");
+  fs::remove_all(dir);
+  exportOperatorProject(task, it, dir);
+  const fs::path work = freshDir("kwb-export-reimport");
+  std::ofstream(work / "cases.json") << nlohmann::json(task.cases).dump(2);
+  OperatorProjectImportOptions o;
+  o.casesFile = work / "cases.json";
+  o.referenceFile = taskSource / "reference.cpp";
+  const OperatorProjectImport again = importOperatorProject(dir, o);
+  ASSERT_TRUE(again.ok()) << again.errors.front().format();
+  EXPECT_EQ(again.task.name, task.name);
+  ASSERT_EQ(again.task.inputs.size(), task.inputs.size());
+  EXPECT_EQ(again.task.inputs[0].dtype, task.inputs[0].dtype);
+  ASSERT_EQ(again.task.attrs.size(), 1u);
+  EXPECT_EQ(again.task.attrs[0].name, "negative_slope");
+  // The generated op_host bridge stays behind: the candidate is the exported kernel, unchanged.
+  ASSERT_EQ(again.candidate.files.size(), 1u);
+  EXPECT_EQ(again.candidate.files.begin()->second, it.candidate.files.at("kernel.cpp"));
+  const fs::path taskDir = work / "task";
+  ASSERT_EQ(writeImportedTask(again, taskDir), "");
+  const Task imported = loadTaskDir(taskDir);
+  BackendOptions bo;
+  bo.soc = "Ascend910B1";
+  bo.cacheDir = fs::path(KWB_TEST_BIN_DIR) / "eval-cache";
+  SimBackend backend(bo);
+  EvalRequest req;
+  const auto [primary, source] = primaryCandidateFile(again.candidate);
+  req.candidateName = primary;
+  req.candidateSource = source;
+  for (const auto& [n, text] : again.candidate.files)
+    if (n != primary) req.companionFiles[n] = text;
+  req.seed = 3;
+  req.workDir = fs::path(KWB_TEST_BIN_DIR) / "eval-work" / "kwb_export_reimport";
+  req.cacheDir = bo.cacheDir;
+  const EvalReport rep = evaluate(imported, backend, req);
+  EXPECT_EQ(rep.verdict, Verdict::Pass) << nlohmann::json(rep).dump(2).substr(0, 4000);
+  fs::remove_all(dir);
+  fs::remove_all(work);
+}
+
+// A project configured only for another SoC family imports with a warning at its OpDef naming both.
+TEST(OpProjectImport, AProjectForAnotherSocFamilyIsNamedInAWarning) {
+  const OperatorProjectImport same = importOperatorProject(fixtures() / "add_custom", addOptions());
+  ASSERT_TRUE(same.ok()) << same.errors.front().format();
+  EXPECT_TRUE(same.warnings.empty()) << same.warnings.front().format();
+  const fs::path copy = freshDir("op-project-310b");
+  fs::copy(fixtures() / "add_custom", copy, fs::copy_options::recursive);
+  const fs::path host = copy / "op_host" / "add_custom.cpp";
+  std::string text;
+  {
+    std::ifstream in(host);
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  const auto at = text.find("\"ascend910b\"");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 12, "\"ascend310b\"");
+  std::ofstream(host, std::ios::trunc) << text;
+  const OperatorProjectImport other = importOperatorProject(copy, addOptions());
+  ASSERT_TRUE(other.ok()) << other.errors.front().format();
+  ASSERT_EQ(other.warnings.size(), 1u);
+  EXPECT_EQ(other.warnings[0].file, "op_host/add_custom.cpp");
+  EXPECT_GT(other.warnings[0].line, 0);
+  EXPECT_NE(other.warnings[0].message.find("ascend310b"), std::string::npos) << other.warnings[0].message;
+  EXPECT_NE(other.warnings[0].message.find(other.task.soc), std::string::npos) << other.warnings[0].message;
+  fs::remove_all(copy);
+}
+
 TEST(OpProjectImport, ADtypeCombinationOfTheOpDefIsChosenByIndex) {
   const fs::path proj = freshDir("two-dtype-project");
   fs::copy(fixtures() / "add_custom", proj, fs::copy_options::recursive);

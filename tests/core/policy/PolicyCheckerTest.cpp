@@ -140,6 +140,25 @@ TEST(PolicyChecker, TheCandidatesOwnHeaderMayBeIncludedByName) {
                    .empty());
 }
 
+// An operator project's op_host source runs only in the tiling sandbox: it may include the standard
+// containers; the kernel and the other files may not, and streams stay refused in host code too.
+TEST(PolicyChecker, HostCodeMayIncludeTheStandardContainers) {
+  const std::string host = "#include <vector>\n#include <numeric>\n#include <fstream>\n";
+  PolicyOptions o = opts();
+  o.requireTiling = false;
+  const auto strict = checkCandidateFilesPolicy(withLine(""), "kernel.cpp", {{"op_host.cpp", host}}, o);
+  ASSERT_EQ(strict.size(), 3u) << strict.front().format();
+  o.hostCodeFiles = {"op_host.cpp"};
+  const auto relaxed = checkCandidateFilesPolicy(withLine(""), "kernel.cpp", {{"op_host.cpp", host}}, o);
+  ASSERT_EQ(relaxed.size(), 1u) << relaxed.front().format();
+  EXPECT_EQ(relaxed[0].file, "op_host.cpp");
+  EXPECT_EQ(relaxed[0].line, 3);
+  const auto kernel =
+      checkCandidateFilesPolicy(withLine("#include <vector>\n"), "kernel.cpp", {{"op_host.cpp", ""}}, o);
+  ASSERT_EQ(kernel.size(), 1u);
+  EXPECT_EQ(kernel[0].file, "kernel.cpp");
+}
+
 TEST(PolicyChecker, EveryCandidateFileMeetsTheSameRules) {
   const auto d = checkCandidateFilesPolicy(withLine("#include \"helpers.h\"\n"), "kernel.cpp",
                                            {{"helpers.h",

@@ -52,7 +52,7 @@ struct Checked {
 };
 
 Checked run(const std::string& source, const std::string& kernel = "add_custom",
-            const std::map<std::string, std::string>& companions = {}) {
+            const std::map<std::string, std::string>& companions = {}, bool hostCode = false) {
   static int counter = 0;
   PreprocessSpec spec;
   spec.sourceText = source;
@@ -67,6 +67,7 @@ Checked run(const std::string& source, const std::string& kernel = "add_custom",
   c.pre = preprocessCandidate(spec);
   PolicyOptions o;
   o.kernelName = kernel;
+  o.hostCode = hostCode;
   o.apiHeaderDirs = {currentInstallLayout().emulatorIncludeDir.string(), tasksInclude};
   if (!c.pre.text.empty())
     c.policy =
@@ -142,6 +143,24 @@ TEST(PolicyPreprocessed, ACandidateHeaderMayNotIncludeAHostHeader) {
   ASSERT_FALSE(c.policy.empty()) << c.all();
   EXPECT_EQ(c.policy.front().file, "add_custom_tiling.h");
   EXPECT_EQ(c.policy.front().line, 2);
+}
+
+// Host code (an operator project's op_host source, PolicyOptions::hostCode) may use the standard
+// containers and numeric algorithms; everything else stays as for a kernel.
+TEST(PolicyPreprocessed, HostCodeMayUseTheStandardContainers) {
+  const std::string top =
+      "#include <vector>\n#include <numeric>\n"
+      "inline int32_t sumOf(const std::vector<int32_t>& v) { return std::accumulate(v.begin(), v.end(), 0); "
+      "}";
+  auto host = run(candidate(top, "(void)sumOf(std::vector<int32_t>{1, 2});"), "add_custom", {}, true);
+  EXPECT_TRUE(host.pre.ok) << host.all();
+  EXPECT_TRUE(host.policy.empty()) << host.all();
+  auto kernel = run(candidate(top, "(void)sumOf(std::vector<int32_t>{1, 2});"));
+  EXPECT_FLAGS(kernel, "vector");
+  EXPECT_FLAGS(kernel, "numeric");
+  auto stream = run(candidate("#include <fstream>\ninline void f() { std::ofstream o(\"x\"); }"),
+                    "add_custom", {}, true);
+  EXPECT_FLAGS(stream, "fstream");
 }
 
 TEST(PolicyPreprocessed, LineSpliceInsideIdentifier) {

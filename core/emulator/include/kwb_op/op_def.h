@@ -77,6 +77,13 @@ class OpAttrDef {
     kind_ = -1;
     return *this;
   }
+  // Without a default, as CANN declares a required attribute: the kind only.
+  OpAttrDef& Float() { return Float(0.0f); }
+  OpAttrDef& Int() { return Int(0); }
+  OpAttrDef& Bool() { return Bool(false); }
+  OpAttrDef& String() { return String(""); }
+  OpAttrDef& ListInt() { return ListInt(std::vector<int64_t>{}); }
+  OpAttrDef& ListFloat() { return ListFloat(std::vector<float>{}); }
   OpAttrDef& ListInt(std::vector<int64_t> v) {
     kind_ = KWB_ATTR_INT_LIST;
     ilist_ = v;

@@ -107,6 +107,13 @@ class ContinuousVector {
   int64_t i_[KWB_MAX_ATTR_LIST] = {};
   float f_[KWB_MAX_ATTR_LIST] = {};
 };
+// What GetListInt / GetListFloat return, as in CANN: GetData() typed, so `*(list->GetData() + i)` reads
+// element i.
+template <typename T>
+class TypedContinuousVector : public ContinuousVector {
+ public:
+  const T* GetData() const { return static_cast<const T*>(ContinuousVector::GetData()); }
+};
 
 // Attributes by their index in the OpDef's Attr(...) order.
 class RuntimeAttrs {
@@ -124,8 +131,12 @@ class RuntimeAttrs {
   const float* GetFloat(size_t i) const { return GetAttrPointer<float>(i); }
   const int64_t* GetInt(size_t i) const { return GetAttrPointer<int64_t>(i); }
   const bool* GetBool(size_t i) const { return GetAttrPointer<bool>(i); }
-  const ContinuousVector* GetListInt(size_t i) const { return GetAttrPointer<ContinuousVector>(i); }
-  const ContinuousVector* GetListFloat(size_t i) const { return i < num_ && set_[i] ? &flist_[i] : nullptr; }
+  const TypedContinuousVector<int64_t>* GetListInt(size_t i) const {
+    return i < num_ && set_[i] ? &ilist_[i] : nullptr;
+  }
+  const TypedContinuousVector<float>* GetListFloat(size_t i) const {
+    return i < num_ && set_[i] ? &flist_[i] : nullptr;
+  }
   // String attributes are not part of the tiling input (kwb_tiling.h); always nullptr.
   const char* GetStr(size_t) const { return nullptr; }
 
@@ -135,8 +146,8 @@ class RuntimeAttrs {
   float f_[kMax] = {};
   int64_t i_[kMax] = {};
   bool b_[kMax] = {};
-  ContinuousVector ilist_[kMax];
-  ContinuousVector flist_[kMax];
+  TypedContinuousVector<int64_t> ilist_[kMax];
+  TypedContinuousVector<float> flist_[kMax];
 };
 
 // The raw tiling buffer: TilingData::SaveToBuffer writes here, SetDataSize says how much counts.

@@ -91,4 +91,9 @@ inline void SetKernelMode(KernelMode mode) {
 #define ICPU_RUN_KF(func, blkdim, ...)                                                                \
   ::kwb_sim::runKernel(#func, func, static_cast<std::uint32_t>(blkdim), ::kwb_sim::SrcLoc::current(), \
                        ##__VA_ARGS__)
+// ICPU_RUN_KF of an entry compiled under another symbol (an operator project's, renamed so that it cannot
+// clash with a C library function: docs/emulator.md), launched under its own name.
+#define KWB_SIM_RUN_KF_AS(name, func, blkdim, ...)                                                   \
+  ::kwb_sim::runKernel(name, func, static_cast<std::uint32_t>(blkdim), ::kwb_sim::SrcLoc::current(), \
+                       ##__VA_ARGS__)
 #define ICPU_SET_TILING_KEY(key) ::kwb_sim::setTilingKey(static_cast<std::uint64_t>(key))

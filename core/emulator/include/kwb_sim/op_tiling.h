@@ -7,6 +7,7 @@
 // TilingFunc set (context->SetTilingKey), which the harness gives the launch (ICPU_SET_TILING_KEY).
 #include <cstdint>
 #include <cstring>
+#include <string>
 
 #include "kwb_sim/base.h"
 #include "kwb_sim/runtime.h"
@@ -22,6 +23,15 @@ inline void KwbCopyTilingData(T* dst, const __gm__ uint8_t* tiling) {
 
 inline uint64_t KwbTilingKey() {
   return ::kwb_sim::tilingKey();
+}
+
+// ASSERT(expr) in a kernel, as msopgen's samples check their block dim with it: a failed one ends the
+// block with an invalid-param diagnostic at the kernel's line naming the expression, as a device stops
+// the kernel and prints it (docs/emulator.md, "Operator projects").
+inline void KwbAssert(bool ok, const char* expression, ::kwb_sim::SrcLoc loc = ::kwb_sim::SrcLoc::current()) {
+  if (!ok)
+    ::kwb_sim::fatal(::kwb_sim::Cat::InvalidParam, "ASSERT", loc, ::kwb_sim::Pipe::S, ::kwb_sim::kOperandNone,
+                     std::string("ASSERT(") + expression + ") failed");
 }
 
 // The user's part of the kernel's workspace. The emulator's library needs no system workspace
@@ -55,4 +65,7 @@ enum KernelMetaType {
 #define GET_TILING_DATA_WITH_STRUCT(tiling_struct, tiling_var, tiling_arg) \
   tiling_struct tiling_var;                                                \
   ::AscendC::KwbCopyTilingData(&tiling_var, tiling_arg)
+#ifndef ASSERT
+#define ASSERT(expr) ::AscendC::KwbAssert(static_cast<bool>(expr), #expr)
+#endif
 #define TILING_KEY_IS(key) (::AscendC::KwbTilingKey() == static_cast<uint64_t>(key))
