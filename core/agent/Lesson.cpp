@@ -277,11 +277,14 @@ LessonResult playLesson(const Lesson& lesson, const fs::path& sessionDir,
     previousUs = sr.timeUs;
     r.steps.push_back(std::move(sr));
   }
-  const bool lastPasses = !r.session.iterations.empty() &&
-                          r.session.iterations.size() >= lesson.steps.size() &&
-                          r.session.iterations[lesson.steps.size() - 1].verdict == Verdict::Pass;
-  r.passed = lastPasses && std::all_of(r.steps.begin(), r.steps.end(),
-                                       [](const LessonStepResult& s) { return s.problems.empty(); });
+  // A lesson ends on a passing kernel, unless its last step records a failure (a draft made from a
+  // session may stop at a failing iteration; its expectations still say what it shows).
+  const bool lastAsRecorded = !r.session.iterations.empty() &&
+                              r.session.iterations.size() >= lesson.steps.size() &&
+                              (r.session.iterations[lesson.steps.size() - 1].verdict == Verdict::Pass ||
+                               lesson.steps.back().expect.fails);
+  r.passed = lastAsRecorded && std::all_of(r.steps.begin(), r.steps.end(),
+                                           [](const LessonStepResult& s) { return s.problems.empty(); });
   return r;
 }
 

@@ -104,7 +104,7 @@ struct LessonStepResult {
 struct LessonResult {
   Session session;
   std::vector<LessonStepResult> steps;
-  bool passed = false;  // every expectation met and the last step passes
+  bool passed = false;  // every expectation met; the last step passes (or is recorded as failing)
   std::string finishReason;
 };
 

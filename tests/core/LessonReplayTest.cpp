@@ -124,6 +124,7 @@ TEST_P(LessonReplay, ReplaysToAPassingKernelOnTheEmulator) {
   EXPECT_TRUE(r.passed) << r.finishReason << "\n" << problems;
   ASSERT_EQ(r.session.iterations.size(), lesson.steps.size());
   for (const auto& it : r.session.iterations) EXPECT_EQ(it.origin, Origin::Replay);
+  EXPECT_EQ(r.session.iterations.back().verdict, Verdict::Pass) << "a course lesson ends on a passing kernel";
   fs::remove_all(dir);
 }
 
