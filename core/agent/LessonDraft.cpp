@@ -22,11 +22,13 @@ std::vector<int> parseStepList(const std::string& text) {
     const std::size_t comma = std::min(text.find(',', pos), text.size());
     const std::string item = text.substr(pos, comma - pos);
     const std::string where = "--steps element " + std::to_string(out.size() + 1) + " \"" + item + "\"";
-    if (item.empty() || item.size() > 9 || !std::all_of(item.begin(), item.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    if (item.empty() || item.size() > 9 ||
+        !std::all_of(item.begin(), item.end(), [](char c) { return c >= '0' && c <= '9'; }))
       throw std::invalid_argument(where + ": expected a positive iteration number");
     const int id = std::stoi(item);
     if (id <= 0) throw std::invalid_argument(where + ": expected a positive iteration number");
-    if (std::find(out.begin(), out.end(), id) != out.end()) throw std::invalid_argument(where + ": listed twice");
+    if (std::find(out.begin(), out.end(), id) != out.end())
+      throw std::invalid_argument(where + ": listed twice");
     out.push_back(id);
     pos = comma + 1;
   }
@@ -96,8 +98,8 @@ fs::path writeLessonDraft(const Session& session, const std::vector<int>& ids, c
   fs::create_directories(outDir, ec);
   if (ec) throw std::runtime_error(outDir.string() + ": " + ec.message());
 
-  const std::string name = options.name.empty() ? fs::absolute(outDir).lexically_normal().filename().string()
-                                                : options.name;
+  const std::string name =
+      options.name.empty() ? fs::absolute(outDir).lexically_normal().filename().string() : options.name;
   nlohmann::json steps = nlohmann::json::array();
   std::string previousKernel;
   for (std::size_t k = 0; k < chosen.size(); ++k) {
@@ -111,7 +113,8 @@ fs::path writeLessonDraft(const Session& session, const std::vector<int>& ids, c
     nlohmann::json diagnostics = nlohmann::json::array();
     for (const Diagnostic* d : allDiagnostics(it)) {
       diagnostics.push_back(d->format());
-      if (!d->category.empty() && std::find(categories.begin(), categories.end(), d->category) == categories.end())
+      if (!d->category.empty() &&
+          std::find(categories.begin(), categories.end(), d->category) == categories.end())
         categories.push_back(d->category);
     }
     nlohmann::json expect = {{"verdict", std::string(verdictName(*it.verdict))}};
@@ -123,15 +126,17 @@ fs::path writeLessonDraft(const Session& session, const std::vector<int>& ids, c
                                {"verdict", std::string(verdictName(*it.verdict))},
                                {"diagnostics", diagnostics}};
     if (it.profile && it.profile->totalUs > 0) recorded["us"] = it.profile->totalUs;
-    recorded["diff"] = unifiedDiff(diffLines(previousKernel, kernel), k == 0 ? "/dev/null" : "step" + std::to_string(k) + ".cpp", file);
+    recorded["diff"] = unifiedDiff(diffLines(previousKernel, kernel),
+                                   k == 0 ? "/dev/null" : "step" + std::to_string(k) + ".cpp", file);
     previousKernel = kernel;
     steps.push_back({{"title", "TODO: title for iteration " + id},
                      {"explanation", "TODO: explain what iteration " + id +
                                          " shows and why (its recorded feedback is under \"recorded\")."},
                      {"reply", it.notes.empty() ? "Recorded iteration " + id + "." : it.notes},
                      {"kernel", file},
-                     {"look_at", {{"panel", *it.verdict == Verdict::Pass ? "profile" : "diagnostics"},
-                                  {"what", "TODO: what to look at in iteration " + id}}},
+                     {"look_at",
+                      {{"panel", *it.verdict == Verdict::Pass ? "profile" : "diagnostics"},
+                       {"what", "TODO: what to look at in iteration " + id}}},
                      {"expect", expect},
                      {"recorded", recorded}});
   }

@@ -25,6 +25,7 @@ std::vector<int> parseStepList(const std::string& text);
 // path. Throws std::runtime_error naming the iteration or file on any problem: an unknown id, an
 // iteration that has not finished or has no candidate, a task folder that cannot be found.
 std::filesystem::path writeLessonDraft(const Session& session, const std::vector<int>& iterationIds,
-                                       const std::filesystem::path& outDir, const LessonDraftOptions& options = {});
+                                       const std::filesystem::path& outDir,
+                                       const LessonDraftOptions& options = {});
 
 }  // namespace kwb

@@ -18,8 +18,9 @@ std::string formatUs(double us) {
 
 }  // namespace
 
-ExerciseGrade gradeExercise(const Lesson& lesson, const std::string& kernelSource, CandidateEvaluator& evaluator,
-                            const std::filesystem::path& workDir, std::optional<std::uint64_t> seed) {
+ExerciseGrade gradeExercise(const Lesson& lesson, const std::string& kernelSource,
+                            CandidateEvaluator& evaluator, const std::filesystem::path& workDir,
+                            std::optional<std::uint64_t> seed) {
   if (!lesson.exercise) throw std::invalid_argument("lesson " + lesson.name + " has no exercise");
   const Task task = loadTaskDir(exerciseTaskDir(lesson));
   Candidate candidate;
@@ -39,17 +40,22 @@ ExerciseGrade gradeExercise(const Lesson& lesson, const std::string& kernelSourc
   g.fastEnough = g.correct && (!g.targetUs || (g.timeUs && *g.timeUs < *g.targetUs));
   g.passed = g.correct && g.fastEnough;
   g.diagnostics = out.diagnostics;
-  if (out.compile) g.diagnostics.insert(g.diagnostics.end(), out.compile->diagnostics.begin(), out.compile->diagnostics.end());
-  if (out.run) g.diagnostics.insert(g.diagnostics.end(), out.run->diagnostics.begin(), out.run->diagnostics.end());
-  if (out.verify) g.diagnostics.insert(g.diagnostics.end(), out.verify->diagnostics.begin(), out.verify->diagnostics.end());
+  if (out.compile)
+    g.diagnostics.insert(g.diagnostics.end(), out.compile->diagnostics.begin(),
+                         out.compile->diagnostics.end());
+  if (out.run)
+    g.diagnostics.insert(g.diagnostics.end(), out.run->diagnostics.begin(), out.run->diagnostics.end());
+  if (out.verify)
+    g.diagnostics.insert(g.diagnostics.end(), out.verify->diagnostics.begin(), out.verify->diagnostics.end());
   if (!g.correct)
-    g.summary = "not yet: " + std::string(verdictName(out.verdict)) + (out.summary.empty() ? "" : " (" + out.summary + ")");
+    g.summary = "not yet: " + std::string(verdictName(out.verdict)) +
+                (out.summary.empty() ? "" : " (" + out.summary + ")");
   else if (!g.fastEnough)
     g.summary = "correct, but " + (g.timeUs ? formatUs(*g.timeUs) : std::string("no estimate")) +
                 " is not below the target " + formatUs(*g.targetUs);
   else
-    g.summary = "solved: correct" + (g.targetUs && g.timeUs ? ", " + formatUs(*g.timeUs) + " below the target " +
-                                                                  formatUs(*g.targetUs)
+    g.summary = "solved: correct" + (g.targetUs && g.timeUs ? ", " + formatUs(*g.timeUs) +
+                                                                  " below the target " + formatUs(*g.targetUs)
                                                             : std::string());
   return g;
 }

@@ -27,7 +27,8 @@ struct ExerciseGrade {
 
 // Grades `kernelSource` (one kernel.cpp) against the lesson's task. Throws std::invalid_argument when
 // the lesson has no exercise. workDir is scratch for the evaluation (created and left to the caller).
-ExerciseGrade gradeExercise(const Lesson& lesson, const std::string& kernelSource, CandidateEvaluator& evaluator,
-                            const std::filesystem::path& workDir, std::optional<std::uint64_t> seed = std::nullopt);
+ExerciseGrade gradeExercise(const Lesson& lesson, const std::string& kernelSource,
+                            CandidateEvaluator& evaluator, const std::filesystem::path& workDir,
+                            std::optional<std::uint64_t> seed = std::nullopt);
 
 }  // namespace kwb
