@@ -67,6 +67,11 @@ class MainWindow : public QMainWindow {
   // The lesson step an iteration plays: the k-th replayed iteration (by id) is step k (0-based).
   std::optional<int> lessonStepOf(int iterationId) const;
   void showLessonStep(int index);
+  // The lesson's exercise (ui/MainWindowLesson.cpp): the starting kernel or the reference solution into
+  // the editor, and grading the editor's kernel on a worker (exerciseGraded reports it).
+  void startExercise();
+  void showExerciseSolution();
+  void checkExercise();
 
   // The view to restore when the session is reopened, and restoring it.
   SessionViewState viewState() const;
@@ -138,6 +143,7 @@ class MainWindow : public QMainWindow {
   void applyDefaultLayout();
 
  signals:
+  void exerciseGraded(bool passed, const QString& summary);
   void startRequested();
   void pauseRequested();
   void stepRequested();
@@ -231,6 +237,7 @@ class MainWindow : public QMainWindow {
   QSplitter* diffTab_;
   QMenu* recentMenu_ = nullptr;
   std::optional<Lesson> lesson_;
+  void noteLessonProgress(const Iteration& iteration);
   TimelineModel* timeline_;
   QTreeView* timelineView_;
   QTabWidget* rightTabs_;

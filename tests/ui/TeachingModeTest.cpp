@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Teaching mode: a lesson opened in the workbench plays on the emulator with its recorded replies, and
 // each step's explanation sits beside the diff of the iteration it produced; Previous/Next walk it.
+#include <QPushButton>
 #include <QSettings>
 #include <QSplitter>
 #include <QTabWidget>
@@ -12,7 +13,9 @@
 #include "tests/ui/UiTestSupport.h"
 #include "ui/AgentBridge.h"
 #include "ui/DiffView.h"
+#include "ui/KernelEditor.h"
 #include "ui/LessonNotesPanel.h"
+#include "ui/LessonProgress.h"
 #include "ui/MainWindow.h"
 #include "ui/WorkbenchApp.h"
 
@@ -76,6 +79,8 @@ class TeachingModeTest : public QObject {
     const QString notes = w->lessonNotes()->text();
     QVERIFY2(notes.contains(QString::fromStdString(lesson.steps[1].title)), qPrintable(notes));
     QVERIFY(notes.contains(QString::fromStdString(lesson.steps[1].explanation.substr(0, 40))));
+    QVERIFY2(lesson.steps[1].lookAt && notes.contains(QString::fromStdString(lesson.steps[1].lookAt->what)),
+             qPrintable(notes));
     QVERIFY(w->diffView()->changedRowCount() > 0);
     QCOMPARE(w->rightTabs()->currentWidget(), static_cast<QWidget*>(w->diffTab()));
     w->resize(1600, 950);
@@ -85,6 +90,9 @@ class TeachingModeTest : public QObject {
     emit w->lessonNotes()->previousRequested();
     QCOMPARE(w->selectedIteration(), std::optional<int>(s.iterations[0].id));
     QVERIFY(w->lessonNotes()->text().contains(QString::fromStdString(lesson.steps[0].title)));
+
+    // Playing the last step records the lesson as completed in the user's settings.
+    QVERIFY(ui::LessonProgress().lessonCompleted(QStringLiteral("missing-sync")));
 
     // Selecting an iteration in the timeline moves the notes along.
     w->selectIteration(s.iterations[1].id);
@@ -99,6 +107,51 @@ class TeachingModeTest : public QObject {
     QVERIFY(!again.window()->action(QStringLiteral("start"))->isEnabled());
     QVERIFY(again.window()->teaching());
     QCOMPARE(again.window()->session().iterations.size(), lesson.steps.size());
+  }
+
+  void anExerciseIsGradedInTheLessonPanelAndRecordedAsSolved() {
+    const Lesson lesson = loadLesson("first-kernel");
+    QVERIFY(lesson.exercise);
+    QTemporaryDir sessions;
+    ui::WorkbenchApp app(QStringLiteral(KWB_SOURCE_DIR "/resources"), sessions.path());
+    QVERIFY2(app.openLesson(QStringLiteral("first-kernel")), qPrintable(app.lastError()));
+    ui::MainWindow* w = app.window();
+    w->show();
+    QVERIFY(QTest::qWaitForWindowExposed(w));
+    ui::LessonNotesPanel* notes = w->lessonNotes();
+    QVERIFY(notes->checkButton()->isVisible());
+    QVERIFY(!ui::LessonProgress().exerciseSolved(QStringLiteral("first-kernel")));
+
+    // The hint ladder, one rung per click.
+    QTest::mouseClick(notes->hintButton(), Qt::LeftButton);
+    QCOMPARE(notes->hintsShown(), 1);
+    QVERIFY2(notes->text().contains(QString::fromStdString(lesson.exercise->hints[0])),
+             qPrintable(notes->text()));
+    QVERIFY(!notes->text().contains(QString::fromStdString(lesson.exercise->hints[1])));
+
+    // The starting kernel fails its grading, shown in the panel.
+    QSignalSpy graded(w, &ui::MainWindow::exerciseGraded);
+    emit notes->exerciseStartRequested();
+    QCOMPARE(w->editor()->text(), QString::fromStdString(lesson.exercise->startKernel));
+    QTest::mouseClick(notes->checkButton(), Qt::LeftButton);
+    QVERIFY(!notes->checkButton()->isEnabled());  // one grading at a time
+    QVERIFY(graded.wait(240000));
+    QCOMPARE(graded.takeFirst().at(0).toBool(), false);
+    QVERIFY2(notes->gradeText().contains(QStringLiteral("not yet")), qPrintable(notes->gradeText()));
+    QVERIFY(!ui::LessonProgress().exerciseSolved(QStringLiteral("first-kernel")));
+
+    // The revealed solution passes, and the exercise is recorded as solved.
+    emit notes->exerciseSolutionRequested();
+    QTest::mouseClick(notes->checkButton(), Qt::LeftButton);
+    QVERIFY(graded.wait(240000));
+    QCOMPARE(graded.takeFirst().at(0).toBool(), true);
+    QVERIFY2(notes->gradeText().contains(QStringLiteral("solved")), qPrintable(notes->gradeText()));
+    QVERIFY(ui::LessonProgress().exerciseSolved(QStringLiteral("first-kernel")));
+    QVERIFY(ui::LessonProgress()
+                .badge(QStringLiteral("first-kernel"))
+                .contains(QStringLiteral("exercise solved")));
+    w->resize(1600, 950);
+    QVERIFY(w->grab().save(QStringLiteral(KWB_TEST_OUT_DIR "/teaching-exercise.png")));
   }
 
   void aBrokenLessonNameIsAClearError() {
