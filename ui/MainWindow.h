@@ -72,6 +72,10 @@ class MainWindow : public QMainWindow {
   void startExercise();
   void showExerciseSolution();
   void checkExercise();
+  // A lesson draft of the given iterations (kwb lesson make; docs/lessons.md), written on a worker into
+  // outDir; lessonDraftWritten reports the lesson.json path or the error. askMakeLessonDraft asks where.
+  void makeLessonDraft(const std::vector<int>& iterationIds, const QString& outDir);
+  void askMakeLessonDraft(const std::vector<int>& iterationIds);
 
   // The view to restore when the session is reopened, and restoring it.
   SessionViewState viewState() const;
@@ -144,6 +148,7 @@ class MainWindow : public QMainWindow {
 
  signals:
   void exerciseGraded(bool passed, const QString& summary);
+  void lessonDraftWritten(bool ok, const QString& message);
   void startRequested();
   void pauseRequested();
   void stepRequested();

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <QApplication>
+#include <QFileDialog>
 #include <QLabel>
 #include <QPointer>
 #include <QStatusBar>
@@ -12,6 +13,7 @@
 #include <atomic>
 #include <filesystem>
 
+#include "core/agent/LessonDraft.h"
 #include "core/agent/LessonExercise.h"
 #include "ui/KernelEditor.h"
 #include "ui/LessonNotesPanel.h"
@@ -53,27 +55,63 @@ void MainWindow::checkExercise() {
   // Compiling and running every case takes seconds: a worker grades, the window shows the result (it
   // may be gone by then).
   QPointer<MainWindow> self(this);
-  QThreadPool::globalInstance()->start([self, lesson = *lesson_, source = editor_->text().toStdString(), work] {
-    bool passed = false;
-    QString summary;
+  QThreadPool::globalInstance()->start(
+      [self, lesson = *lesson_, source = editor_->text().toStdString(), work] {
+        bool passed = false;
+        QString summary;
+        try {
+          BackendEvaluator evaluator("ascend-sim", "");
+          const ExerciseGrade g = gradeExercise(lesson, source, evaluator, work);
+          passed = g.passed;
+          summary = QString::fromStdString(g.summary);
+        } catch (const std::exception& e) {
+          summary = tr("cannot grade: %1").arg(QString::fromUtf8(e.what()));
+        }
+        std::error_code ec;
+        std::filesystem::remove_all(work, ec);
+        QMetaObject::invokeMethod(
+            qApp,
+            [self, passed, summary, name = QString::fromStdString(lesson.name)] {
+              if (!self) return;
+              if (passed) LessonProgress().markExerciseSolved(name);
+              self->lessonNotes_->showGrade(summary, passed);
+              self->statusBar()->showMessage(tr("Exercise: %1").arg(summary), 8000);
+              emit self->exerciseGraded(passed, summary);
+            },
+            Qt::QueuedConnection);
+      });
+}
+
+void MainWindow::askMakeLessonDraft(const std::vector<int>& iterationIds) {
+  const QString dir = QFileDialog::getSaveFileName(
+      this, tr("New lesson folder"), QString::fromStdString(session_.task.name) + QStringLiteral("-lesson"),
+      QString(), nullptr, QFileDialog::ShowDirsOnly);
+  if (!dir.isEmpty()) makeLessonDraft(iterationIds, dir);
+}
+
+void MainWindow::makeLessonDraft(const std::vector<int>& iterationIds, const QString& outDir) {
+  statusBar()->showMessage(tr("Writing a lesson draft to %1…").arg(outDir));
+  QPointer<MainWindow> self(this);
+  // The draft copies kernels (and maybe the task folder): file I/O, so on a worker.
+  QThreadPool::globalInstance()->start([self, session = session_, iterationIds, out = outDir.toStdString()] {
+    bool ok = false;
+    QString message;
     try {
-      BackendEvaluator evaluator("ascend-sim", "");
-      const ExerciseGrade g = gradeExercise(lesson, source, evaluator, work);
-      passed = g.passed;
-      summary = QString::fromStdString(g.summary);
+      message = QString::fromStdString(writeLessonDraft(session, iterationIds, out).string());
+      ok = true;
     } catch (const std::exception& e) {
-      summary = tr("cannot grade: %1").arg(QString::fromUtf8(e.what()));
+      message = QString::fromUtf8(e.what());
     }
-    std::error_code ec;
-    std::filesystem::remove_all(work, ec);
     QMetaObject::invokeMethod(
         qApp,
-        [self, passed, summary, name = QString::fromStdString(lesson.name)] {
+        [self, ok, message] {
           if (!self) return;
-          if (passed) LessonProgress().markExerciseSolved(name);
-          self->lessonNotes_->showGrade(summary, passed);
-          self->statusBar()->showMessage(tr("Exercise: %1").arg(summary), 8000);
-          emit self->exerciseGraded(passed, summary);
+          self->statusBar()->showMessage(ok ? tr("Lesson draft written to %1: annotate its TODO fields, then "
+                                                 "open it with Tools ▸ Lessons")
+                                                  .arg(message)
+                                            : tr("Cannot make the lesson: %1").arg(message),
+                                         10000);
+          emit self->lessonDraftWritten(ok, message);
         },
         Qt::QueuedConnection);
   });

@@ -98,6 +98,20 @@ class TeachingModeTest : public QObject {
     w->selectIteration(s.iterations[1].id);
     QCOMPARE(w->lessonNotes()->shownStep(), std::optional<int>(1));
 
+    // The played iterations made into a lesson draft, from the timeline's action (on a worker).
+    QSignalSpy drafted(w, &ui::MainWindow::lessonDraftWritten);
+    const QString draftDir = sessions.path() + QStringLiteral("/draft");
+    w->makeLessonDraft({s.iterations[0].id, s.iterations[1].id}, draftDir);
+    QVERIFY(drafted.wait(60000));
+    QVERIFY2(drafted.first().at(0).toBool(), qPrintable(drafted.first().at(1).toString()));
+    const Lesson draft = loadLesson(draftDir.toStdString());
+    QCOMPARE(draft.steps.size(), 2u);
+    QVERIFY(draft.steps[0].explanation.rfind("TODO", 0) == 0);
+    w->makeLessonDraft({s.iterations[0].id}, draftDir);  // not empty any more: a clear error
+    QVERIFY(drafted.wait(60000));
+    QVERIFY(!drafted.last().at(0).toBool());
+    QVERIFY(drafted.last().at(1).toString().contains(QStringLiteral("not empty")));
+
     // Reopening the lesson session keeps teaching mode (the lesson is found from the session).
     const QString dir = app.sessionDir();
     app.bridge()->loop().stop();
