@@ -36,6 +36,7 @@ class ConversationPanel;
 class ConstraintsPanel;
 class TimelineModel;
 class LessonNotesPanel;
+class FirstRunTour;
 class AgentBridge;
 
 // The QAction property holding an action's tooltip without the reason it is disabled.
@@ -76,6 +77,10 @@ class MainWindow : public QMainWindow {
   // outDir; lessonDraftWritten reports the lesson.json path or the error. askMakeLessonDraft asks where.
   void makeLessonDraft(const std::vector<int>& iterationIds, const QString& outDir);
   void askMakeLessonDraft(const std::vector<int>& iterationIds);
+  // The first-run tour (ui/FirstRunTour.h), shown non-modally; maybeShowFirstRunTour only while the
+  // user has neither finished nor skipped it.
+  FirstRunTour* showTour();
+  FirstRunTour* maybeShowFirstRunTour();
 
   // The view to restore when the session is reopened, and restoring it.
   SessionViewState viewState() const;
