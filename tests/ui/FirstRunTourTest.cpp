@@ -51,7 +51,7 @@ class FirstRunTourTest : public QObject {
     QTest::mouseClick(tour->nextButton(), Qt::LeftButton);
     w->resize(1400, 900);
     QVERIFY(tour->grab().save(QStringLiteral(KWB_TEST_OUT_DIR "/tour-last-page.png")));
-    QTest::mouseClick(tour->nextButton(), Qt::LeftButton);  // Done
+    QTest::mouseClick(tour->nextButton(), Qt::LeftButton);          // Done
     QVERIFY(QTest::qWaitFor([&] { return tour.isNull(); }, 5000));  // closed and deleted
     QVERIFY(ui::FirstRunTour::done());
     QVERIFY(!w->maybeShowFirstRunTour());  // not offered again
