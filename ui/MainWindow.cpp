@@ -159,6 +159,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(lessonNotes_, &LessonNotesPanel::previousRequested, this, [this] {
     if (auto k = lessonNotes_->shownStep(); k && *k > 0) showLessonStep(*k - 1);
   });
+  connect(lessonNotes_, &LessonNotesPanel::exerciseStartRequested, this, &MainWindow::startExercise);
+  connect(lessonNotes_, &LessonNotesPanel::exerciseSolutionRequested, this,
+          &MainWindow::showExerciseSolution);
+  connect(lessonNotes_, &LessonNotesPanel::exerciseCheckRequested, this, &MainWindow::checkExercise);
   connect(lessonNotes_, &LessonNotesPanel::nextRequested, this, [this] {
     const auto k = lessonNotes_->shownStep();
     showLessonStep(k ? *k + 1 : 0);

@@ -36,6 +36,7 @@ class ConversationPanel;
 class ConstraintsPanel;
 class TimelineModel;
 class LessonNotesPanel;
+class FirstRunTour;
 class AgentBridge;
 
 // The QAction property holding an action's tooltip without the reason it is disabled.
@@ -67,6 +68,19 @@ class MainWindow : public QMainWindow {
   // The lesson step an iteration plays: the k-th replayed iteration (by id) is step k (0-based).
   std::optional<int> lessonStepOf(int iterationId) const;
   void showLessonStep(int index);
+  // The lesson's exercise (ui/MainWindowLesson.cpp): the starting kernel or the reference solution into
+  // the editor, and grading the editor's kernel on a worker (exerciseGraded reports it).
+  void startExercise();
+  void showExerciseSolution();
+  void checkExercise();
+  // A lesson draft of the given iterations (kwb lesson make; docs/lessons.md), written on a worker into
+  // outDir; lessonDraftWritten reports the lesson.json path or the error. askMakeLessonDraft asks where.
+  void makeLessonDraft(const std::vector<int>& iterationIds, const QString& outDir);
+  void askMakeLessonDraft(const std::vector<int>& iterationIds);
+  // The first-run tour (ui/FirstRunTour.h), shown non-modally; maybeShowFirstRunTour only while the
+  // user has neither finished nor skipped it.
+  FirstRunTour* showTour();
+  FirstRunTour* maybeShowFirstRunTour();
 
   // The view to restore when the session is reopened, and restoring it.
   SessionViewState viewState() const;
@@ -138,6 +152,8 @@ class MainWindow : public QMainWindow {
   void applyDefaultLayout();
 
  signals:
+  void exerciseGraded(bool passed, const QString& summary);
+  void lessonDraftWritten(bool ok, const QString& message);
   void startRequested();
   void pauseRequested();
   void stepRequested();
@@ -231,6 +247,7 @@ class MainWindow : public QMainWindow {
   QSplitter* diffTab_;
   QMenu* recentMenu_ = nullptr;
   std::optional<Lesson> lesson_;
+  void noteLessonProgress(const Iteration& iteration);
   TimelineModel* timeline_;
   QTreeView* timelineView_;
   QTabWidget* rightTabs_;

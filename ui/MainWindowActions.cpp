@@ -167,6 +167,12 @@ void MainWindow::showTimelineMenu(const QPoint& pos) {
                                   askAccept();
                                 });
   acc->setEnabled(agentAvailable_ && it->verdict == Verdict::Pass && !exportingIteration_);
+  std::vector<int> chosen = selectedTimelineIterations();
+  if (std::find(chosen.begin(), chosen.end(), id) == chosen.end()) chosen = {id};
+  menu.addAction(tr("Make a lesson from %1…")
+                     .arg(chosen.size() == 1 ? tr("iteration %1").arg(id)
+                                             : tr("the %1 selected iterations").arg(chosen.size())),
+                 this, [this, chosen] { askMakeLessonDraft(chosen); });
   menu.exec(timelineView_->viewport()->mapToGlobal(pos));
 }
 

@@ -129,6 +129,7 @@ void MainWindow::restoreSetAsideEdit() {
 
 void MainWindow::updateIteration(const Iteration& iteration) {
   session_.upsertIteration(iteration);
+  noteLessonProgress(iteration);
   timeline_->upsertIteration(iteration);
   refreshLatency();
   refreshConstraintCounts();

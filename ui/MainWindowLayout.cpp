@@ -206,6 +206,9 @@ void MainWindow::buildViewMenus() {
                     this);
     box.exec();
   });
+  auto* tour = help->addAction(tr("&Tour of the workbench"));
+  actions_[QStringLiteral("tour")] = tour;
+  connect(tour, &QAction::triggered, this, [this] { showTour(); });
   help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 }
 

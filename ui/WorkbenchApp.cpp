@@ -23,6 +23,7 @@
 #include "core/store/SessionStore.h"
 #include "core/store/StoreError.h"
 #include "ui/AgentBridge.h"
+#include "ui/LessonProgress.h"
 #include "ui/MainWindow.h"
 #include "ui/NewSessionDialog.h"
 #include "ui/ProviderSettings.h"
@@ -449,11 +450,25 @@ bool WorkbenchApp::showSettings() {
 void WorkbenchApp::showLessons() {
   const QDir dir(resourcesDir_ + QStringLiteral("/lessons"));
   QStringList names, titles;
-  for (const QString& n : dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+  const LessonProgress progress;
+  // Course order (docs/lessons.md), then any other lesson folder.
+  QStringList order;
+  try {
+    for (const auto& n : loadCourse(dir.path().toStdString()).ready()) order << QString::fromStdString(n);
+  } catch (const std::exception& e) {
+    window_->statusBar()->showMessage(tr("Lesson course: %1").arg(QString::fromUtf8(e.what())), 8000);
+  }
+  for (const QString& n : dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot))
+    if (!order.contains(n)) order << n;
+  for (const QString& n : order) {
     try {
       const Lesson l = loadLesson(dir.filePath(n).toStdString());
       names << dir.filePath(n);
-      titles << QStringLiteral("%1 — %2").arg(n, QString::fromStdString(l.title));
+      // Progress from the user's settings: ✓ for a lesson played to its last step.
+      titles << QStringLiteral("%1. %2%3 — %4%5")
+                    .arg(titles.size() + 1)
+                    .arg(progress.badge(n), n, QString::fromStdString(l.title),
+                         l.exercise ? tr(" (exercise)") : QString());
     } catch (const std::exception& e) {
       window_->statusBar()->showMessage(tr("Skipped lesson %1: %2").arg(n, QString::fromUtf8(e.what())),
                                         8000);

@@ -66,5 +66,7 @@ int main(int argc, char** argv) {
   kwb::ui::QuitOnSignal quitOnSignal;
   workbench.launch(request);
   workbench.window()->show();
+  // A new user's first launch offers the tour (docs/workbench.md, "First-run tour").
+  workbench.window()->maybeShowFirstRunTour();
   return QApplication::exec();
 }
