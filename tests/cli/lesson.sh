@@ -18,7 +18,9 @@ import json, sys
 d = json.load(sys.stdin)
 assert len(d["hints"]) == 1 and d["hints_total"] >= 2 and "solution" not in d and d["target_us"] > 0, d' \
   || fail "exercise --json"
-"$kwb" lesson exercise tile-size --solution | grep -q "Reference solution" || fail "exercise --solution"
+# Captured first: grep -q stops reading at the first match, and pipefail would then report kwb's SIGPIPE.
+solution_text=$("$kwb" lesson exercise tile-size --solution)
+grep -q "Reference solution" <<<"$solution_text" || fail "exercise --solution"
 
 ex="$root/resources/lessons/first-kernel"
 set +e

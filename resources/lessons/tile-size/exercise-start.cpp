@@ -99,7 +99,7 @@ extern "C" int kwb_tiling(const KwbTilingInput* in, KwbTilingOutput* out) {
   const uint64_t bytesPerElem = 2 * (4 + 2) + 0 * 4;
   const uint64_t budget = in->ubSize > 16384 ? in->ubSize - 16384 : in->ubSize / 2;
   uint64_t tile = budget / bytesPerElem;
-  if (tile > 512) tile = 512;
+  if (tile > 128) tile = 128;
   tile -= tile % 128;
   if (tile == 0) return KWB_TILING_FAILED;
   const uint64_t cores = in->coreNumAiv ? in->coreNumAiv : 1;
