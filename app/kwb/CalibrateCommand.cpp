@@ -179,9 +179,16 @@ int fitAction(const std::vector<std::string>& dirs, const std::string& soc, cons
   const FitResult fit = fitSocParams(start, fitPoints);
   const std::string text = fittedSocJson(baseText, fit, clock > 0 ? clock : 0, clockSource);
   sim::parseSocParams(text, out);  // the written file must load as a SoC file
-  std::ofstream(out) << text;
   const std::string md = fitReportMarkdown(fit, start.name);
-  if (!report.empty()) std::ofstream(report) << md;
+  for (const auto& [file, content] : {std::pair{out, text}, std::pair{report, md}}) {
+    if (file.empty()) continue;
+    std::ofstream f(file);
+    f << content;
+    if (!f.flush()) {
+      std::cerr << "kwb calibrate fit: cannot write " << file << "\n";
+      return BadInput;
+    }
+  }
   std::cout << md;
   return Success;
 }

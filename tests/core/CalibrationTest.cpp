@@ -20,6 +20,7 @@
 #include "core/calibrate/PointFolder.h"
 #include "core/diag/MsprofParser.h"
 #include "core/emulator/costmodel/SocParams.h"
+#include "core/toolchain/TrustedLaunch.h"
 
 using namespace kwb;
 using namespace kwb::calibrate;
@@ -235,4 +236,14 @@ TEST(CalibrationProject, PublishedSetupsCoverEveryProgram) {
   const auto points = calibrationPoints(false);
   EXPECT_EQ(points.size(), 7u * 3 + 6 + 6);  // add/mul/relu B=1..64, div B=1..32, data_copy S1..S6
   for (const auto& p : points) EXPECT_FALSE(calibrationProgramText(p.program).empty()) << p.program;
+}
+
+TEST(CalibrationTrace, RecordsWithoutALaunchOrWithGarbageGiveNoTrace) {
+  kwb_sim::LaunchTrace trace;
+  std::string error;
+  EXPECT_FALSE(launchTraceFromRecords("", trace, error));
+  EXPECT_NE(error.find("no launch outcome"), std::string::npos) << error;
+  error.clear();
+  EXPECT_FALSE(launchTraceFromRecords(std::string(64, 'x'), trace, error));
+  EXPECT_NE(error.find("malformed frame"), std::string::npos) << error;
 }
