@@ -80,7 +80,7 @@ std::string fixed3(double v) {
   return s.str();
 }
 
-// The emulator's estimate in msprof op's column layout (docs/ascendc-facts: OpBasicInfo.csv,
+// The emulator's estimate in msprof op's column layout (docs/ascend-notes.md §4: OpBasicInfo.csv,
 // PipeUtilization.csv A2/A3), so that `fit` reads it exactly as it reads a device's.
 void writeMsprofStyle(const sim::Profile& p, const std::filesystem::path& dir) {
   std::filesystem::create_directories(dir);
