@@ -33,6 +33,7 @@ void addSimCommand(CLI::App& app, Context& ctx);
 void addRunCommand(CLI::App& app, Context& ctx);
 void addSessionCommand(CLI::App& app, Context& ctx);
 void addLessonCommand(CLI::App& app, Context& ctx);
+void addCalibrateCommand(CLI::App& app, Context& ctx);
 
 // Prints one JSON document (pretty) on stdout.
 void printJson(const nlohmann::json& doc);

@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   kwb::cli::addRunCommand(app, ctx);
   kwb::cli::addSessionCommand(app, ctx);
   kwb::cli::addLessonCommand(app, ctx);
+  kwb::cli::addCalibrateCommand(app, ctx);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

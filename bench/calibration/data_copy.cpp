@@ -7,7 +7,14 @@
 //   4: Tile[64,1024] over COLS = 12287 (rows not 32 B aligned)
 //   5: L2 reuse, whole matrix read 4 times   6: L2 reuse, each quarter of the rows read 4 times in turn
 // -D CAL_ROWS=R runs fewer rows (same per-block pattern) for a quick check.
+// One source for the emulator and the device (docs/calibration.md, "kwb calibrate"): CAL_HOST_SHAPES keeps
+// only the launch constants (the emitted host main.cpp includes this file for them), CAL_KERNEL_ONLY drops
+// the CPU-mode main (the emitted project's kernel library).
+#ifdef CAL_HOST_SHAPES
+#include <cstdint>
+#else
 #include "kernel_operator.h"
+#endif
 
 #ifndef CAL_SCENARIO
 #define CAL_SCENARIO 3
@@ -26,6 +33,12 @@ constexpr uint32_t kTileBytes = kTileRows * kTileCols * 2;
 constexpr uint32_t kBuffers = 2 * kTileBytes <= 192 * 1024 ? 2 : 1;
 constexpr uint32_t kBlockRows = kRows / kBlocks;
 
+// What a host needs to launch the kernel: blocks, and the one GM buffer (src) of this many bytes.
+constexpr uint32_t kCalLaunchBlocks = kBlocks;
+constexpr int kCalLaunchBuffers = 1;
+constexpr uint64_t kCalBufferBytes = uint64_t{kRows} * kCols * 2;
+
+#ifndef CAL_HOST_SHAPES
 class DataCopyKernel {
  public:
   __aicore__ inline void Init(GM_ADDR src) {
@@ -69,13 +82,17 @@ extern "C" __global__ __aicore__ void calibration_data_copy(GM_ADDR src) {
   op.Process();
 }
 
+#endif  // CAL_HOST_SHAPES
+
+#if !defined(CAL_HOST_SHAPES) && !defined(CAL_KERNEL_ONLY)
 #include <cstdio>
 #include "tikicpulib.h"
 int main() {
-  uint8_t* src = static_cast<uint8_t*>(AscendC::GmAlloc(size_t{kRows} * kCols * 2));
+  uint8_t* src = static_cast<uint8_t*>(AscendC::GmAlloc(kCalBufferBytes));
   AscendC::SetKernelMode(KernelMode::AIV_MODE);
-  ICPU_RUN_KF(calibration_data_copy, kBlocks, src);
+  ICPU_RUN_KF(calibration_data_copy, kCalLaunchBlocks, src);
   AscendC::GmFree(src);
   std::printf("calibration_data_copy scenario=%d rows=%u cols=%u\n", CAL_SCENARIO, kRows, kCols);
   return 0;
 }
+#endif

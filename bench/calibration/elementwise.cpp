@@ -8,7 +8,14 @@
 //   -D CAL_OP=3 relu, [B,12,256,32]
 //   -D CAL_OP=4 div x1 [B,12,256,256] / x2 [B,12,256,1] broadcast per row (per-row Duplicate + Div)
 //   -D CAL_BATCH=B, -D CAL_BLOCK_DIM=20, -D CAL_TILE=8192
+// One source for the emulator and the device (docs/calibration.md, "kwb calibrate"): CAL_HOST_SHAPES keeps
+// only the launch constants (the emitted host main.cpp includes this file for them), CAL_KERNEL_ONLY drops
+// the CPU-mode main (the emitted project's kernel library).
+#ifdef CAL_HOST_SHAPES
+#include <cstdint>
+#else
 #include "kernel_operator.h"
+#endif
 
 #ifndef CAL_OP
 #define CAL_OP 1
@@ -62,6 +69,12 @@ constexpr Split splitWork() {
 }
 constexpr Split kSplit = splitWork();
 
+// What a host needs to launch the kernel: blocks, and the five GM buffers (x1..x4, y) of this many bytes.
+constexpr uint32_t kCalLaunchBlocks = kSplit.blocks;
+constexpr int kCalLaunchBuffers = 5;
+constexpr uint64_t kCalBufferBytes = kElements * 2;
+
+#ifndef CAL_HOST_SHAPES
 class ElementwiseKernel {
  public:
   __aicore__ inline void Init(GM_ADDR x1, GM_ADDR x2, GM_ADDR x3, GM_ADDR x4, GM_ADDR y) {
@@ -157,18 +170,22 @@ extern "C" __global__ __aicore__ void calibration_elementwise(GM_ADDR x1, GM_ADD
   op.Process();
 }
 
+#endif  // CAL_HOST_SHAPES
+
+#if !defined(CAL_HOST_SHAPES) && !defined(CAL_KERNEL_ONLY)
 #include <cstdio>
 #include "tikicpulib.h"
 int main() {
-  const size_t bytes = kElements * sizeof(uint16_t);
-  uint8_t* gm[5];
+  const size_t bytes = kCalBufferBytes;
+  uint8_t* gm[kCalLaunchBuffers];
   for (auto& g : gm) {
     g = static_cast<uint8_t*>(AscendC::GmAlloc(bytes));
     for (size_t i = 0; i < kElements; ++i) reinterpret_cast<uint16_t*>(g)[i] = 0x3c00;  // 1.0
   }
   AscendC::SetKernelMode(KernelMode::AIV_MODE);
-  ICPU_RUN_KF(calibration_elementwise, kSplit.blocks, gm[0], gm[1], gm[2], gm[3], gm[4]);
+  ICPU_RUN_KF(calibration_elementwise, kCalLaunchBlocks, gm[0], gm[1], gm[2], gm[3], gm[4]);
   for (auto* g : gm) AscendC::GmFree(g);
   std::printf("calibration_elementwise op=%d batch=%d blocks=%u\n", CAL_OP, CAL_BATCH, kSplit.blocks);
   return 0;
 }
+#endif

@@ -40,6 +40,22 @@ std::filesystem::path exportCannProject(const Task& task, const Iteration& itera
                                         const std::filesystem::path& exportDir,
                                         const CannExportOptions& options = {});
 
+// The parts of the kernel-launch CMakeLists.txt that differ between the projects kwb writes (an exported
+// candidate; the calibration programs of `kwb calibrate emit`, core/calibrate/CalibrationProject.h).
+struct CannCMakeSpec {
+  std::string title;              // the leading comment (may span lines, each after the first "# "-led)
+  std::string commonDefinitions;  // add_compile_definitions() for every target; "" for none
+  std::string commonDefinitionsComment;
+  std::string kernelFile;  // <name>.cpp in the project folder
+  std::string kernelComment;
+  std::string kernelDefinitions;  // ascendc_compile_definitions of the kernel library
+  std::string kernelDefinitionsComment;
+  std::string hostComment;
+  std::string hostExtraSource;  // a second host source next to main.cpp; "" for none
+  std::string hostExtraSourceDefinitions;
+};
+std::string cannProjectCMake(const CannCMakeSpec& spec, const std::string& soc);
+
 // The generated texts (exposed for tests).
 std::string cannProjectCMake(const Task& task, const std::string& soc);
 std::string cannCpuLibCMake();

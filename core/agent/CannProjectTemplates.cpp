@@ -48,10 +48,26 @@ int attrTypeCode(AttrType t) {
 }  // namespace
 
 std::string cannProjectCMake(const Task& task, const std::string& soc) {
+  CannCMakeSpec spec;
+  spec.title = "Kernel-launch project for " + task.name +
+               ", exported by Kernel Workbench (layout of the official\n"
+               "# Ascend C kernel_launch samples). Build and run: bash run.sh -r cpu|sim|npu -v " +
+               soc;
+  spec.kernelFile = task.name + ".cpp";
+  spec.kernelComment = "The kernel source is the accepted candidate itself.";
+  spec.kernelDefinitions = "KWB_COMPILE_TILING=0";
+  spec.kernelDefinitionsComment =
+      "The candidate's tiling half runs on the host (tiling_host.cpp); the kernel library holds the kernel "
+      "only.";
+  spec.hostComment = "The host program: main.cpp plus the tiling half of the candidate (kwb_tiling).";
+  spec.hostExtraSource = "tiling_host.cpp";
+  spec.hostExtraSourceDefinitions = "KWB_COMPILE_KERNEL=0;KWB_COMPILE_TILING=1";
+  return cannProjectCMake(spec, soc);
+}
+
+std::string cannProjectCMake(const CannCMakeSpec& spec, const std::string& soc) {
   std::ostringstream s;
-  s << "# Kernel-launch project for " << task.name
-    << ", exported by Kernel Workbench (layout of the official\n"
-    << "# Ascend C kernel_launch samples). Build and run: bash run.sh -r cpu|sim|npu -v " << soc << "\n"
+  s << "# " << spec.title << "\n"
     << R"KWB(cmake_minimum_required(VERSION 3.16)
 project(Ascend_c)
 
@@ -66,9 +82,13 @@ if(CMAKE_INSTALL_PREFIX STREQUAL /usr/local)
   set(CMAKE_INSTALL_PREFIX "${CMAKE_CURRENT_LIST_DIR}/out" CACHE STRING "path for install()" FORCE)
 endif()
 
-# The kernel source is the accepted candidate itself.
+)KWB";
+  if (!spec.commonDefinitions.empty())
+    s << "# " << spec.commonDefinitionsComment << "\nadd_compile_definitions(" << spec.commonDefinitions
+      << ")\n\n";
+  s << "# " << spec.kernelComment << R"KWB(
 file(GLOB KERNEL_FILES ${CMAKE_CURRENT_SOURCE_DIR}/)KWB"
-    << task.name << R"KWB(.cpp)
+    << spec.kernelFile << R"KWB()
 
 if("${RUN_MODE}" STREQUAL "cpu")
   include(cmake/cpu_lib.cmake)
@@ -85,17 +105,24 @@ elseif("${RUN_MODE}" STREQUAL "sim" OR "${RUN_MODE}" STREQUAL "npu")
   include(${ASCENDC_CMAKE_DIR}/ascendc.cmake)
   ascendc_library(ascendc_kernels_${RUN_MODE} SHARED ${KERNEL_FILES})
   ascendc_include_directories(ascendc_kernels_${RUN_MODE} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
-  # The candidate's tiling half runs on the host (tiling_host.cpp); the kernel library holds the kernel only.
-  ascendc_compile_definitions(ascendc_kernels_${RUN_MODE} PRIVATE KWB_COMPILE_TILING=0)
+  # )KWB"
+    << spec.kernelDefinitionsComment << R"KWB(
+  ascendc_compile_definitions(ascendc_kernels_${RUN_MODE} PRIVATE )KWB"
+    << spec.kernelDefinitions << R"KWB()
 else()
   message(FATAL_ERROR "invalid RUN_MODE: ${RUN_MODE} (cpu, sim or npu)")
 endif()
 
-# The host program: main.cpp plus the tiling half of the candidate (kwb_tiling).
-add_executable(ascendc_kernels_bbit ${CMAKE_CURRENT_SOURCE_DIR}/main.cpp ${CMAKE_CURRENT_SOURCE_DIR}/tiling_host.cpp)
-set_source_files_properties(${CMAKE_CURRENT_SOURCE_DIR}/tiling_host.cpp PROPERTIES
-  COMPILE_DEFINITIONS "KWB_COMPILE_KERNEL=0;KWB_COMPILE_TILING=1")
-target_include_directories(ascendc_kernels_bbit PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+# )KWB"
+    << spec.hostComment << R"KWB(
+add_executable(ascendc_kernels_bbit ${CMAKE_CURRENT_SOURCE_DIR}/main.cpp)KWB";
+  if (!spec.hostExtraSource.empty())
+    s << " ${CMAKE_CURRENT_SOURCE_DIR}/" << spec.hostExtraSource
+      << ")\nset_source_files_properties(${CMAKE_CURRENT_SOURCE_DIR}/" << spec.hostExtraSource
+      << " PROPERTIES\n  COMPILE_DEFINITIONS \"" << spec.hostExtraSourceDefinitions << "\")\n";
+  else
+    s << ")\n";
+  s << R"KWB(target_include_directories(ascendc_kernels_bbit PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
 target_compile_definitions(ascendc_kernels_bbit PRIVATE $<$<STREQUAL:${RUN_MODE},cpu>:ASCENDC_CPU_DEBUG>)
 target_compile_options(ascendc_kernels_bbit PRIVATE
   $<BUILD_INTERFACE:$<$<STREQUAL:${RUN_MODE},cpu>:-g>>

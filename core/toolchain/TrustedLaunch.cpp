@@ -360,6 +360,39 @@ TrustedLaunch analyzeLaunchRecords(std::string_view records, const LaunchExpecta
   return r;
 }
 
+bool launchTraceFromRecords(std::string_view records, kwb_sim::LaunchTrace& trace, std::string& error) {
+  Frames f;
+  std::vector<Diagnostic> problems;
+  if (!splitFrames(records, f, problems)) {
+    error = problems.empty() ? std::string("malformed records") : problems.front().message;
+    return false;
+  }
+  if (!f.haveLaunch || !f.launch.is_object()) {
+    error = "the records hold no launch outcome: the kernel launch never finished";
+    return false;
+  }
+  const long long blockDim = num(f.launch, "blockDim", -1);
+  if (blockDim <= 0) {
+    error = "the launch records give no block count";
+    return false;
+  }
+  trace.soc = str(f.launch, "soc");
+  trace.kernel = str(f.launch, "kernel");
+  trace.blockDim = static_cast<std::uint32_t>(blockDim);
+  for (std::int32_t b = 0; b < static_cast<std::int32_t>(blockDim); ++b) {
+    kwb_sim::BlockTrace bt;
+    bt.block = b;
+    std::string traceError;
+    if (!f.trace.count(b) || !kwb::sim::parseTrace(f.trace[b], trace, bt, traceError) || !bt.complete) {
+      error = "block " + std::to_string(b) + " left no complete trace" +
+              (traceError.empty() ? std::string() : " (" + traceError + ")");
+      return false;
+    }
+    trace.blocks.push_back(std::move(bt));
+  }
+  return true;
+}
+
 std::vector<Diagnostic> checkProvenance(const std::string& tensor, std::uint64_t address,
                                         const std::vector<std::uint8_t>& before,
                                         const std::vector<std::uint8_t>& after,

@@ -59,6 +59,11 @@ struct TrustedLaunch {
 // diagnostic.
 TrustedLaunch analyzeLaunchRecords(std::string_view records, const LaunchExpectation& expect);
 
+// The launch trace alone, from a records file of a program the workbench built itself (the calibration
+// points of `kwb calibrate`, docs/calibration.md): no task, so no tensor table to check. Every block must
+// have left a complete trace; otherwise returns false with `error` saying which block and why.
+bool launchTraceFromRecords(std::string_view records, kwb_sim::LaunchTrace& trace, std::string& error);
+
 // Output provenance: every byte of `after` that differs from `before` (the poison the workbench wrote)
 // must lie inside a recorded GM write of the launch. Returns the runtime-error diagnostic when not
 // (what changed without a recorded write, where), or nothing.

@@ -13,7 +13,9 @@
 namespace kwb::sim {
 namespace {
 
-std::filesystem::path socDir() { return std::filesystem::path(KWB_SOURCE_DIR) / "resources" / "soc"; }
+std::filesystem::path socDir() {
+  return std::filesystem::path(KWB_SOURCE_DIR) / "resources" / "soc";
+}
 
 kwb_sim::LaunchTrace streamingRead() {
   test::TraceBuilder t("read", "Ascend910B1");
