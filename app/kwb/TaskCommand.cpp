@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "app/kwb/Cli.h"
+#include "app/kwb/TaskImportKernelBench.h"
 #include "core/agent/ImportedTask.h"
 #include "core/agent/OpProjectImport.h"
 #include "core/model/Task.h"
@@ -111,15 +112,22 @@ void addTaskCommand(CLI::App& app, Context& ctx) {
   auto options = std::make_shared<OperatorProjectImportOptions>();
   auto cases = std::make_shared<std::string>();
   auto reference = std::make_shared<std::string>();
-  import->add_option("DIR", *dir, "The operator project (op_host/, op_kernel/)")->required();
-  import->add_option("--cases", *cases, "JSON array of task.json cases")->required();
-  import->add_option("--reference", *reference, "reference.cpp (docs/task-format.md)")->required();
+  import
+      ->add_option("DIR", *dir,
+                   "The operator project (op_host/, op_kernel/), or a .py with --from kernelbench")
+      ->required();
+  import->add_option("--cases", *cases, "JSON array of task.json cases");
+  import->add_option("--reference", *reference, "reference.cpp (docs/task-format.md)");
+  auto kernelBench = std::make_shared<KernelBenchCliOptions>();
+  addKernelBenchImportOptions(*import, kernelBench);
   import->add_option("--out", *out, "The task folder to write")->required();
   import->add_option("--dtype-combination", options->dtypeColumn, "Which DataType({...}) column (default 0)");
   import->add_option("--soc", options->soc, "Target SoC of the task");
-  import->callback([&ctx, dir, out, options, cases, reference] {
-    ctx.action = [dir, out, options, cases, reference] {
-      OperatorProjectImportOptions o = *options;
+  import->callback([&ctx, dir, out, options, cases, reference, kernelBench] {
+    ctx.action = [dir, out, options, cases, reference, kernelBench] {
+      if (kernelBench->from == "kernelbench")
+        return importKernelBenchTaskCommand(*dir, *cases, options->soc, *kernelBench, *out);
+  OperatorProjectImportOptions o = *options;
   o.casesFile = *cases;
   o.referenceFile = *reference;
   return importTaskCommand(*dir, o, *out);
