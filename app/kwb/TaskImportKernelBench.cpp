@@ -10,7 +10,8 @@
 namespace kwb::cli {
 
 void addKernelBenchImportOptions(CLI::App& import, const std::shared_ptr<KernelBenchCliOptions>& options) {
-  import.add_option("--from", options->from, "kernelbench: DIR is a KernelBench / MultiKernelBench problem .py")
+  import
+      .add_option("--from", options->from, "kernelbench: DIR is a KernelBench / MultiKernelBench problem .py")
       ->check(CLI::IsMember({"kernelbench", "op-project"}));
   import.add_option("--shape", options->shapes,
                     "(kernelbench) an extra case: INPUT=AxB[,INPUT=AxB...]; repeat for more cases");
@@ -26,7 +27,8 @@ int importKernelBenchTaskCommand(const std::string& problemFile, const std::stri
   try {
     if (!casesFile.empty()) o.extraCases = readKernelBenchCasesFile(casesFile);
     for (std::size_t k = 0; k < options.shapes.size(); ++k)
-      o.extraCases.push_back(parseKernelBenchShapeOption(options.shapes[k], "shape_" + std::to_string(k + 1)));
+      o.extraCases.push_back(
+          parseKernelBenchShapeOption(options.shapes[k], "shape_" + std::to_string(k + 1)));
   } catch (const std::exception& ex) {
     std::cerr << ex.what() << "\n";
     return BadInput;

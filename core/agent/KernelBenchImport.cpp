@@ -33,7 +33,9 @@ class DescriptionReader {
  public:
   explicit DescriptionReader(std::vector<std::string>& problems) : problems_(problems) {}
 
-  void problem(const std::string& pointer, const std::string& what) { problems_.push_back(pointer + ": " + what); }
+  void problem(const std::string& pointer, const std::string& what) {
+    problems_.push_back(pointer + ": " + what);
+  }
 
   std::string text(const json& j, const std::string& pointer) {
     if (!j.is_string()) {
@@ -60,15 +62,16 @@ class DescriptionReader {
       return s;
     }
     if (j.size() > kMaxKernelBenchRank) {
-      problem(pointer, "rank " + std::to_string(j.size()) + " is over " + std::to_string(kMaxKernelBenchRank));
+      problem(pointer,
+              "rank " + std::to_string(j.size()) + " is over " + std::to_string(kMaxKernelBenchRank));
       return s;
     }
     std::int64_t elements = 1;
     for (std::size_t k = 0; k < j.size(); ++k) {
       const json& d = j[k];
       if (!d.is_number_integer() || d.get<std::int64_t>() < 1 || d.get<std::int64_t>() > kMaxDimension) {
-        problem(pointer + "/" + std::to_string(k), "a dimension must be an integer from 1 to " +
-                                                       std::to_string(kMaxDimension));
+        problem(pointer + "/" + std::to_string(k),
+                "a dimension must be an integer from 1 to " + std::to_string(kMaxDimension));
         return {};
       }
       s.push_back(d.get<std::int64_t>());
@@ -88,8 +91,8 @@ class DescriptionReader {
       return out;
     }
     if (j.empty() || j.size() > kMaxKernelBenchTensors) {
-      problem(pointer, std::to_string(j.size()) + " tensors; from 1 to " + std::to_string(kMaxKernelBenchTensors) +
-                           " are imported");
+      problem(pointer, std::to_string(j.size()) + " tensors; from 1 to " +
+                           std::to_string(kMaxKernelBenchTensors) + " are imported");
       return out;
     }
     std::set<std::string> seen;
@@ -103,7 +106,8 @@ class DescriptionReader {
                           shape(j[k]["shape"], p + "/shape")};
       if (!isCIdentifier(t.name)) problem(p + "/name", "\"" + t.name + "\" is not a C identifier");
       if (!seen.insert(t.name).second) problem(p + "/name", "\"" + t.name + "\" repeats");
-      if (t.dtype.size() > 32 || t.dtype.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") != std::string::npos)
+      if (t.dtype.size() > 32 ||
+          t.dtype.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") != std::string::npos)
         problem(p + "/dtype", "not a dtype name");
       out.push_back(std::move(t));
     }
@@ -144,8 +148,9 @@ Diagnostic importProblem(const std::string& file, int line, std::string message)
 std::string taskNameFrom(const fs::path& file) {
   std::string name;
   for (char c : file.stem().string())
-    name += std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::tolower(static_cast<unsigned char>(c)))
-                                                         : '_';
+    name += std::isalnum(static_cast<unsigned char>(c))
+                ? static_cast<char>(std::tolower(static_cast<unsigned char>(c)))
+                : '_';
   if (name.empty() || std::isdigit(static_cast<unsigned char>(name.front()))) name = "kb_" + name;
   return name;
 }
@@ -183,7 +188,8 @@ KernelBenchDescriptionParse parseKernelBenchDescription(const std::string& jsonT
     d.line = j.contains("line") ? rd.line(j["line"], "/line") : 0;
     return r;
   }
-  for (const char* key : {"inputs", "outputs", "ops", "cube_ops", "init_inputs", "extra_cases", "forward_line"})
+  for (const char* key :
+       {"inputs", "outputs", "ops", "cube_ops", "init_inputs", "extra_cases", "forward_line"})
     if (!j.contains(key)) rd.problem(std::string("/") + key, "missing");
   if (!r.ok()) return r;
   d.inputs = rd.tensors(j["inputs"], "/inputs");
@@ -196,13 +202,16 @@ KernelBenchDescriptionParse parseKernelBenchDescription(const std::string& jsonT
   d.forwardLine = rd.line(j["forward_line"], "/forward_line");
   const json& init = j["init_inputs"];
   if (!init.is_array() || init.size() > kMaxKernelBenchTensors) {
-    rd.problem("/init_inputs", "not an array of at most " + std::to_string(kMaxKernelBenchTensors) + " strings");
+    rd.problem("/init_inputs",
+               "not an array of at most " + std::to_string(kMaxKernelBenchTensors) + " strings");
   } else {
-    for (std::size_t k = 0; k < init.size(); ++k) d.initInputs.push_back(rd.text(init[k], "/init_inputs/" + std::to_string(k)));
+    for (std::size_t k = 0; k < init.size(); ++k)
+      d.initInputs.push_back(rd.text(init[k], "/init_inputs/" + std::to_string(k)));
   }
   const json& extra = j["extra_cases"];
   if (!extra.is_array() || extra.size() > kMaxKernelBenchExtraCases) {
-    rd.problem("/extra_cases", "not an array of at most " + std::to_string(kMaxKernelBenchExtraCases) + " cases");
+    rd.problem("/extra_cases",
+               "not an array of at most " + std::to_string(kMaxKernelBenchExtraCases) + " cases");
     return r;
   }
   for (std::size_t k = 0; k < extra.size(); ++k) {
@@ -225,7 +234,8 @@ KernelBenchDescriptionParse parseKernelBenchDescription(const std::string& jsonT
         }
         const std::size_t want = std::string(key) == "inputs" ? d.inputs.size() : d.outputs.size();
         if (c[key].size() != want) {
-          rd.problem(p + "/" + key, std::to_string(c[key].size()) + " shapes for " + std::to_string(want) + " tensors");
+          rd.problem(p + "/" + key,
+                     std::to_string(c[key].size()) + " shapes for " + std::to_string(want) + " tensors");
           continue;
         }
         for (std::size_t t = 0; t < c[key].size(); ++t)
@@ -243,18 +253,21 @@ KernelBenchShapeCase parseKernelBenchShapeOption(const std::string& text, const 
   std::size_t start = 0;
   while (start <= text.size()) {
     const std::size_t comma = text.find(',', start);
-    const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    const std::string item =
+        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     const std::size_t eq = item.find('=');
     if (eq == std::string::npos || eq == 0)
       throw std::invalid_argument("--shape \"" + text + "\": \"" + item + "\" is not INPUT=AxBx...");
     const std::string tensor = item.substr(0, eq);
-    if (!isCIdentifier(tensor)) throw std::invalid_argument("--shape \"" + text + "\": \"" + tensor + "\" is not an input name");
+    if (!isCIdentifier(tensor))
+      throw std::invalid_argument("--shape \"" + text + "\": \"" + tensor + "\" is not an input name");
     Shape dims;
     std::size_t p = eq + 1;
     while (p <= item.size()) {
       const std::size_t x = item.find('x', p);
       const std::string dim = item.substr(p, x == std::string::npos ? std::string::npos : x - p);
-      if (dim.empty() || dim.size() > 9 || dim.find_first_not_of("0123456789") != std::string::npos || std::stoll(dim) < 1)
+      if (dim.empty() || dim.size() > 9 || dim.find_first_not_of("0123456789") != std::string::npos ||
+          std::stoll(dim) < 1)
         throw std::invalid_argument("--shape \"" + text + "\": \"" + item.substr(eq + 1) +
                                     "\" is not a shape like 4x1024 (dimensions from 1)");
       dims.push_back(std::stoll(dim));
@@ -262,7 +275,8 @@ KernelBenchShapeCase parseKernelBenchShapeOption(const std::string& text, const 
       p = x + 1;
     }
     if (dims.size() > kMaxKernelBenchRank)
-      throw std::invalid_argument("--shape \"" + text + "\": rank over " + std::to_string(kMaxKernelBenchRank));
+      throw std::invalid_argument("--shape \"" + text + "\": rank over " +
+                                  std::to_string(kMaxKernelBenchRank));
     if (!c.shapes.emplace(tensor, dims).second)
       throw std::invalid_argument("--shape \"" + text + "\": " + tensor + " given twice");
     if (comma == std::string::npos) break;
@@ -288,9 +302,11 @@ std::vector<KernelBenchShapeCase> readKernelBenchCasesFile(const fs::path& file)
         !c["shapes"].is_object())
       throw std::runtime_error(p + ": not an object with a name and shapes {input: [dims]}");
     KernelBenchShapeCase sc{c["name"].get<std::string>(), {}};
-    if (!isValidCaseName(sc.name)) throw std::runtime_error(p + "/name: \"" + sc.name + "\" is not a case name");
+    if (!isValidCaseName(sc.name))
+      throw std::runtime_error(p + "/name: \"" + sc.name + "\" is not a case name");
     for (const auto& [tensor, dims] : c["shapes"].items()) {
-      if (!isCIdentifier(tensor)) throw std::runtime_error(p + "/shapes: \"" + tensor + "\" is not an input name");
+      if (!isCIdentifier(tensor))
+        throw std::runtime_error(p + "/shapes: \"" + tensor + "\" is not an input name");
       Shape s;
       if (!dims.is_array() || dims.size() > kMaxKernelBenchRank)
         throw std::runtime_error(p + "/shapes/" + tensor + ": not an array of at most " +
@@ -307,10 +323,13 @@ std::vector<KernelBenchShapeCase> readKernelBenchCasesFile(const fs::path& file)
   return out;
 }
 
-KernelBenchImport importKernelBenchProblem(const fs::path& problemFile, const KernelBenchImportOptions& options) {
+KernelBenchImport importKernelBenchProblem(const fs::path& problemFile,
+                                           const KernelBenchImportOptions& options) {
   KernelBenchImport r;
   const std::string file = problemFile.string();
-  auto refuse = [&](int line, std::string message) { r.errors.push_back(importProblem(file, line, std::move(message))); };
+  auto refuse = [&](int line, std::string message) {
+    r.errors.push_back(importProblem(file, line, std::move(message)));
+  };
   std::string error;
   const auto source = readBoundedRegularFile(problemFile, kMaxProblemBytes, error);
   if (!source) {
@@ -345,17 +364,19 @@ KernelBenchImport importKernelBenchProblem(const fs::path& problemFile, const Ke
   // A JSON document of strings, integers and arrays is also a Python literal.
   const std::string assignments =
       "OUTPUT_FILE = " + json(output.string()).dump() + "\nREQUEST = " + request.dump() + "\n";
-  if (!writeFile(script, kernelBenchProgram(problemName, *source, kernelBenchDescribeScript(), assignments))) {
+  if (!writeFile(script,
+                 kernelBenchProgram(problemName, *source, kernelBenchDescribeScript(), assignments))) {
     refuse(0, "cannot write " + script.string());
     return r;
   }
-  const SandboxResult run =
-      Sandbox(verify::torchSandboxPolicy(scratch.path())).run({verify::torchPython(), "-I", "-B", script.string()});
+  const SandboxResult run = Sandbox(verify::torchSandboxPolicy(scratch.path()))
+                                .run({verify::torchPython(), "-I", "-B", script.string()});
   const auto described = readBoundedRegularFile(output, kMaxKernelBenchDescriptionBytes, error);
   if (!described) {
-    refuse(0, "running the problem in the sandbox failed (" + run.process.describeOutcome() +
-                  "): " + run.stderrText().substr(0, kMaxTextBytes) +
-                  "\n(python3-torch is needed: apt-get install python3-torch)\ncommand: " + run.commandLine());
+    refuse(0,
+           "running the problem in the sandbox failed (" + run.process.describeOutcome() +
+               "): " + run.stderrText().substr(0, kMaxTextBytes) +
+               "\n(python3-torch is needed: apt-get install python3-torch)\ncommand: " + run.commandLine());
     return r;
   }
   const KernelBenchDescriptionParse parsed = parseKernelBenchDescription(*described);
@@ -365,18 +386,24 @@ KernelBenchImport importKernelBenchProblem(const fs::path& problemFile, const Ke
   }
   const KernelBenchDescription& d = parsed.description;
   if (!d.ok) {
-    const std::string why = d.kind == "not-kernelbench" || d.kind == "syntax"
-                                ? "not a KernelBench problem: "
-                                : d.kind == "torch" ? "" : "cannot import: ";
-    refuse(d.line, why + d.error);
+    const std::string why = d.kind == "not-kernelbench" || d.kind == "syntax" ? "not a KernelBench problem: "
+                            : d.kind == "torch"                               ? ""
+                                                                              : "cannot import: ";
+    // Debian's CPU torch lacks many float16 kernels; say so, since the problem itself may be fine.
+    const bool noHalfKernel = d.error.find("not implemented for 'Half'") != std::string::npos;
+    refuse(d.line, why + d.error +
+                       (noHalfKernel ? " (python3-torch on the CPU has no float16 kernel for this op, so it "
+                                       "cannot be the reference; a float32 or bfloat16 problem can)"
+                                     : ""));
     return r;
   }
   std::set<std::string> cubeSeen;
   for (const auto& op : d.cubeOps)
     if (cubeSeen.insert(op.name).second)
-      refuse(op.line, "forward() calls torch " + op.name +
-                          ", which needs the cube unit (matrix multiply / convolution); the emulator has only the "
-                          "vector unit so far (docs/emulator.md), so this problem cannot be imported yet");
+      refuse(op.line,
+             "forward() calls torch " + op.name +
+                 ", which needs the cube unit (matrix multiply / convolution); the emulator has only the "
+                 "vector unit so far (docs/emulator.md), so this problem cannot be imported yet");
   auto mapDType = [&](const KernelBenchTensor& t, const std::string& what) -> DType {
     const auto dt = parseDType(t.dtype);
     if (!dt || (*dt != DType::Float32 && *dt != DType::Float16 && *dt != DType::BFloat16)) {
@@ -388,7 +415,8 @@ KernelBenchImport importKernelBenchProblem(const fs::path& problemFile, const Ke
   };
   Task& task = r.task;
   task.name = options.name.empty() ? taskNameFrom(problemFile) : options.name;
-  if (!isCIdentifier(task.name)) refuse(0, "task name \"" + task.name + "\" is not a C identifier (use --name)");
+  if (!isCIdentifier(task.name))
+    refuse(0, "task name \"" + task.name + "\" is not a C identifier (use --name)");
   task.category = "kernelbench";
   if (!options.soc.empty()) task.soc = options.soc;
   std::string signature;
@@ -403,10 +431,11 @@ KernelBenchImport importKernelBenchProblem(const fs::path& problemFile, const Ke
   }
   std::string init;
   for (const auto& v : d.initInputs) init += (init.empty() ? "" : ", ") + v;
-  task.description = "Imported from the KernelBench problem " + problemName + ": Model(" + init + ").forward(" +
-                     signature + ") -> " + results +
-                     "; the reference runs that PyTorch module (kernelbench_problem.py beside task.json). Torch "
-                     "functions forward() calls:";
+  task.description =
+      "Imported from the KernelBench problem " + problemName + ": Model(" + init + ").forward(" + signature +
+      ") -> " + results +
+      "; the reference runs that PyTorch module (kernelbench_problem.py beside task.json). Torch "
+      "functions forward() calls:";
   std::set<std::string> opNames;
   for (const auto& op : d.ops)
     if (opNames.insert(op.name).second) task.description += " " + op.name;
@@ -433,7 +462,8 @@ KernelBenchImport importKernelBenchProblem(const fs::path& problemFile, const Ke
     }
     for (const auto& [tensor, dims] : options.extraCases[k].shapes)
       if (!task.findTensor(tensor) || !task.isInput(tensor))
-        refuse(0, "extra case " + e.name + " gives a shape for " + tensor + ", which is not an input of forward()");
+        refuse(0, "extra case " + e.name + " gives a shape for " + tensor +
+                      ", which is not an input of forward()");
     VerificationCase c;
     c.name = e.name;
     for (std::size_t t = 0; t < d.inputs.size(); ++t) c.shapes[d.inputs[t].name] = e.inputs[t];
@@ -450,12 +480,14 @@ KernelBenchImport importKernelBenchProblem(const fs::path& problemFile, const Ke
 std::string writeKernelBenchTask(const KernelBenchImport& imported, const fs::path& out) {
   if (!imported.ok()) return "the import has errors: " + imported.errors.front().format();
   std::error_code ec;
-  if (fs::exists(out / "task.json", ec)) return out.string() + ": already holds a task.json; choose an empty folder";
+  if (fs::exists(out / "task.json", ec))
+    return out.string() + ": already holds a task.json; choose an empty folder";
   fs::create_directories(out, ec);
   if (ec) return "cannot create " + out.string() + ": " + ec.message();
   if (!writeFile(out / "task.json", json(imported.task).dump(2) + "\n"))
     return "cannot write " + (out / "task.json").string();
-  if (!writeFile(out / "reference.py", imported.referenceSource)) return "cannot write " + (out / "reference.py").string();
+  if (!writeFile(out / "reference.py", imported.referenceSource))
+    return "cannot write " + (out / "reference.py").string();
   if (!writeFile(out / "kernelbench_problem.py", imported.problemSource))
     return "cannot write " + (out / "kernelbench_problem.py").string();
   return {};

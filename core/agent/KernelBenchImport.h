@@ -77,15 +77,15 @@ struct KernelBenchDescriptionParse {
 KernelBenchDescriptionParse parseKernelBenchDescription(const std::string& jsonText);
 
 struct KernelBenchImportOptions {
-  std::string name;                          // task name; empty: derived from the file name
+  std::string name;                              // task name; empty: derived from the file name
   std::vector<KernelBenchShapeCase> extraCases;  // --shape and --cases
-  std::string soc;                           // empty: the task default
+  std::string soc;                               // empty: the task default
 };
 
 struct KernelBenchImport {
   Task task;
-  std::string referenceSource;  // reference.py
-  std::string problemSource;    // the problem file, kept beside the task for people
+  std::string referenceSource;     // reference.py
+  std::string problemSource;       // the problem file, kept beside the task for people
   std::vector<Diagnostic> errors;  // what cannot be imported and why, with file and line
   bool ok() const { return errors.empty(); }
 };
