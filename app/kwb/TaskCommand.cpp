@@ -45,13 +45,14 @@ int validateTaskCommand(const std::string& pathArg, bool json) {
   out["problems"] = list;
   if (ok) {
     const fs::path dir = taskJson.parent_path().empty() ? fs::path(".") : taskJson.parent_path();
+    const bool hasReference = fs::exists(dir / "reference.cpp", ec) || fs::exists(dir / "reference.py", ec);
     out["task"] = {{"name", task.name},
                    {"category", task.category},
                    {"inputs", task.inputs.size()},
                    {"outputs", task.outputs.size()},
                    {"cases", task.cases.size()},
                    {"soc", task.soc},
-                   {"has_reference", fs::exists(dir / "reference.cpp", ec)},
+                   {"has_reference", hasReference},
                    {"has_readme", fs::exists(dir / "README.md", ec)}};
   }
   if (json) {

@@ -16,7 +16,8 @@ trap cleanup EXIT
 # 1. relu: get_inputs() gives the first case, --shape an extra one whose output shape torch derives.
 out=$("$kwb" task import --from kernelbench "$fx/relu.py" --shape x=3x333 --out "$tmp/relu") || fail "import: $out"
 for f in task.json reference.py kernelbench_problem.py; do [ -f "$tmp/relu/$f" ] || fail "missing $f"; done
-"$kwb" task validate "$tmp/relu" >/dev/null || fail "the imported task does not validate"
+"$kwb" task validate "$tmp/relu" > "$tmp/validate.out" || fail "the imported task does not validate"
+grep -q "no reference.cpp" "$tmp/validate.out" && fail "validate does not see reference.py: $(cat "$tmp/validate.out")"
 python3 - "$tmp/relu/task.json" <<'PY' || fail "task.json is not what relu.py describes"
 import json, sys
 t = json.load(open(sys.argv[1]))

@@ -16,14 +16,15 @@ namespace {
 using nlohmann::json;
 
 json validDescription() {
-  return {{"ok", true},
-          {"inputs", {{{"name", "x"}, {"dtype", "float32"}, {"shape", {16, 4096}}}}},
-          {"outputs", {{{"name", "out"}, {"dtype", "float32"}, {"shape", {16, 4096}}}}},
-          {"ops", {{{"name", "relu"}, {"line", 17}}}},
-          {"cube_ops", json::array()},
-          {"init_inputs", json::array()},
-          {"extra_cases", {{{"name", "shape_1"}, {"ok", true}, {"inputs", {{3, 333}}}, {"outputs", {{3, 333}}}}}},
-          {"forward_line", 16}};
+  return {
+      {"ok", true},
+      {"inputs", {{{"name", "x"}, {"dtype", "float32"}, {"shape", {16, 4096}}}}},
+      {"outputs", {{{"name", "out"}, {"dtype", "float32"}, {"shape", {16, 4096}}}}},
+      {"ops", {{{"name", "relu"}, {"line", 17}}}},
+      {"cube_ops", json::array()},
+      {"init_inputs", json::array()},
+      {"extra_cases", {{{"name", "shape_1"}, {"ok", true}, {"inputs", {{3, 333}}}, {"outputs", {{3, 333}}}}}},
+      {"forward_line", 16}};
 }
 
 // The problems, joined, for matching.
@@ -89,9 +90,14 @@ TEST(KernelBenchDescription, RefusesHostileNames) {
 }
 
 TEST(KernelBenchDescription, RefusesHostileShapes) {
-  const json bad[] = {json::array({0}), json::array({-4, 2}), json::array({1.5}), json::array({"16"}),
-                      json::array({std::int64_t{1} << 40}), json::array({1, 1, 1, 1, 1, 1, 1, 1, 1}),
-                      json::array({1 << 13, 1 << 13, 1 << 13}), json("16x16")};
+  const json bad[] = {json::array({0}),
+                      json::array({-4, 2}),
+                      json::array({1.5}),
+                      json::array({"16"}),
+                      json::array({std::int64_t{1} << 40}),
+                      json::array({1, 1, 1, 1, 1, 1, 1, 1, 1}),
+                      json::array({1 << 13, 1 << 13, 1 << 13}),
+                      json("16x16")};
   for (const auto& shape : bad) {
     json j = validDescription();
     j["inputs"][0]["shape"] = shape;
@@ -130,7 +136,8 @@ TEST(KernelBenchShapeOption, ParsesAndRefuses) {
   EXPECT_EQ(c.name, "shape_1");
   EXPECT_EQ(c.shapes.at("a"), (Shape{8, 100}));
   EXPECT_EQ(c.shapes.at("b"), (Shape{8, 100}));
-  for (const char* bad : {"8x100", "a=", "a=8x", "a=0x4", "a=-1", "a=8xq", "../a=4", "a=4,a=5", "a=99999999999"})
+  for (const char* bad :
+       {"8x100", "a=", "a=8x", "a=0x4", "a=-1", "a=8xq", "../a=4", "a=4,a=5", "a=99999999999"})
     EXPECT_THROW(parseKernelBenchShapeOption(bad, "s"), std::invalid_argument) << bad;
 }
 
