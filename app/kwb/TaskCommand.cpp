@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "app/kwb/Cli.h"
+#include "app/kwb/TaskImportKernelBench.h"
 #include "core/agent/ImportedTask.h"
 #include "core/agent/OpProjectImport.h"
 #include "core/model/Task.h"
@@ -44,13 +45,14 @@ int validateTaskCommand(const std::string& pathArg, bool json) {
   out["problems"] = list;
   if (ok) {
     const fs::path dir = taskJson.parent_path().empty() ? fs::path(".") : taskJson.parent_path();
+    const bool hasReference = fs::exists(dir / "reference.cpp", ec) || fs::exists(dir / "reference.py", ec);
     out["task"] = {{"name", task.name},
                    {"category", task.category},
                    {"inputs", task.inputs.size()},
                    {"outputs", task.outputs.size()},
                    {"cases", task.cases.size()},
                    {"soc", task.soc},
-                   {"has_reference", fs::exists(dir / "reference.cpp", ec)},
+                   {"has_reference", hasReference},
                    {"has_readme", fs::exists(dir / "README.md", ec)}};
   }
   if (json) {
@@ -112,15 +114,22 @@ void addTaskCommand(CLI::App& app, Context& ctx) {
   auto options = std::make_shared<OperatorProjectImportOptions>();
   auto cases = std::make_shared<std::string>();
   auto reference = std::make_shared<std::string>();
-  import->add_option("DIR", *dir, "The operator project (op_host/, op_kernel/)")->required();
-  import->add_option("--cases", *cases, "JSON array of task.json cases")->required();
-  import->add_option("--reference", *reference, "reference.cpp (docs/task-format.md)")->required();
+  import
+      ->add_option("DIR", *dir,
+                   "The operator project (op_host/, op_kernel/), or a .py with --from kernelbench")
+      ->required();
+  import->add_option("--cases", *cases, "JSON array of task.json cases");
+  import->add_option("--reference", *reference, "reference.cpp (docs/task-format.md)");
+  auto kernelBench = std::make_shared<KernelBenchCliOptions>();
+  addKernelBenchImportOptions(*import, kernelBench);
   import->add_option("--out", *out, "The task folder to write")->required();
   import->add_option("--dtype-combination", options->dtypeColumn, "Which DataType({...}) column (default 0)");
   import->add_option("--soc", options->soc, "Target SoC of the task");
-  import->callback([&ctx, dir, out, options, cases, reference] {
-    ctx.action = [dir, out, options, cases, reference] {
-      OperatorProjectImportOptions o = *options;
+  import->callback([&ctx, dir, out, options, cases, reference, kernelBench] {
+    ctx.action = [dir, out, options, cases, reference, kernelBench] {
+      if (kernelBench->from == "kernelbench")
+        return importKernelBenchTaskCommand(*dir, *cases, options->soc, *kernelBench, *out);
+  OperatorProjectImportOptions o = *options;
   o.casesFile = *cases;
   o.referenceFile = *reference;
   return importTaskCommand(*dir, o, *out);

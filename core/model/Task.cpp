@@ -117,6 +117,8 @@ Task loadTaskFile(const std::filesystem::path& taskJson) {
   const auto dir = task.files.dir.empty() ? std::filesystem::path(".") : task.files.dir;
   if (std::filesystem::is_regular_file(dir / "reference.cpp", ec))
     task.files.reference = task.files.dir / "reference.cpp";
+  else if (std::filesystem::is_regular_file(dir / "reference.py", ec))
+    task.files.reference = task.files.dir / "reference.py";  // docs/task-format.md, "Python references"
   if (std::filesystem::is_regular_file(dir / "README.md", ec))
     task.files.readme = task.files.dir / "README.md";
   return task;

@@ -45,7 +45,7 @@ struct Baseline {
 struct TaskFiles {
   std::filesystem::path taskJson;
   std::filesystem::path dir;
-  std::optional<std::filesystem::path> reference;  // dir/reference.cpp when present
+  std::optional<std::filesystem::path> reference;  // dir/reference.cpp, else dir/reference.py, when present
   std::optional<std::filesystem::path> readme;     // dir/README.md when present
   bool operator==(const TaskFiles&) const = default;
 };

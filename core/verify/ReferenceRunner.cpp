@@ -20,7 +20,24 @@ namespace kwb::verify {
 
 namespace fs = std::filesystem;
 
-namespace {}  // namespace
+std::string torchPython() {
+  if (auto p = environmentValue("KWB_TORCH_PYTHON")) return *p;
+  return "/usr/bin/python3";
+}
+
+SandboxPolicy torchSandboxPolicy(const fs::path& scratch) {
+  SandboxPolicy policy;
+  policy.scratchDir = scratch;
+  policy.wallTimeout = std::chrono::milliseconds(120000);
+  policy.cpuSeconds = 120;
+  for (const char* v : {"OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"})
+    policy.environment[v] = "1";
+  return policy;
+}
+
+bool isPythonReference(const Task& task) {
+  return task.files.reference && task.files.reference->extension() == ".py";
+}
 
 fs::path taskIncludeDir(const Task& task) {
   if (auto d = environmentValue("KWB_TASK_INCLUDE_DIR")) return *d;
@@ -38,12 +55,14 @@ ReferenceRunner::ReferenceRunner(fs::path cacheDir) : cacheDir_(std::move(cacheD
 ReferenceBuild ReferenceRunner::build(const Task& task) const {
   ReferenceBuild b;
   if (!task.files.reference) {
-    b.log = "task " + task.name + " has no reference.cpp in " + task.files.dir.string();
+    b.log = "task " + task.name + " has no reference.cpp (or reference.py) in " + task.files.dir.string();
     return b;
   }
+  b.python = isPythonReference(task);
   const fs::path inc = taskIncludeDir(task);
   const std::string src = readTextFileOrEmpty(*task.files.reference);
-  const std::string key = hashHex(src + "\n--\n" + readTextFileOrEmpty(inc / "kwb_reference.h"));
+  const std::string key = b.python ? "py-" + hashHex(src)
+                                   : hashHex(src + "\n--\n" + readTextFileOrEmpty(inc / "kwb_reference.h"));
   const PrivateDirResult pd = preparePrivateDir(cacheDir_);
   if (!pd.ok) {
     b.log = pd.error;
@@ -73,6 +92,24 @@ ReferenceBuild ReferenceRunner::build(const Task& task) const {
     return b;
   }
   const fs::path built = scratch.path() / "reference";
+  if (b.python) {
+    // Nothing to compile: the script itself is what gets cached, verified and copied per case.
+    std::error_code cec;
+    fs::copy_file(source, built, fs::copy_options::overwrite_existing, cec);
+    if (cec) {
+      b.log = "cannot copy " + source.string() + ": " + cec.message();
+      return b;
+    }
+    b.command = torchPython() + " " + source.string();
+    auto digest = storeCacheEntry(built, b.binary, error);
+    if (!digest) {
+      b.log = "cannot move the reference script into the cache: " + error;
+      return b;
+    }
+    b.sha256 = *digest;
+    b.ok = true;
+    return b;
+  }
   const std::vector<std::string> argv = {
       "g++",           "-std=c++17", "-O1",         "-DKWB_REFERENCE_MAIN", "-I" + inc.string(),
       source.string(), "-o",         built.string()};
@@ -163,10 +200,12 @@ ReferenceOutput ReferenceRunner::run(const ReferenceBuild& build, const Prepared
     fs::remove(program, rec);
     return out;
   }
-  SandboxPolicy policy;
+  SandboxPolicy policy = build.python ? torchSandboxPolicy(dir) : SandboxPolicy{};
   policy.scratchDir = dir;
-  policy.wallTimeout = std::chrono::milliseconds(60000);
-  const auto r = Sandbox(policy).run({program.string(), manifest.string()});
+  if (!build.python) policy.wallTimeout = std::chrono::milliseconds(60000);
+  const auto r = Sandbox(policy).run(
+      build.python ? std::vector<std::string>{torchPython(), "-I", "-B", program.string(), manifest.string()}
+                   : std::vector<std::string>{program.string(), manifest.string()});
   if (!r.ok()) {
     out.error = "the reference program failed (" + r.process.describeOutcome() + "): " + r.stderrText() +
                 "\ncommand: " + r.commandLine();
