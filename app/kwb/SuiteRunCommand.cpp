@@ -312,6 +312,7 @@ int runSuiteAgent(SuiteRunArgs a) {
     so.account = a.account;
     so.maxRetries = a.maxRetries;
     so.pollInterval = std::chrono::milliseconds(std::lround(a.pollSeconds * 1000));
+    if (!cfg.apiKeyEnv.empty()) so.passEnvironment.push_back(cfg.apiKeyEnv);
     so.onEvent = onEvent;
     const std::string self = fs::read_symlink("/proc/self/exe", ec).string();
     const fs::path absDir = fs::absolute(dir);

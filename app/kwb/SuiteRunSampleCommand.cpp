@@ -43,11 +43,11 @@ int runSample(const RunSampleArgs& a, StopSignals& signals, std::mutex& stopMute
     std::cerr << "kwb suite run-sample: " << e.what() << "\n";
     return BadInput;
   }
-  const bool known = std::any_of(plan.tasks.begin(), plan.tasks.end(),
-                                 [&](const SuiteTask& t) { return t.name == a.task; });
+  const bool known =
+      std::any_of(plan.tasks.begin(), plan.tasks.end(), [&](const SuiteTask& t) { return t.name == a.task; });
   if (!known || a.sample > plan.samples) {
-    std::cerr << "kwb suite run-sample: the suite in " << a.dir << " has no sample " << a.sample << " of task '"
-              << a.task << "'\n";
+    std::cerr << "kwb suite run-sample: the suite in " << a.dir << " has no sample " << a.sample
+              << " of task '" << a.task << "'\n";
     return BadInput;
   }
   SuiteRunOptions options;
@@ -117,7 +117,9 @@ void addSuiteRunSampleCommand(CLI::App& suite, Context& ctx) {
   auto a = std::make_shared<RunSampleArgs>();
   cmd->add_option("DIR", a->dir, "Suite folder (with suite.json)")->required();
   cmd->add_option("TASK", a->task, "Task name in the suite's plan")->required();
-  cmd->add_option("K", a->sample, "Sample number, from 1")->required()->check(CLI::Range(1, kMaxSuiteSamples));
+  cmd->add_option("K", a->sample, "Sample number, from 1")
+      ->required()
+      ->check(CLI::Range(1, kMaxSuiteSamples));
   addLlmOptions(*cmd, a->llm);
   cmd->add_option("--seed", a->seed, "Fixed verification seed");
   cmd->callback([&ctx, a] { ctx.action = [a] { return runSampleAndRecord(*a); }; });

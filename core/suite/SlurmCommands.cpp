@@ -48,8 +48,9 @@ std::string slurmOptionProblem(const std::string& option, const std::string& val
   if (value.size() > 64) return option + " is longer than 64 characters";
   const bool isTime = option == "--time";
   for (char c : value) {
-    const bool ok = isTime ? (std::isdigit(static_cast<unsigned char>(c)) || c == ':' || c == '-')
-                           : (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.');
+    const bool ok = isTime
+                        ? (std::isdigit(static_cast<unsigned char>(c)) || c == ':' || c == '-')
+                        : (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.');
     if (!ok)
       return option + " '" + value + "' has the character '" + std::string(1, c) +
              (isTime ? "'; use minutes, MM:SS, HH:MM:SS or D-HH[:MM[:SS]]"
@@ -60,12 +61,14 @@ std::string slurmOptionProblem(const std::string& option, const std::string& val
 }
 
 std::vector<std::string> sbatchArgv(const SlurmJobRequest& job) {
-  for (const auto& [option, value] : {std::pair<std::string, const std::string&>{"--partition", job.partition},
-                                      {"--time", job.timeLimit},
-                                      {"--account", job.account}})
+  for (const auto& [option, value] :
+       {std::pair<std::string, const std::string&>{"--partition", job.partition},
+        {"--time", job.timeLimit},
+        {"--account", job.account}})
     if (auto why = slurmOptionProblem(option, value); !why.empty()) throw std::invalid_argument(why);
   if (job.command.empty()) throw std::invalid_argument("a Slurm job needs a command");
-  std::vector<std::string> argv{"sbatch", "--parsable", "--job-name=" + job.jobName, "--nodes=1", "--ntasks=1"};
+  std::vector<std::string> argv{"sbatch", "--parsable", "--job-name=" + job.jobName, "--nodes=1",
+                                "--ntasks=1"};
   if (!job.partition.empty()) argv.push_back("--partition=" + job.partition);
   if (!job.timeLimit.empty()) argv.push_back("--time=" + job.timeLimit);
   if (!job.account.empty()) argv.push_back("--account=" + job.account);
@@ -97,9 +100,9 @@ std::vector<std::string> squeueArgv(const std::vector<std::string>& jobIds) {
 
 SlurmJobPhase slurmJobPhase(const std::string& state) {
   static const std::set<std::string> running{"RUNNING", "COMPLETING", "STAGE_OUT", "SIGNALING"};
-  static const std::set<std::string> queued{"PENDING",  "CONFIGURING", "REQUEUED", "REQUEUE_FED",
-                                            "REQUEUE_HOLD", "RESIZING", "SUSPENDED", "RESV_DEL_HOLD",
-                                            "STOPPED"};
+  static const std::set<std::string> queued{"PENDING",     "CONFIGURING",   "REQUEUED",
+                                            "REQUEUE_FED", "REQUEUE_HOLD",  "RESIZING",
+                                            "SUSPENDED",   "RESV_DEL_HOLD", "STOPPED"};
   if (running.count(state)) return SlurmJobPhase::Running;
   if (queued.count(state)) return SlurmJobPhase::Queued;
   return SlurmJobPhase::Finished;
@@ -119,8 +122,8 @@ std::map<std::string, SlurmJobState> parseSqueue(const std::string& text) {
     if (line.empty()) continue;
     const auto fields = splitBars(line);
     if (fields.size() != 3 || !isJobId(fields[0]) || fields[1].empty())
-      throw std::runtime_error("squeue output line " + std::to_string(number) + " is not ID|STATE|REASON: " +
-                               line.substr(0, 200));
+      throw std::runtime_error("squeue output line " + std::to_string(number) +
+                               " is not ID|STATE|REASON: " + line.substr(0, 200));
     SlurmJobState s;
     s.jobId = fields[0];
     s.state = fields[1].substr(0, fields[1].find(' '));

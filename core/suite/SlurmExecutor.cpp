@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/suite/SlurmExecutor.h"
 
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -52,7 +53,9 @@ fs::path slurmJobOutputFile(const fs::path& suiteDir, const std::string& task, i
          (task + ".sample-" + std::to_string(sample) + ".try-" + std::to_string(attempt) + ".out");
 }
 
-bool slurmJobWasKilled(std::optional<int> exitStatus) { return !exitStatus || *exitStatus >= 128; }
+bool slurmJobWasKilled(std::optional<int> exitStatus) {
+  return !exitStatus || *exitStatus >= 128;
+}
 
 struct SlurmExecutor::Impl {
   fs::path dir;
@@ -83,6 +86,9 @@ struct SlurmExecutor::Impl {
     spec.argv = argv;
     spec.timeout = kSlurmCommandTimeout;
     spec.outputCap = std::size_t{4} * 1024 * 1024;
+    for (const auto& name : opt.passEnvironment)
+      if (const char* value = name.empty() ? nullptr : std::getenv(name.c_str()))
+        spec.environment[name] = value;
     return ProcessRunner().run(spec);
   }
 
@@ -131,8 +137,11 @@ struct SlurmExecutor::Impl {
         s.closed = true;
         ++summary.finished;
       }
-      emit("sample_finished",
-           {{"task", s.task}, {"sample", s.sample}, {"status", "finished"}, {"job_id", s.jobId}, {"state", state}});
+      emit("sample_finished", {{"task", s.task},
+                               {"sample", s.sample},
+                               {"status", "finished"},
+                               {"job_id", s.jobId},
+                               {"state", state}});
       return;
     }
     const auto exitStatus = readExitStatus(slurmSampleStatusFile(dir, s.task, s.sample));
@@ -190,7 +199,8 @@ struct SlurmExecutor::Impl {
     const ProcessResult r = runSlurm(argv);
     if (!r.ok()) {
       std::lock_guard lock(mu);
-      summary.errors.push_back("scancel failed (" + r.describeOutcome() + "): " + r.stderrText.substr(0, 2000));
+      summary.errors.push_back("scancel failed (" + r.describeOutcome() +
+                               "): " + r.stderrText.substr(0, 2000));
     }
   }
 };
@@ -198,9 +208,10 @@ struct SlurmExecutor::Impl {
 SlurmExecutor::SlurmExecutor(fs::path suiteDir, SuitePlan plan, SlurmExecutorOptions options)
     : impl_(std::make_unique<Impl>()) {
   if (!options.jobCommand) throw std::invalid_argument("the Slurm executor needs the job command");
-  for (const auto& [option, value] : {std::pair<std::string, const std::string&>{"--partition", options.partition},
-                                      {"--time", options.timeLimit},
-                                      {"--account", options.account}})
+  for (const auto& [option, value] :
+       {std::pair<std::string, const std::string&>{"--partition", options.partition},
+        {"--time", options.timeLimit},
+        {"--account", options.account}})
     if (auto why = slurmOptionProblem(option, value); !why.empty()) throw std::invalid_argument(why);
   impl_->dir = std::move(suiteDir);
   impl_->plan = std::move(plan);
@@ -209,7 +220,9 @@ SlurmExecutor::SlurmExecutor(fs::path suiteDir, SuitePlan plan, SlurmExecutorOpt
 
 SlurmExecutor::~SlurmExecutor() = default;
 
-void SlurmExecutor::stop() { impl_->stopRequested = true; }
+void SlurmExecutor::stop() {
+  impl_->stopRequested = true;
+}
 
 SuiteRunSummary SlurmExecutor::run() {
   Impl& m = *impl_;
@@ -266,7 +279,8 @@ SuiteRunSummary SlurmExecutor::run() {
       if (++queryFailures >= m.opt.maxQueryFailures) {
         {
           std::lock_guard lock(m.mu);
-          m.summary.errors.push_back(std::string("giving up on Slurm after ") + std::to_string(queryFailures) +
+          m.summary.errors.push_back(std::string("giving up on Slurm after ") +
+                                     std::to_string(queryFailures) +
                                      " failed queries; its jobs may still run: " + e.what());
         }
         m.cancelOpenJobs();

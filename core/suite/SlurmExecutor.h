@@ -30,6 +30,9 @@ struct SlurmExecutorOptions {
   int maxQueryFailures = 30;
   // The job's command for one sample (kwb suite run-sample DIR TASK K plus the LLM options).
   std::function<std::vector<std::string>(const std::string& task, int sample)> jobCommand;
+  // Variables of this process that sbatch must pass on to the jobs although ProcessRunner keeps secrets
+  // from children (the LLM key's variable: the job's kwb needs it).
+  std::vector<std::string> passEnvironment;
   // Events: "job_submitted", "job_state", "job_retried", "sample_finished", "suite_finished" (with
   // done/total like SuiteRunner's).
   std::function<void(const SuiteEvent&)> onEvent;

@@ -40,7 +40,9 @@ PY
 for _ in $(seq 100); do [ -s "$WORK/port" ] && break; sleep 0.05; done
 PORT=$(head -1 "$WORK/port")
 [ -n "$PORT" ] || fail "the test server printed no port: $(cat "$WORK/server.err")"
-LLM=(--provider openai --base-url "http://127.0.0.1:$PORT/v1" --model test-model --api-key-env KWB_SUITE_UNSET_KEY)
+# The key goes to the jobs in its variable (ProcessRunner keeps secrets from sbatch unless passed on).
+export KWB_SLURM_TEST_KEY="slurm-test-key-$$"
+LLM=(--provider openai --base-url "http://127.0.0.1:$PORT/v1" --model test-model --api-key-env KWB_SLURM_TEST_KEY)
 TASKS=("$SRC/resources/tasks/add_custom" "$SRC/resources/tasks/relu_custom")
 
 # 1. Bad Slurm options are refused before anything is submitted.
@@ -82,6 +84,12 @@ summary = lines[-1]
 assert summary["event"] == "summary" and summary["finished"] == 2 and summary["failed"] == 0, summary
 assert len(summary["reports"]) == 3, summary
 PY
+python3 - "http://127.0.0.1:$PORT/__kwb/requests" "$KWB_SLURM_TEST_KEY" <<'PY' || fail "the jobs did not send the API key from its variable"
+import json, sys, urllib.request
+reqs = json.load(urllib.request.urlopen(sys.argv[1]))
+assert reqs and all(r["headers"].get("authorization") == "Bearer " + sys.argv[2] for r in reqs), [r["headers"].get("authorization") for r in reqs]
+PY
+grep -rq "$KWB_SLURM_TEST_KEY" "$S" && fail "the API key was written into the suite folder"
 for t in add_custom relu_custom; do
   [ -f "$S/sessions/$t/sample-1.done.json" ] || fail "$t has no .done.json"
   "$KWB" session show "$S/sessions/$t/sample-1" > /dev/null || fail "$t's session is not healthy"

@@ -27,18 +27,18 @@ SlurmJobRequest job() {
   j.jobName = "kwb-add_custom-1";
   j.workDir = "/shared/suite";
   j.outputFile = "/shared/suite/slurm/add_custom.sample-1.try-1.out";
-  j.command = {"/opt/kwb/bin/kwb", "suite", "run-sample", "/shared/suite", "add_custom", "1", "--model",
-               "it's"};
+  j.command = {"/opt/kwb/bin/kwb", "suite", "run-sample", "/shared/suite",
+               "add_custom",       "1",     "--model",    "it's"};
   return j;
 }
 
 TEST(SlurmCommandsTest, SbatchArgvWithoutOptionalSettings) {
   EXPECT_EQ(sbatchArgv(job()),
-            (std::vector<std::string>{"sbatch", "--parsable", "--job-name=kwb-add_custom-1", "--nodes=1",
-                                      "--ntasks=1", "--chdir=/shared/suite",
-                                      "--output=/shared/suite/slurm/add_custom.sample-1.try-1.out",
-                                      "--wrap=exec /opt/kwb/bin/kwb suite run-sample /shared/suite add_custom 1 "
-                                      "--model 'it'\\''s'"}));
+            (std::vector<std::string>{
+                "sbatch", "--parsable", "--job-name=kwb-add_custom-1", "--nodes=1", "--ntasks=1",
+                "--chdir=/shared/suite", "--output=/shared/suite/slurm/add_custom.sample-1.try-1.out",
+                "--wrap=exec /opt/kwb/bin/kwb suite run-sample /shared/suite add_custom 1 "
+                "--model 'it'\\''s'"}));
 }
 
 TEST(SlurmCommandsTest, SbatchArgvWithPartitionTimeAndAccount) {
@@ -76,8 +76,8 @@ TEST(SlurmCommandsTest, ParsesSbatchParsableOutput) {
 }
 
 TEST(SlurmCommandsTest, SqueueArgvAsksForEveryStateOfTheJobs) {
-  EXPECT_EQ(squeueArgv({"4", "7"}), (std::vector<std::string>{"squeue", "--noheader", "--states=all", "--jobs=4,7",
-                                                              "--format=%i|%T|%r"}));
+  EXPECT_EQ(squeueArgv({"4", "7"}), (std::vector<std::string>{"squeue", "--noheader", "--states=all",
+                                                              "--jobs=4,7", "--format=%i|%T|%r"}));
 }
 
 TEST(SlurmCommandsTest, ParsesQueuedRunningAndCancelledJobs) {
