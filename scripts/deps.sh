@@ -8,7 +8,8 @@ kwb_install_deps() {
     libgtest-dev libgmock-dev libbenchmark-dev libdtl-dev python3-numpy python3-torch
     qt6-base-dev libqt6charts6-dev libqt6opengl6-dev libqscintilla2-qt6-dev
     bubblewrap xvfb xauth clang-format clang-tidy
-    clang libclang-rt-14-dev)  # the fuzz preset: clang with libFuzzer (docs/reliability.md)
+    clang libclang-rt-14-dev  # the fuzz preset: clang with libFuzzer (docs/reliability.md)
+    slurm-wlm munge)  # the Slurm executor's test starts a single-node Slurm (docs/suites.md)
   local missing=()
   for p in "${pkgs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -29,6 +29,8 @@ void addEvalCommand(CLI::App& app, Context& ctx);
 void addSuiteCommand(CLI::App& app, Context& ctx);
 // suite run / report / compare, added to the `suite` group (SuiteRunCommand.cpp).
 void addSuiteRunCommands(CLI::App& suite, Context& ctx);
+// suite run-sample: one sample inside a Slurm job (SuiteRunSampleCommand.cpp).
+void addSuiteRunSampleCommand(CLI::App& suite, Context& ctx);
 void addSimCommand(CLI::App& app, Context& ctx);
 void addRunCommand(CLI::App& app, Context& ctx);
 void addSessionCommand(CLI::App& app, Context& ctx);

@@ -18,6 +18,7 @@
 #include "app/kwb/StopSignals.h"
 #include "core/agent/AgentEvents.h"
 #include "core/model/Task.h"
+#include "core/suite/SlurmExecutor.h"
 #include "core/suite/SuiteCompare.h"
 #include "core/suite/SuiteReport.h"
 #include "core/suite/SuiteRunner.h"
@@ -46,6 +47,10 @@ struct SuiteRunArgs {
   bool noExpert = false;
   bool noReport = false;
   SuiteBudgets budgets;
+  std::string executor = "local";  // "local" or "slurm"
+  std::string partition, timeLimit, account;
+  int maxRetries = 2;
+  double pollSeconds = 2;
 };
 
 // Task folders from the arguments: a folder with task.json is a task, any other folder contributes the
@@ -159,12 +164,37 @@ std::string defaultOutDir() {
   return std::string("suite-") + stamp;
 }
 
+// The command a Slurm job runs for one sample: this kwb, with the LLM endpoint given explicitly (the
+// key stays in the environment variable it names, which sbatch passes on with the rest).
+std::vector<std::string> runSampleCommand(const std::string& kwb, const fs::path& dir,
+                                          const std::string& task, int sample, const LlmEndpointConfig& cfg,
+                                          std::optional<std::uint64_t> seed) {
+  std::vector<std::string> argv{kwb, "suite", "run-sample", dir.string(), task, std::to_string(sample)};
+  auto add = [&](const char* option, const std::string& value) {
+    if (value.empty()) return;
+    argv.push_back(option);
+    argv.push_back(value);
+  };
+  add("--provider", cfg.provider);
+  if (cfg.provider == "replay") {
+    add("--replay", fs::absolute(cfg.replayFile).string());
+  } else {
+    add("--base-url", cfg.baseUrl);
+    add("--model", cfg.model);
+    add("--api-key-env", cfg.apiKeyEnv);
+  }
+  if (seed) add("--seed", std::to_string(*seed));
+  return argv;
+}
+
 int runSuiteAgent(SuiteRunArgs a) {
   std::mutex stopMutex;
   SuiteRunner* running = nullptr;
+  SlurmExecutor* slurmRunning = nullptr;
   StopSignals signals([&](int) {
     std::lock_guard lock(stopMutex);
     if (running) running->stop();
+    if (slurmRunning) slurmRunning->stop();
   });
   std::string llmError;
   const LlmEndpointConfig cfg = resolveLlmEndpoint(a.llm, llmError);
@@ -237,9 +267,18 @@ int runSuiteAgent(SuiteRunArgs a) {
       return bad("cannot write the suite plan in " + dir.string() + ": " + e.what(), a.json);
     }
   }
+  if (a.executor == "slurm")
+    for (const auto& [option, value] :
+         {std::pair<std::string, const std::string&>{"--partition", a.partition},
+          {"--time", a.timeLimit},
+          {"--account", a.account}})
+      if (auto why = slurmOptionProblem(option, value); !why.empty()) return bad(why, a.json);
   SuiteRunOptions options;
   options.workers = a.workers;
   options.measureExpert = !a.noExpert;
+  // With Slurm this process measures the experts (quick, once per task) and its jobs run the samples.
+  const bool slurm = a.executor == "slurm";
+  options.runSamples = !slurm;
   options.loop.seed = seed;
   options.makeLlm = [cfg] { return std::shared_ptr<LlmClient>(makeLlmClient(cfg)); };
   const std::string backend = plan.settings.backend;
@@ -248,6 +287,12 @@ int runSuiteAgent(SuiteRunArgs a) {
   };
   const bool json = a.json;
   options.onEvent = [json](const SuiteEvent& e) { printEvent(e, json); };
+  const auto onEvent = options.onEvent;
+  // With Slurm, the suite's start and end are the executor's; this runner only measures the experts.
+  if (slurm)
+    options.onEvent = [json](const SuiteEvent& e) {
+      if (e.kind != "suite_started" && e.kind != "suite_finished") printEvent(e, json);
+    };
   SuiteRunSummary summary;
   {
     SuiteRunner runner(dir, plan, std::move(options));
@@ -259,6 +304,38 @@ int runSuiteAgent(SuiteRunArgs a) {
     summary = runner.run();
     std::lock_guard lock(stopMutex);
     running = nullptr;
+  }
+  if (slurm && !signals.received()) {
+    SlurmExecutorOptions so;
+    so.partition = a.partition;
+    so.timeLimit = a.timeLimit;
+    so.account = a.account;
+    so.maxRetries = a.maxRetries;
+    so.pollInterval = std::chrono::milliseconds(std::lround(a.pollSeconds * 1000));
+    if (!cfg.apiKeyEnv.empty()) so.passEnvironment.push_back(cfg.apiKeyEnv);
+    so.onEvent = onEvent;
+    const std::string self = fs::read_symlink("/proc/self/exe", ec).string();
+    const fs::path absDir = fs::absolute(dir);
+    so.jobCommand = [self, absDir, cfg, seed](const std::string& task, int sample) {
+      return runSampleCommand(self, absDir, task, sample, cfg, seed);
+    };
+    try {
+      SlurmExecutor executor(dir, plan, std::move(so));
+      {
+        std::lock_guard lock(stopMutex);
+        slurmRunning = &executor;
+        if (signals.received()) executor.stop();
+      }
+      const SuiteRunSummary expertSummary = summary;
+      summary = executor.run();
+      summary.errors.insert(summary.errors.begin(), expertSummary.errors.begin(), expertSummary.errors.end());
+      std::lock_guard lock(stopMutex);
+      slurmRunning = nullptr;
+    } catch (const std::exception& e) {
+      std::lock_guard lock(stopMutex);
+      slurmRunning = nullptr;
+      return bad(std::string("--executor slurm: ") + e.what(), a.json);
+    }
   }
   std::vector<fs::path> reports;
   if (!a.noReport) {
@@ -293,7 +370,7 @@ int runSuiteAgent(SuiteRunArgs a) {
   }
   if (const int sig = signals.received()) {
     std::cerr << "kwb suite: stopped by signal " << sig << "; continue with: kwb suite run --resume --out "
-              << dir.string() << "\n";
+              << dir.string() << (slurm ? " --executor slurm" : "") << "\n";
     return 128 + sig;
   }
   if (llmFailure) return LlmFailure;
@@ -375,7 +452,17 @@ void addSuiteRunCommands(CLI::App& suite, Context& ctx) {
   run->add_flag("--no-expert", a->noExpert, "Do not measure the expert candidates (no fast_p vs expert)");
   run->add_flag("--no-report", a->noReport, "Do not write report.json/.xml/.html at the end");
   run->add_flag("--json", a->json, "One JSON line per event on stdout");
+  run->add_option("--executor", a->executor, "Where the samples run: local (threads) or slurm (one job each)")
+      ->check(CLI::IsMember({"local", "slurm"}));
+  run->add_option("--partition", a->partition, "Slurm partition of the jobs (--executor slurm)");
+  run->add_option("--time", a->timeLimit, "Slurm time limit of each job, e.g. 30 or 1:00:00");
+  run->add_option("--account", a->account, "Slurm account to charge");
+  run->add_option("--max-retries", a->maxRetries, "Resubmissions of a killed or preempted job (Slurm)")
+      ->check(CLI::Range(0, 20));
+  run->add_option("--poll-seconds", a->pollSeconds, "How often squeue is asked (Slurm)")
+      ->check(CLI::Range(0.2, 600.0));
   run->callback([&ctx, a] { ctx.action = [a] { return runSuiteAgent(*a); }; });
+  addSuiteRunSampleCommand(suite, ctx);
 
   auto* report =
       suite.add_subcommand("report", "Write report.json, report.xml (JUnit) and report.html of a suite");

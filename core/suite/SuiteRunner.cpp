@@ -418,12 +418,14 @@ SuiteRunSummary SuiteRunner::run() {
     } catch (const std::exception& e) {
       m.taskErrors[i] = std::string("task ") + t.dir.string() + ": " + e.what();
     }
-    if (m.opt.measureExpert) m.jobs.push_back({true, i, 0});
+    if (m.opt.measureExpert && !m.opt.onlySample) m.jobs.push_back({true, i, 0});
     for (int k = 1; k <= m.plan.samples; ++k) {
       std::error_code ec;
+      const bool selected =
+          m.opt.runSamples && (!m.opt.onlySample || *m.opt.onlySample == std::make_pair(t.name, k));
       if (fs::exists(sampleDoneFile(m.dir, t.name, k), ec)) {
         ++alreadyDone;
-      } else {
+      } else if (selected) {
         m.jobs.push_back({false, i, k});
       }
       // Usage of every session on disk counts against the budgets, finished or not.

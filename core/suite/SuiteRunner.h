@@ -17,7 +17,9 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -45,6 +47,11 @@ struct SuiteRunOptions {
   std::function<std::shared_ptr<CandidateEvaluator>(const Task&)> makeEvaluator;
   AgentLoopOptions loop;  // seed, work root, cache folder, ...; resumeFrom is set per sample
   std::function<void(const SuiteEvent&)> onEvent;
+  // Which samples this runner runs: all of the plan's (the local executor), none (runSamples false: the
+  // Slurm executor measures the experts here and leaves the samples to its jobs), or one (`kwb suite
+  // run-sample`, inside a job). The summary still counts every planned sample.
+  bool runSamples = true;
+  std::optional<std::pair<std::string, int>> onlySample;  // task name, 1-based sample
 };
 
 struct SuiteRunSummary {
