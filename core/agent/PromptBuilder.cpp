@@ -77,6 +77,22 @@ std::vector<DiagGroup> groupDiagnostics(const std::vector<Diagnostic>& ds, bool 
   return groups;
 }
 
+// Cause first (issue 15): an error located in the candidate's own source names the line to change; one
+// without a line, or in another file, less so; a crash, a timeout or a wrong answer is usually what an
+// earlier error led to, so it goes last. Stable: equal ranks keep the order of allDiagnostics.
+int causeRank(const Diagnostic& d, const std::string& candidateFileName) {
+  if (d.category == category::RuntimeCrash || d.category == category::Timeout ||
+      d.category == category::WrongAnswer)
+    return 2;
+  return d.line > 0 && baseName(d.file) == candidateFileName ? 0 : 1;
+}
+
+void rankCauseFirst(std::vector<DiagGroup>& groups, const std::string& candidateFileName) {
+  std::stable_sort(groups.begin(), groups.end(), [&](const DiagGroup& a, const DiagGroup& b) {
+    return causeRank(a.first, candidateFileName) < causeRank(b.first, candidateFileName);
+  });
+}
+
 std::string describeGroup(const DiagGroup& g, const Iteration& it, const std::string& candidateFileName,
                           bool withExcerpt) {
   const Diagnostic& d = g.first;
@@ -219,7 +235,8 @@ std::string describeFeedback(const Iteration& it, const std::string& candidateFi
   if (it.verify && !it.verify->summary.empty()) s << " (" << it.verify->summary << ")";
   s << "\n";
   const auto diags = allDiagnostics(it);
-  const auto errors = groupDiagnostics(diags, true);
+  auto errors = groupDiagnostics(diags, true);
+  rankCauseFirst(errors, candidateFileName);
   const auto warnings = groupDiagnostics(diags, false);
   int listed = 0;
   if (!errors.empty()) {

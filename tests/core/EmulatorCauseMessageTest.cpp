@@ -86,3 +86,24 @@ TEST(EmulatorCauseMessage, UbOverflowNamesTheLargestBufferWhenAnotherTipsTheTota
       << m;
 }
 }  // namespace
+
+namespace {
+TEST(EmulatorCauseMessage, UndersizedBufferIsReportedAtItsInitBufferWithTheOverrunningCopy) {
+  const std::string m = errorMessageOf("ub_out_of_bounds_small_buffer");
+  EXPECT_NE(m.find("the InitBuffer at line 21 makes a buffer of 512 bytes, smaller than the 1024 bytes the "
+                   "DataCopy at line 27 writes"),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("Give this InitBuffer the tile's full length"), std::string::npos) << m;
+}
+
+TEST(EmulatorCauseMessage, OverlapIsReportedAtTheSetGlobalBufferWithBothBlocksWrites) {
+  const std::string m = errorMessageOf("multicore_overlap");
+  EXPECT_NE(m.find("the SetGlobalBuffer at line 19 gives the blocks overlapping GM ranges: blocks 0 and 1 "
+                   "both write GM bytes"),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("(DataCopy), block 1 at "), std::string::npos) << m;
+  EXPECT_NE(m.find("Offset each block's range by GetBlockIdx()"), std::string::npos) << m;
+}
+}  // namespace

@@ -126,6 +126,43 @@ TEST(PromptBuilder, RepairPromptPutsGroupedDiagnosticsWithExcerptBeforeTheCandid
   EXPECT_LT(candidate, user.find("## Task specification"));
 }
 
+TEST(PromptBuilder, FeedbackListsTheCauseBeforeTheCrashAndTheWrongAnswerItLedTo) {
+  Iteration it;
+  it.id = 4;
+  it.candidate.files["kernel.cpp"] = kSource;
+  it.verdict = Verdict::RuntimeError;
+  it.state = IterationState::Done;
+  auto diag = [](std::string category, std::string source, int line, std::string message) {
+    Diagnostic d;
+    d.source = std::move(source);
+    d.category = std::move(category);
+    d.file = line > 0 ? "/tmp/work/kernel.cpp" : "";
+    d.line = line;
+    d.message = std::move(message);
+    return d;
+  };
+  RunResult run;
+  run.status = RunStatus::Error;
+  run.diagnostics.push_back(diag("timeout", "runtime", 0, "block 1 ran past its time limit"));
+  run.diagnostics.push_back(diag("runtime-crash", "runtime", 0, "block 0 died with SIGSEGV"));
+  run.diagnostics.push_back(diag("invalid-param", "emulator", 0, "blockDim 0"));
+  run.diagnostics.push_back(diag("queue-misuse", "emulator", 7, "nothing was EnQue'd after this DataCopy"));
+  it.run = run;
+  VerifyReport v;
+  v.verdict = Verdict::WrongAnswer;
+  v.diagnostics.push_back(diag("wrong-answer", "verifier", 0, "every element wrong"));
+  it.verify = v;
+  const std::string f = describeFeedback(it, "kernel.cpp", 8);
+  const auto cause = f.find("1. [queue-misuse] kernel.cpp:7");
+  ASSERT_NE(cause, std::string::npos) << f;
+  const auto unlocated = f.find("2. [invalid-param]");
+  ASSERT_NE(unlocated, std::string::npos) << f;
+  // The consequences keep their own order after the causes.
+  EXPECT_NE(f.find("3. [timeout]"), std::string::npos) << f;
+  EXPECT_NE(f.find("4. [runtime-crash]"), std::string::npos) << f;
+  EXPECT_NE(f.find("5. [wrong-answer]"), std::string::npos) << f;
+}
+
 TEST(PromptBuilder, TightBudgetTrimsReadmeFirstAndKeepsConstraintsAndHint) {
   const Task t = smallTask();
   const Iteration prev = failingIteration();

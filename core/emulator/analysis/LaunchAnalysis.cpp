@@ -81,26 +81,41 @@ void checkOverlap(const LaunchTrace& lt, std::vector<nlohmann::json>& out) {
         const std::uint64_t hi = std::min(a.hi, b.hi);
         char addr[64];
         std::snprintf(addr, sizeof(addr), "0x%llx", static_cast<unsigned long long>(b.lo));
-        nlohmann::json j{
-            {"category", "multicore-overlap"},
-            {"severity", "error"},
-            {"api", lt.str(ib.api)},
-            {"file", lt.str(ib.file)},
-            {"line", ib.line},
-            {"pipe", pipeName(ib.pipe)},
-            {"operand", 0},
-            {"block", b.block},
-            {"message",
-             "blocks " + std::to_string(a.block) + " and " + std::to_string(b.block) +
-                 " both write GM bytes [" + addr + ", +" + std::to_string(hi - b.lo) +
-                 ") in one launch (block " + std::to_string(a.block) + " at " + siteA + " (" +
-                 lt.str(ia.api) + "), block " + std::to_string(b.block) + " at " + siteB +
-                 "); the final value depends on which core finishes last. Give each block "
-                 "its own GM range (offset by GetBlockIdx())" +
-                 (a.atomic || b.atomic ? std::string(", or make every block's write to these bytes an atomic "
-                                                     "accumulation (SetAtomicAdd/Max/Min): a plain write "
-                                                     "overwrites whatever the other block accumulated")
-                                       : std::string())}};
+        // The cause of two blocks writing the same bytes is the offset their GM range was given: report
+        // at the SetGlobalBuffer line when it is in the same file as the write (docs/emulator.md, "Cause
+        // lines"); the copies are the symptom and are named in the message. A plain write into another
+        // block's atomic accumulation is caused by the missing SetAtomic* mode at that write, not the range.
+        const bool atOrigin = !a.atomic && !b.atomic && ib.gmSetLine != 0 && ib.gmSetFile == ib.file;
+        const std::string atomicHint = a.atomic || b.atomic
+                                           ? std::string(
+                                                 ", or make every block's write to these bytes an atomic "
+                                                 "accumulation (SetAtomicAdd/Max/Min): a plain write "
+                                                 "overwrites whatever the other block accumulated")
+                                           : std::string();
+        const std::string both = "blocks " + std::to_string(a.block) + " and " + std::to_string(b.block) +
+                                 " both write GM bytes [" + addr + ", +" + std::to_string(hi - b.lo) +
+                                 ") in one launch (block " + std::to_string(a.block) + " at " + siteA + " (" +
+                                 lt.str(ia.api) + "), block " + std::to_string(b.block) + " at " + siteB +
+                                 ")";
+        std::string message =
+            atOrigin ? "the SetGlobalBuffer at line " + std::to_string(ib.gmSetLine) +
+                           " gives the blocks overlapping GM ranges: " + both +
+                           "; the final value depends on which core finishes last. Offset each block's "
+                           "range by GetBlockIdx() times its own length there" +
+                           atomicHint
+                     : both +
+                           "; the final value depends on which core finishes last. Give each block "
+                           "its own GM range (offset by GetBlockIdx())" +
+                           atomicHint;
+        nlohmann::json j{{"category", "multicore-overlap"},
+                         {"severity", "error"},
+                         {"api", atOrigin ? std::string("SetGlobalBuffer") : lt.str(ib.api)},
+                         {"file", lt.str(ib.file)},
+                         {"line", atOrigin ? ib.gmSetLine : ib.line},
+                         {"pipe", pipeName(ib.pipe)},
+                         {"operand", 0},
+                         {"block", b.block},
+                         {"message", message}};
         out.push_back(j);
       }
     }
@@ -154,6 +169,7 @@ bool parseTrace(std::string_view bytes, LaunchTrace& lt, BlockTrace& bt, std::st
   for (Instr& i : bt.instrs) {
     i.api = i.api < remap.size() ? remap[i.api] : 0;
     i.file = i.file < remap.size() ? remap[i.file] : 0;
+    i.gmSetFile = i.gmSetFile < remap.size() ? remap[i.gmSetFile] : 0;
     // Enumerations come from raw bytes: clamp what the cost model indexes by.
     if (static_cast<unsigned>(i.pipe) > static_cast<unsigned>(Pipe::None)) i.pipe = Pipe::None;
     if (static_cast<unsigned>(i.syncSrc) > static_cast<unsigned>(Pipe::None)) i.syncSrc = Pipe::None;

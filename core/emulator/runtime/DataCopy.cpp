@@ -153,6 +153,11 @@ void run(const char* api, Dir dir, const LocalDesc* dstL, const GmDesc* dstG, co
       rec->gmAddr = reinterpret_cast<std::uint64_t>(srcG->ptr);
       rec->gmStride = b.srcStride;
     }
+    const GmDesc* g = dstG ? dstG : srcG;
+    if (g && g->setAt.line != 0 && g->setAt.file) {
+      rec->gmSetFile = rt::intern(g->setAt.file);
+      rec->gmSetLine = g->setAt.line;
+    }
     return rec;
   };
   if (b.count == 0 || b.len == 0) {

@@ -168,6 +168,15 @@ std::string initBufferText(int buf, std::uint64_t needed) {
     s += "; make it at least " + std::to_string(needed) + " bytes there, or shorten this access";
   return s;
 }
+// True when some other buffer of the same memory space holds `needed` bytes while `buf` does not: `buf`
+// is the odd one out, so its InitBuffer length is the likelier mistake than the access length.
+bool undersizedBuffer(int buf, std::uint64_t needed) {
+  const BufferSlot& b = g_block.bufs[buf];
+  if (b.len >= needed) return false;
+  for (int i = 0; i < g_block.bufCount; ++i)
+    if (i != buf && g_block.bufs[i].space == b.space && g_block.bufs[i].len >= needed) return true;
+  return false;
+}
 }  // namespace
 
 bool checkLocal(const TensorRef& ref, std::uint32_t off, std::uint64_t len, const char* api, SrcLoc loc,
@@ -188,14 +197,29 @@ bool checkLocal(const TensorRef& ref, std::uint32_t off, std::uint64_t len, cons
     const BufferSlot& s = g_block.bufs[ref.buf];
     if (off < s.off || off + len > s.off + s.len) {
       const long long rel = static_cast<long long>(off) - static_cast<long long>(s.off);
-      report(Cat::UbOutOfBounds, api, loc, pipe, operand,
-             std::string(api) + " " + (write ? "writes" : "reads") + " bytes [" + std::to_string(rel) + ", " +
-                 std::to_string(rel + static_cast<long long>(len)) + ") of a " + spaceName(ref.space) +
-                 " buffer of " + std::to_string(s.len) + " bytes (buffer at " + spaceName(ref.space) +
-                 " offset " + std::to_string(s.off) + "): " +
-                 std::to_string(off + len > s.off + s.len ? off + len - (s.off + s.len) : s.off - off) +
-                 " bytes outside it" + (off + len <= spaceBytes ? ", corrupting a neighbouring buffer" : "") +
-                 initBufferText(ref.buf, rel >= 0 ? static_cast<std::uint64_t>(rel) + len : 0));
+      const std::string symptom =
+          std::string(api) + " " + (write ? "writes" : "reads") + " bytes [" + std::to_string(rel) + ", " +
+          std::to_string(rel + static_cast<long long>(len)) + ") of a " + spaceName(ref.space) +
+          " buffer of " + std::to_string(s.len) + " bytes (buffer at " + spaceName(ref.space) + " offset " +
+          std::to_string(s.off) +
+          "): " + std::to_string(off + len > s.off + s.len ? off + len - (s.off + s.len) : s.off - off) +
+          " bytes outside it" + (off + len <= spaceBytes ? ", corrupting a neighbouring buffer" : "");
+      const SrcLoc init = rt::bufferInitLoc(ref.buf);
+      if (rel == 0 && undersizedBuffer(ref.buf, len) && init.file && loc.file &&
+          std::strcmp(init.file, loc.file) == 0) {
+        // A whole-buffer access that fits the kernel's other buffers: the one buffer made smaller than
+        // its siblings is the cause (docs/emulator.md, "Cause lines"), the access only where it shows.
+        report(Cat::UbOutOfBounds, "InitBuffer", init, Pipe::S, 0,
+               "the InitBuffer at line " + std::to_string(init.line) + " makes a buffer of " +
+                   std::to_string(s.len) + " bytes, smaller than the " + std::to_string(len) + " bytes the " +
+                   api + " at line " + std::to_string(loc.line) + " " + (write ? "writes" : "reads") + " (" +
+                   symptom +
+                   "); the kernel's other buffers hold that much. Give this InitBuffer the tile's full "
+                   "length");
+      } else {
+        report(Cat::UbOutOfBounds, api, loc, pipe, operand,
+               symptom + initBufferText(ref.buf, rel >= 0 ? static_cast<std::uint64_t>(rel) + len : 0));
+      }
     }
   }
   if (static_cast<std::uint64_t>(off) + len > spaceBytes) {

@@ -16,7 +16,7 @@ extern "C" __global__ __aicore__ void multicore_overlap_kernel(GM_ADDR x, GM_ADD
     TQue<QuePosition::VECOUT, 1> outQueue;
     GlobalTensor<float> xGm, yGm;
     xGm.SetGlobalBuffer((__gm__ float *)x + BLOCK_LENGTH * GetBlockIdx(), BLOCK_LENGTH);
-    yGm.SetGlobalBuffer((__gm__ float *)y, BLOCK_LENGTH);
+    yGm.SetGlobalBuffer((__gm__ float *)y, BLOCK_LENGTH);  // EXPECT: multicore-overlap
     pipe.InitBuffer(inQueue, 1, BLOCK_LENGTH * sizeof(float));
     pipe.InitBuffer(outQueue, 1, BLOCK_LENGTH * sizeof(float));
 
@@ -29,7 +29,7 @@ extern "C" __global__ __aicore__ void multicore_overlap_kernel(GM_ADDR x, GM_ADD
     outQueue.EnQue(yLocal);
     inQueue.FreeTensor(xLocal);
     yLocal = outQueue.DeQue<float>();
-    DataCopy(yGm, yLocal, BLOCK_LENGTH);  // EXPECT: multicore-overlap
+    DataCopy(yGm, yLocal, BLOCK_LENGTH);
     outQueue.FreeTensor(yLocal);
 }
 

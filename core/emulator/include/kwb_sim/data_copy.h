@@ -19,6 +19,7 @@ struct LocalDesc {
 struct GmDesc {
   std::uint8_t* ptr;  // kernel-view address (what traces record); DataCopy.cpp dereferences gmAlias(ptr)
   std::uintptr_t lo, hi;
+  SrcLoc setAt;  // the SetGlobalBuffer call that set [lo, hi) (line 0: none)
 };
 struct ElemDesc {
   DType dtype;
@@ -32,7 +33,7 @@ LocalDesc localDesc(const AscendC::LocalTensor<T>& t) {
 }
 template <typename T>
 GmDesc gmDesc(const AscendC::GlobalTensor<T>& t) {
-  return GmDesc{reinterpret_cast<std::uint8_t*>(t.ptr_), t.lo_, t.hi_};
+  return GmDesc{reinterpret_cast<std::uint8_t*>(t.ptr_), t.lo_, t.hi_, t.setAt_};
 }
 template <typename T>
 ElemDesc elemDesc() {

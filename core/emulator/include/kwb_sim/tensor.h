@@ -92,17 +92,19 @@ class GlobalTensor {
   using PrimType = T;
   GlobalTensor() = default;
 
-  void SetGlobalBuffer(__gm__ T* buffer, uint64_t bufferSize) {
+  void SetGlobalBuffer(__gm__ T* buffer, uint64_t bufferSize, KWB_SIM_LOC) {
     ptr_ = buffer;
     size_ = bufferSize;
     lo_ = reinterpret_cast<std::uintptr_t>(buffer);
     hi_ = lo_ + bufferSize * sizeof(T);
+    setAt_ = loc_;
   }
-  void SetGlobalBuffer(__gm__ T* buffer) {
+  void SetGlobalBuffer(__gm__ T* buffer, KWB_SIM_LOC) {
     ptr_ = buffer;
     size_ = 0;
     lo_ = reinterpret_cast<std::uintptr_t>(buffer);
     hi_ = 0;
+    setAt_ = loc_;
   }
   // Hints without an effect on the CPU.
   template <typename H>
@@ -137,6 +139,9 @@ class GlobalTensor {
   uint64_t size_ = 0;
   std::uintptr_t lo_ = 0;  // SetGlobalBuffer range [lo_, hi_); hi_ == 0: size not given
   std::uintptr_t hi_ = 0;
+  // Where the range came from: a wrong per-block offset shows up at a copy, but its cause is this call
+  // (docs/emulator.md, "Cause lines").
+  kwb_sim::SrcLoc setAt_{nullptr, 0};
 
  private:
   bool access(uint64_t index, bool write, const char* api, kwb_sim::SrcLoc loc) const {

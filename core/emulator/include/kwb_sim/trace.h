@@ -173,6 +173,10 @@ struct Instr {
   std::uint32_t src1Off = 0, src1Len = 0;  // second source byte range in UB (len 0: none)
   AtomicOp atomic =
       AtomicOp::None;  // UB->GM copies: the SetAtomic* mode the copy ran under (None: overwrite)
+  // Copies to/from GM: the SetGlobalBuffer call that set the GlobalTensor's range (line 0: unknown, e.g.
+  // a raw pointer), so that an overlap is reported at the offset's origin.
+  std::uint32_t gmSetFile = 0;  // LaunchTrace::strings index
+  std::uint32_t gmSetLine = 0;
 };
 
 struct BlockTrace {
