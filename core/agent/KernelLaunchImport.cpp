@@ -71,7 +71,8 @@ std::vector<KernelEntry> kernelEntries(const SourceFile& f) {
   static const std::regex entry(
       R"((?:__global__\s+__aicore__|__aicore__\s+__global__)\s+void\s+([A-Za-z_]\w*)\s*\()");
   std::vector<KernelEntry> out;
-  for (auto it = std::sregex_iterator(f.code.begin(), f.code.end(), entry); it != std::sregex_iterator(); ++it) {
+  for (auto it = std::sregex_iterator(f.code.begin(), f.code.end(), entry); it != std::sregex_iterator();
+       ++it) {
     const std::size_t open = static_cast<std::size_t>(it->position(0) + it->length(0));
     int depth = 1;
     std::size_t close = open;
@@ -83,7 +84,8 @@ std::vector<KernelEntry> kernelEntries(const SourceFile& f) {
     --close;
     const std::size_t next = f.code.find_first_not_of(" \t\r\n", close + 1);
     if (next == std::string::npos || f.code[next] != '{') continue;
-    out.push_back({&f, (*it)[1].str(), lineAt(f.code, static_cast<std::size_t>(it->position(0))), open, close});
+    out.push_back(
+        {&f, (*it)[1].str(), lineAt(f.code, static_cast<std::size_t>(it->position(0))), open, close});
   }
   return out;
 }
@@ -95,14 +97,17 @@ std::string escapedForRegex(const std::string& name) {
 // The products of integer literals and sizeof(T) that main.cpp assigns to its *Size variables
 // (`size_t inputByteSize = 8 * 2048 * sizeof(uint16_t);`): the buffer sizes it launches the kernel on.
 std::set<std::int64_t> hostBufferBytes(const std::string& code) {
-  static const std::regex assignment(R"(\b\w*[Ss]ize\w*\s*=\s*([0-9\s\*]*(?:sizeof\s*\(\s*[\w:]+\s*\)[0-9\s\*]*)?)\s*;)");
+  static const std::regex assignment(
+      R"(\b\w*[Ss]ize\w*\s*=\s*([0-9\s\*]*(?:sizeof\s*\(\s*[\w:]+\s*\)[0-9\s\*]*)?)\s*;)");
   static const std::regex factor(R"(sizeof\s*\(\s*([\w:]+)\s*\)|(\d+))");
   std::set<std::int64_t> out;
-  for (auto it = std::sregex_iterator(code.begin(), code.end(), assignment); it != std::sregex_iterator(); ++it) {
+  for (auto it = std::sregex_iterator(code.begin(), code.end(), assignment); it != std::sregex_iterator();
+       ++it) {
     const std::string expr = (*it)[1].str();
     std::int64_t product = 1;
     bool known = !trimmed(expr).empty();
-    for (auto f = std::sregex_iterator(expr.begin(), expr.end(), factor); f != std::sregex_iterator() && known; ++f) {
+    for (auto f = std::sregex_iterator(expr.begin(), expr.end(), factor);
+         f != std::sregex_iterator() && known; ++f) {
       if ((*f)[2].matched) {
         product *= std::stoll((*f)[2].str());
       } else if (const auto t = parseDType((*f)[1].str())) {
@@ -126,7 +131,8 @@ bool looksLikeKernelLaunchSample(const fs::path& dir) {
   return false;
 }
 
-OperatorProjectImport importKernelLaunchSample(const fs::path& dir, const OperatorProjectImportOptions& options) {
+OperatorProjectImport importKernelLaunchSample(const fs::path& dir,
+                                               const OperatorProjectImportOptions& options) {
   OperatorProjectImport r;
   auto& errors = r.errors;
   auto problem = [&](const std::string& file, int line, std::string message) {
@@ -137,7 +143,8 @@ OperatorProjectImport importKernelLaunchSample(const fs::path& dir, const Operat
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(dir, ec)) {
     const std::string ext = e.path().extension().string();
-    if (!e.is_regular_file(ec) || e.is_symlink(ec) || (ext != ".cpp" && ext != ".h" && ext != ".hpp")) continue;
+    if (!e.is_regular_file(ec) || e.is_symlink(ec) || (ext != ".cpp" && ext != ".h" && ext != ".hpp"))
+      continue;
     if (sources.size() >= kMaxCandidateFiles * 2) {
       problem(dir.string(), 0, "more than " + std::to_string(kMaxCandidateFiles * 2) + " source files");
       return r;
@@ -168,8 +175,8 @@ OperatorProjectImport importKernelLaunchSample(const fs::path& dir, const Operat
   if (entries.size() > 1) {
     for (std::size_t i = 1; i < entries.size(); ++i)
       problem(entries[i].file->name, entries[i].line,
-              "a second kernel entry \"" + entries[i].name + "\" (the first is \"" + entries[0].name + "\" at " +
-                  entries[0].file->name + ":" + std::to_string(entries[0].line) +
+              "a second kernel entry \"" + entries[i].name + "\" (the first is \"" + entries[0].name +
+                  "\" at " + entries[0].file->name + ":" + std::to_string(entries[0].line) +
                   "); a task has one kernel: import a folder with one entry");
     return r;
   }
@@ -213,8 +220,9 @@ OperatorProjectImport importKernelLaunchSample(const fs::path& dir, const Operat
     }
     const std::string quoted = escapedForRegex(name);
     std::smatch cast;
-    if (!std::regex_search(kernel.code, cast,
-                           std::regex(R"(\(\s*__gm__\s+([A-Za-z_][\w:]*)\s*\*\s*\)\s*)" + quoted + R"(\b)"))) {
+    if (!std::regex_search(
+            kernel.code, cast,
+            std::regex(R"(\(\s*__gm__\s+([A-Za-z_][\w:]*)\s*\*\s*\)\s*)" + quoted + R"(\b)"))) {
       problem(kernel.name, line,
               "cannot tell the dtype of \"" + name + "\": the kernel never casts it as (__gm__ T*)" + name +
                   " (SetGlobalBuffer((__gm__ half*)" + name + ", ...))");
@@ -224,33 +232,35 @@ OperatorProjectImport importKernelLaunchSample(const fs::path& dir, const Operat
     const auto dtype = parseDType(cast[1].str());
     if (!dtype) {
       problem(kernel.name, castLine,
-              "\"" + name + "\" is cast to __gm__ " + cast[1].str() + "*, which is no dtype the workbench knows (" +
-                  validDTypeNames() + ")");
+              "\"" + name + "\" is cast to __gm__ " + cast[1].str() +
+                  "*, which is no dtype the workbench knows (" + validDTypeNames() + ")");
       continue;
     }
     // An output is a tensor the kernel copies into: its GlobalTensor is DataCopy's destination.
     std::smatch member;
     const bool bound = std::regex_search(
         kernel.code, member,
-        std::regex(R"(([A-Za-z_]\w*)\s*\.\s*SetGlobalBuffer\s*\(\s*\(\s*__gm__\s+[\w:]+\s*\*\s*\)\s*)" + quoted +
-                   R"(\b)"));
+        std::regex(R"(([A-Za-z_]\w*)\s*\.\s*SetGlobalBuffer\s*\(\s*\(\s*__gm__\s+[\w:]+\s*\*\s*\)\s*)" +
+                   quoted + R"(\b)"));
     if (!bound) {
       problem(kernel.name, castLine,
-              "cannot tell whether \"" + name + "\" is an input or an output: no GlobalTensor is bound to it with " +
+              "cannot tell whether \"" + name +
+                  "\" is an input or an output: no GlobalTensor is bound to it with " +
                   "SetGlobalBuffer((__gm__ T*)" + name + ", ...)");
       continue;
     }
     const std::string gm = escapedForRegex(member[1].str());
-    const bool written = std::regex_search(
-        kernel.code, std::regex(R"(\b(?:DataCopy|DataCopyPad)\s*\(\s*)" + gm + R"(\s*[\[,)])" + "|\\b" + gm +
-                                R"(\s*\.\s*SetValue\s*\()"));
+    const bool written =
+        std::regex_search(kernel.code, std::regex(R"(\b(?:DataCopy|DataCopyPad)\s*\(\s*)" + gm +
+                                                  R"(\s*[\[,)])" + "|\\b" + gm + R"(\s*\.\s*SetValue\s*\()"));
     const nlohmann::json decl = {{"name", name}, {"dtype", std::string(dtypeName(*dtype))}};
     if (written) {
       outputs.push_back(decl);
     } else if (!outputs.empty()) {
       problem(kernel.name, line,
-              "input \"" + name + "\" comes after an output; the candidate contract passes the inputs first, "
-                                  "then the outputs (docs/candidate-contract.md)");
+              "input \"" + name +
+                  "\" comes after an output; the candidate contract passes the inputs first, "
+                  "then the outputs (docs/candidate-contract.md)");
     } else {
       inputs.push_back(decl);
     }
@@ -268,10 +278,12 @@ OperatorProjectImport importKernelLaunchSample(const fs::path& dir, const Operat
     problem(kHostProgram, 0, "missing: the sample's host program gives the block count the kernel runs on");
   } else {
     std::smatch run;
-    if (!std::regex_search(host->code, run,
-                           std::regex(R"(ICPU_RUN_KF\s*\(\s*)" + escapedForRegex(entry.name) + R"(\s*,\s*([^,]+),)"))) {
-      problem(kHostProgram, 0,
-              "no ICPU_RUN_KF(" + entry.name + ", <blocks>, ...): the block count the kernel runs on is unknown");
+    if (!std::regex_search(
+            host->code, run,
+            std::regex(R"(ICPU_RUN_KF\s*\(\s*)" + escapedForRegex(entry.name) + R"(\s*,\s*([^,]+),)"))) {
+      problem(
+          kHostProgram, 0,
+          "no ICPU_RUN_KF(" + entry.name + ", <blocks>, ...): the block count the kernel runs on is unknown");
     } else {
       blocksSpelled = trimmed(run[1].str());
       std::smatch value;
@@ -279,8 +291,9 @@ OperatorProjectImport importKernelLaunchSample(const fs::path& dir, const Operat
       if (std::regex_match(blocksSpelled, value, std::regex(R"((\d{1,5})[uU]?)"))) {
         blocks = static_cast<std::uint32_t>(std::stoul(value[1].str()));
       } else if (std::regex_match(blocksSpelled, std::regex(R"([A-Za-z_]\w*)")) &&
-                 std::regex_search(host->code, value,
-                                   std::regex("\\b" + blocksSpelled + R"(\s*(?:=|\{)\s*(\d{1,5})[uU]?\s*[;}])"))) {
+                 std::regex_search(
+                     host->code, value,
+                     std::regex("\\b" + blocksSpelled + R"(\s*(?:=|\{)\s*(\d{1,5})[uU]?\s*[;}])"))) {
         blocks = static_cast<std::uint32_t>(std::stoul(value[1].str()));
       }
       if (blocks == 0 || blocks > 65535)
@@ -299,8 +312,8 @@ OperatorProjectImport importKernelLaunchSample(const fs::path& dir, const Operat
 
   nlohmann::json j;
   j["name"] = entry.name;
-  j["description"] = "Imported from a kernel-launch sample: kernel entry " + entry.name + " in " + kernel.name +
-                     ", launched on " + std::to_string(blocks) + " blocks by main.cpp.";
+  j["description"] = "Imported from a kernel-launch sample: kernel entry " + entry.name + " in " +
+                     kernel.name + ", launched on " + std::to_string(blocks) + " blocks by main.cpp.";
   j["inputs"] = inputs;
   j["outputs"] = outputs;
   completeImportedTask(std::move(j), dir, options, r);
@@ -342,10 +355,11 @@ OperatorProjectImport importKernelLaunchSample(const fs::path& dir, const Operat
         if (!bytes.count(t.bytes())) {
           std::string held;
           for (const auto b : bytes) held += (held.empty() ? "" : ", ") + std::to_string(b);
-          Diagnostic w = opProjectProblem(kHostProgram, 0,
-                                          "case \"" + c.name + "\" gives " + t.name + " " + std::to_string(t.bytes()) +
-                                              " bytes; main.cpp's buffers hold " + held +
-                                              ": the sample's kernel may be written for those sizes only");
+          Diagnostic w =
+              opProjectProblem(kHostProgram, 0,
+                               "case \"" + c.name + "\" gives " + t.name + " " + std::to_string(t.bytes()) +
+                                   " bytes; main.cpp's buffers hold " + held +
+                                   ": the sample's kernel may be written for those sizes only");
           w.severity = Severity::Warning;
           r.warnings.push_back(std::move(w));
         }
