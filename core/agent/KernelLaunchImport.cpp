@@ -121,6 +121,55 @@ std::set<std::int64_t> hostBufferBytes(const std::string& code) {
   return out;
 }
 
+// The sample's device-build launcher (`#ifndef ASCENDC_CPU_DEBUG` or `#ifndef __CCE_KT_TEST__` around
+// `<op>_do`, with <<<>>> and often ACL calls) is host code that main.cpp's ACL branch calls; the
+// workbench launches the kernel itself and its policy refuses host harness code
+// (docs/candidate-contract.md, "Kernel-launch samples"), so the block is blanked. Its lines stay, so the
+// kernel's line numbers remain the sample's; an #else/#elif branch (the CPU-debug side) is kept.
+std::string withoutDeviceLaunchers(const std::string& text) {
+  static const std::regex opening(
+      R"(^\s*#\s*(?:ifndef\s+|if\s+!\s*defined\s*\(?\s*)(?:ASCENDC_CPU_DEBUG|__CCE_KT_TEST__)\b.*)");
+  static const std::regex conditional(R"(^\s*#\s*if.*)");
+  static const std::regex elseBranch(R"(^\s*#\s*else\b.*)");
+  static const std::regex elifBranch(R"(^\s*#\s*elif\b(.*))");
+  static const std::regex endif(R"(^\s*#\s*endif\b.*)");
+  std::string out;
+  int depth = 0;  // > 0 while blanking, the #if nesting inside the launcher block
+  std::size_t begin = 0;
+  while (begin < text.size()) {
+    std::size_t end = text.find('\n', begin);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(begin, end - begin);
+    const bool crlf = !line.empty() && line.back() == '\r';  // a file written on Windows
+    if (crlf) line.pop_back();
+    std::smatch m;
+    if (depth == 0 && std::regex_match(line, opening)) {
+      depth = 1;
+      line = "// (the sample's device-build launcher is left out: the workbench launches the kernel)";
+    } else if (depth > 0) {
+      if (std::regex_match(line, conditional)) {
+        ++depth;
+      } else if (std::regex_match(line, endif)) {
+        --depth;
+      } else if (depth == 1 && std::regex_match(line, elseBranch)) {
+        depth = 0;
+        line = "#if 1  // the sample's #else";
+      } else if (depth == 1 && std::regex_match(line, m, elifBranch)) {
+        depth = 0;
+        line = "#if" + m[1].str();
+      }
+      if (depth > 0 || std::regex_match(line, endif)) {
+        line.clear();
+      }
+    }
+    out += line;
+    if (crlf) out += '\r';
+    if (end < text.size()) out += '\n';
+    begin = end + 1;
+  }
+  return out;
+}
+
 }  // namespace
 
 bool looksLikeKernelLaunchSample(const fs::path& dir) {
@@ -324,9 +373,9 @@ OperatorProjectImport importKernelLaunchSample(const fs::path& dir,
   std::string adapted = "// Imported from the kernel-launch sample " + kernel.name +
                         " (docs/candidate-contract.md, \"Kernel-launch samples\").\n"
                         "#include \"kwb_tiling.h\"\n#if KWB_COMPILE_KERNEL\n";
-  adapted += kernel.text.substr(0, entry.paramsEnd);
-  adapted += ", GM_ADDR workspace, GM_ADDR tiling";
-  adapted += kernel.text.substr(entry.paramsEnd);
+  adapted +=
+      withoutDeviceLaunchers(kernel.text.substr(0, entry.paramsEnd) + ", GM_ADDR workspace, GM_ADDR tiling" +
+                             kernel.text.substr(entry.paramsEnd));
   if (adapted.back() != '\n') adapted += '\n';
   const std::string n = std::to_string(blocks);
   adapted += "#endif  // KWB_COMPILE_KERNEL\n\n#if KWB_COMPILE_TILING\n";

@@ -22,6 +22,10 @@ grep -q '"dtype": "float16"' "$tmp/mul_custom/task.json" || fail "mul_custom's t
 case "$out" in *"pass (blockDim 4)"*"y [4, 1000] float32: ok"*) ;; *) fail "relu_custom did not run float32 on 4 blocks: $out";; esac
 grep -q 'GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)' "$tmp/relu_custom/imported/relu_custom.cpp" ||
   fail "the entry did not gain workspace and tiling"
+# The sample's device-build launcher (<<<>>>, aclrtSynchronizeStream) is host code: left out, its lines kept.
+! grep -q 'aclrtSynchronizeStream\|<<<' "$tmp/mul_custom/imported/mul_custom.cpp" || fail "the launcher is still there"
+grep -q 'GM_ADDR z, GM_ADDR workspace, GM_ADDR tiling) {' <(sed -n 68p "$tmp/mul_custom/imported/mul_custom.cpp") ||
+  fail "the entry is not at the sample's line plus three"
 
 echo '{"responses":[{"text":"Nothing to change."}]}' > "$tmp/replay.json"
 out=$("$kwb" run --task "$tmp/mul_custom" --provider replay --replay "$tmp/replay.json" --seed 3 --max-iterations 1 \
@@ -59,7 +63,7 @@ extern "C" __global__ __aicore__ void mul_twice(GM_ADDR x, GM_ADDR y, GM_ADDR z)
   op.Process();
 }
 CPP
-expect_refused "$tmp/two_entries" "mul_custom.cpp:78: error" 'second kernel entry "mul_twice"' "mul_custom.cpp:65"
+expect_refused "$tmp/two_entries" "mul_custom.cpp:79: error" 'second kernel entry "mul_twice"' "mul_custom.cpp:65"
 cp -r "$fixtures/mul_custom" "$tmp/by_value"
 sed -i 's/void mul_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z)/void mul_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z, MulTiling t)/' \
   "$tmp/by_value/mul_custom.cpp"
