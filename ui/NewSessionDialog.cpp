@@ -61,8 +61,9 @@ NewSessionDialog::NewSessionDialog(const QString& tasksDir, const SessionDefault
   taskRow->addWidget(browse);
   import_ = new QPushButton(tr("Import an operator project…"), this);
   import_->setToolTip(
-      tr("A msopgen custom-operator project (op_host/ with its OpDef and tiling, op_kernel/): its "
-         "signature becomes the task, its kernel iteration 1 (docs/task-format.md)"));
+      tr("A msopgen custom-operator project (op_host/ with its OpDef and tiling, op_kernel/) or a "
+         "kernel-launch sample folder (<op>.cpp beside main.cpp): its signature becomes the task, its "
+         "kernel iteration 1 (docs/task-format.md)"));
   taskRow->addWidget(import_);
   form->addRow(tr("Task"), taskRow);
   taskInfo_ = new QLabel(this);
@@ -230,8 +231,8 @@ NewSessionChoice NewSessionDialog::choice() const {
 }
 
 void NewSessionDialog::askImport() {
-  const QString project =
-      QFileDialog::getExistingDirectory(this, tr("Operator project (the folder with op_host/)"));
+  const QString project = QFileDialog::getExistingDirectory(
+      this, tr("Operator project (the folder with op_host/) or kernel-launch sample (with main.cpp)"));
   if (project.isEmpty()) return;
   const QString cases = QFileDialog::getOpenFileName(
       this, tr("Verification cases (a JSON array, docs/task-format.md)"), project, tr("JSON (*.json)"));

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/agent/KernelLaunchImport.h"
 #include "core/base/TextFile.h"
 #include "core/toolchain/OpProjectSource.h"
 
@@ -83,6 +84,34 @@ std::string kernelEntryName(const std::string& text, int& line) {
 
 }  // namespace
 
+void completeImportedTask(nlohmann::json j, const fs::path& dir, const OperatorProjectImportOptions& options,
+                          OperatorProjectImport& r) {
+  auto& errors = r.errors;
+  if (!errors.empty()) return;
+  if (!options.soc.empty()) j["soc"] = options.soc;
+  try {
+    const std::string casesText = readTextFileOrThrow(options.casesFile, 4u << 20);
+    j["cases"] = nlohmann::json::parse(casesText);
+  } catch (const nlohmann::json::exception& ex) {
+    errors.push_back(importError(options.casesFile.string(), 0, std::string("invalid JSON: ") + ex.what()));
+  } catch (const std::exception& ex) {
+    errors.push_back(importError(options.casesFile.string(), 0, ex.what()));
+  }
+  try {
+    r.referenceSource = readTextFileOrThrow(options.referenceFile, kMaxCandidateFileBytes);
+  } catch (const std::exception& ex) {
+    errors.push_back(importError(options.referenceFile.string(), 0, ex.what()));
+  }
+  if (!errors.empty()) return;
+  try {
+    r.task = parseTask(
+        j, "the task imported from " + dir.string() + " (cases from " + options.casesFile.string() + ")");
+  } catch (const std::exception& ex) {
+    errors.push_back(importError(options.casesFile.string(), 0, ex.what()));
+    return;
+  }
+}
+
 OperatorProjectImport importOperatorProject(const fs::path& dir,
                                             const OperatorProjectImportOptions& options) {
   OperatorProjectImport r;
@@ -95,9 +124,10 @@ OperatorProjectImport importOperatorProject(const fs::path& dir,
   const auto host = readFolder(dir / "op_host", "op_host", errors);
   const auto kernel = readFolder(dir / "op_kernel", "op_kernel", errors);
   if (host.empty() && kernel.empty()) {
+    if (looksLikeKernelLaunchSample(dir)) return importKernelLaunchSample(dir, options);
     errors.push_back(importError(dir.string(), 0,
-                                 "no op_host/ and op_kernel/ folders: not a msopgen operator project "
-                                 "(kernel-launch sample folders are not imported yet)"));
+                                 "no op_host/ and op_kernel/ folders and no kernel source beside a main.cpp: "
+                                 "neither a msopgen operator project nor a kernel-launch sample folder"));
     return r;
   }
   // op_host/<op>.cpp: the source that registers the OpDef.
@@ -167,28 +197,8 @@ OperatorProjectImport importOperatorProject(const fs::path& dir,
     attrs.push_back(d);
   }
   if (!attrs.empty()) j["attrs"] = attrs;
-  if (!options.soc.empty()) j["soc"] = options.soc;
-  try {
-    const std::string casesText = readTextFileOrThrow(options.casesFile, 4u << 20);
-    j["cases"] = nlohmann::json::parse(casesText);
-  } catch (const nlohmann::json::exception& ex) {
-    errors.push_back(importError(options.casesFile.string(), 0, std::string("invalid JSON: ") + ex.what()));
-  } catch (const std::exception& ex) {
-    errors.push_back(importError(options.casesFile.string(), 0, ex.what()));
-  }
-  try {
-    r.referenceSource = readTextFileOrThrow(options.referenceFile, kMaxCandidateFileBytes);
-  } catch (const std::exception& ex) {
-    errors.push_back(importError(options.referenceFile.string(), 0, ex.what()));
-  }
+  completeImportedTask(std::move(j), dir, options, r);
   if (!errors.empty()) return r;
-  try {
-    r.task = parseTask(
-        j, "the task imported from " + dir.string() + " (cases from " + options.casesFile.string() + ")");
-  } catch (const std::exception& ex) {
-    errors.push_back(importError(options.casesFile.string(), 0, ex.what()));
-    return r;
-  }
   // The candidate: the project's kernel, TilingFunc and headers under their candidate names.
   r.candidate.origin = Origin::Imported;
   auto add = [&](const std::string& path, const std::string& text) {

@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "core/model/Candidate.h"
 #include "core/model/Diagnostic.h"
 #include "core/model/Task.h"
@@ -47,6 +49,12 @@ struct OperatorProjectImport {
 
 OperatorProjectImport importOperatorProject(const std::filesystem::path& dir,
                                             const OperatorProjectImportOptions& options);
+
+// Both importers' last step: the user's cases (options.casesFile) and reference go into the task
+// description `j` (name, inputs, outputs, attrs from the project), which becomes r.task. Does nothing
+// when r already has errors; adds its own to r.errors, naming the file.
+void completeImportedTask(nlohmann::json j, const std::filesystem::path& dir,
+                          const OperatorProjectImportOptions& options, OperatorProjectImport& r);
 
 // An imported project back in its own layout: `candidate`'s files (in the operator-project form) are
 // written into `projectDir` (a copy of the project) at their project paths (op_kernel/<op>.cpp,

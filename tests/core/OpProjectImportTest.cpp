@@ -11,6 +11,7 @@
 #include "core/agent/ImportedTask.h"
 #include "core/agent/OpProjectExporter.h"
 #include "core/agent/OpProjectImport.h"
+#include "core/base/TextFile.h"
 #include "core/eval/Evaluator.h"
 #include "core/toolchain/OpProjectSource.h"
 #include "core/toolchain/SimBackend.h"
@@ -331,4 +332,52 @@ TEST(ImportedTask, TheWrittenTaskFolderGivesBackTheImportedCandidate) {
   } catch (const std::exception& e) {
     EXPECT_NE(std::string(e.what()).find("nested.cpp"), std::string::npos) << e.what();
   }
+}
+
+// A kernel-launch sample folder (core/agent/KernelLaunchImport.h): the signature from its one entry
+// and the kernel's casts, the block count from main.cpp, the kernel adapted to the kwb_tiling form.
+TEST(OpProjectImport, AKernelLaunchSampleBecomesATaskAndAKwbTilingCandidate) {
+  const fs::path samples = fs::path(KWB_FIXTURES_DIR) / "kernel_launch";
+  OperatorProjectImportOptions o;
+  o.casesFile = samples / "mul_custom.cases.json";
+  o.referenceFile = fs::path(KWB_SOURCE_DIR) / "resources" / "tasks" / "mul_custom" / "reference.cpp";
+  const OperatorProjectImport r = importOperatorProject(samples / "mul_custom", o);
+  ASSERT_TRUE(r.ok()) << r.errors.front().format();
+  EXPECT_TRUE(r.warnings.empty());
+  EXPECT_EQ(r.task.name, "mul_custom");
+  ASSERT_EQ(r.task.inputs.size(), 2u);
+  EXPECT_EQ(r.task.inputs[1].name, "y");
+  EXPECT_EQ(r.task.inputs[1].dtype, DType::Float16);
+  ASSERT_EQ(r.task.outputs.size(), 1u);
+  EXPECT_EQ(r.task.outputs[0].name, "z");
+  EXPECT_EQ(r.candidate.origin, Origin::Imported);
+  ASSERT_EQ(r.candidate.files.size(), 1u);
+  const std::string& kernel = r.candidate.files.at("mul_custom.cpp");
+  EXPECT_NE(
+      kernel.find("void mul_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace, GM_ADDR tiling)"),
+      std::string::npos);
+  EXPECT_NE(kernel.find("const uint32_t blocks = 8;"), std::string::npos);
+  EXPECT_EQ(kernel.find("<<<"), std::string::npos);
+  EXPECT_EQ(r.projectFiles.count("mul_custom.cpp"), 1u);
+}
+
+TEST(OpProjectImport, AKernelLaunchEntryWithAByValueParameterIsNamedAtItsLine) {
+  const fs::path samples = fs::path(KWB_FIXTURES_DIR) / "kernel_launch";
+  const fs::path dir = freshDir("kernel-launch-by-value");
+  fs::copy(samples / "relu_custom", dir, fs::copy_options::recursive);
+  {
+    std::string text = readTextFileOrThrow(dir / "relu_custom.cpp", 1u << 20);
+    const std::string entry = "void relu_custom(GM_ADDR x, GM_ADDR y)";
+    text.replace(text.find(entry), entry.size(), "void relu_custom(GM_ADDR x, GM_ADDR y, uint32_t n)");
+    std::ofstream(dir / "relu_custom.cpp", std::ios::trunc) << text;
+  }
+  OperatorProjectImportOptions o;
+  o.casesFile = samples / "relu_custom.cases.json";
+  o.referenceFile = fs::path(KWB_SOURCE_DIR) / "resources" / "tasks" / "relu_custom" / "reference.cpp";
+  const OperatorProjectImport r = importOperatorProject(dir, o);
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(r.errors[0].file, "relu_custom.cpp");
+  EXPECT_EQ(r.errors[0].line, 52);
+  EXPECT_NE(r.errors[0].message.find("\"uint32_t n\""), std::string::npos) << r.errors[0].message;
+  fs::remove_all(dir);
 }

@@ -102,6 +102,22 @@ class SessionDialogsTest : public QObject {
     QVERIFY(dialog.grab().save(QStringLiteral(KWB_TEST_OUT_DIR "/new_session_error.png")));
   }
 
+  // The same button takes a kernel-launch sample folder (<op>.cpp beside main.cpp).
+  void importingAKernelLaunchSampleSelectsTheNewTask() {
+    NewSessionDialog dialog(QStringLiteral(KWB_SOURCE_DIR "/resources/tasks"), builtinSessionDefaults(),
+                            QStringLiteral("replay"));
+    QTemporaryDir root;
+    dialog.setImportRoot(root.path());
+    QSignalSpy finished(&dialog, &NewSessionDialog::importFinished);
+    dialog.importOperatorProject(QStringLiteral(KWB_FIXTURES_DIR "/kernel_launch/relu_custom"),
+                                 QStringLiteral(KWB_FIXTURES_DIR "/kernel_launch/relu_custom.cases.json"),
+                                 QStringLiteral(KWB_SOURCE_DIR "/resources/tasks/relu_custom/reference.cpp"));
+    QVERIFY(finished.wait(20000));
+    QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(finished.at(0).at(1).toString()));
+    QVERIFY(QFile::exists(dialog.choice().taskDir + QStringLiteral("/imported/relu_custom.cpp")));
+    QVERIFY(dialog.errorText().isEmpty());
+  }
+
   // "Import an operator project…": the project becomes a task folder (read and written off the GUI
   // thread), the dialog selects it, and a broken project is refused naming its file and line.
   void importingAnOperatorProjectSelectsTheNewTask() {
