@@ -447,42 +447,71 @@ bool WorkbenchApp::showSettings() {
   return true;
 }
 
-void WorkbenchApp::showLessons() {
-  const QDir dir(resourcesDir_ + QStringLiteral("/lessons"));
-  QStringList names, titles;
-  const LessonProgress progress;
-  // Course order (docs/lessons.md), then any other lesson folder.
+// What the lessons chooser lists, read off the GUI thread (every lesson's lesson.json).
+struct LessonCatalog {
+  QStringList dirs;      // lesson folders in course order (docs/lessons.md), then any other folder
+  QStringList names;     // their folder names, the progress keys
+  QStringList titles;    // "title" or "title (exercise)"
+  QStringList problems;  // lessons or a course file that could not be read
+};
+
+namespace {
+LessonCatalog readLessonCatalog(const QString& lessonsDir) {
+  LessonCatalog c;
+  const QDir dir(lessonsDir);
   QStringList order;
   try {
     for (const auto& n : loadCourse(dir.path().toStdString()).ready()) order << QString::fromStdString(n);
   } catch (const std::exception& e) {
-    window_->statusBar()->showMessage(tr("Lesson course: %1").arg(QString::fromUtf8(e.what())), 8000);
+    c.problems << QObject::tr("Lesson course: %1").arg(QString::fromUtf8(e.what()));
   }
   for (const QString& n : dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot))
     if (!order.contains(n)) order << n;
   for (const QString& n : order) {
     try {
       const Lesson l = loadLesson(dir.filePath(n).toStdString());
-      names << dir.filePath(n);
-      // Progress from the user's settings: ✓ for a lesson played to its last step.
-      titles << QStringLiteral("%1. %2%3 — %4%5")
-                    .arg(titles.size() + 1)
-                    .arg(progress.badge(n), n, QString::fromStdString(l.title),
-                         l.exercise ? tr(" (exercise)") : QString());
+      c.dirs << dir.filePath(n);
+      c.names << n;
+      c.titles << QString::fromStdString(l.title) + (l.exercise ? QObject::tr(" (exercise)") : QString());
     } catch (const std::exception& e) {
-      window_->statusBar()->showMessage(tr("Skipped lesson %1: %2").arg(n, QString::fromUtf8(e.what())),
-                                        8000);
+      c.problems << QObject::tr("Skipped lesson %1: %2").arg(n, QString::fromUtf8(e.what()));
     }
   }
-  if (names.isEmpty()) {
-    QMessageBox::information(window_.get(), tr("Lessons"), tr("No lessons found in %1").arg(dir.path()));
+  return c;
+}
+}  // namespace
+
+void WorkbenchApp::showLessons() {
+  const QString lessonsDir = resourcesDir_ + QStringLiteral("/lessons");
+  window_->statusBar()->showMessage(tr("Reading the lessons…"));
+  auto catalog = std::make_shared<LessonCatalog>();
+  retiring_.emplace_back([this, lessonsDir, catalog] {
+    *catalog = readLessonCatalog(lessonsDir);
+    QMetaObject::invokeMethod(
+        this, [this, lessonsDir, catalog] { chooseLesson(lessonsDir, *catalog); }, Qt::QueuedConnection);
+  });
+}
+
+void WorkbenchApp::chooseLesson(const QString& lessonsDir, const LessonCatalog& catalog) {
+  window_->statusBar()->clearMessage();
+  if (!catalog.problems.isEmpty())
+    window_->statusBar()->showMessage(catalog.problems.join(QStringLiteral("; ")), 8000);
+  if (catalog.dirs.isEmpty()) {
+    QMessageBox::information(window_.get(), tr("Lessons"), tr("No lessons found in %1").arg(lessonsDir));
     return;
   }
+  // Progress from the user's settings: ✓ for a lesson played to its last step.
+  const LessonProgress progress;
+  QStringList titles;
+  for (qsizetype k = 0; k < catalog.dirs.size(); ++k)
+    titles << QStringLiteral("%1. %2%3 — %4")
+                  .arg(k + 1)
+                  .arg(progress.badge(catalog.names.at(k)), catalog.names.at(k), catalog.titles.at(k));
   bool ok = false;
   const QString pick = QInputDialog::getItem(window_.get(), tr("Lessons"),
                                              tr("Play a recorded repair on the emulator, step by step:"),
                                              titles, 0, false, &ok);
-  if (ok) openLesson(names.at(titles.indexOf(pick)));
+  if (ok) openLesson(catalog.dirs.at(titles.indexOf(pick)));
 }
 
 QString describeProvider(const LlmEndpointConfig& c, const std::vector<ProviderOverride>& overrides) {

@@ -28,6 +28,7 @@ namespace kwb::ui {
 class MainWindow;
 class AgentBridge;
 struct OpenedSession;
+struct LessonCatalog;
 
 // One line about the LLM provider in use (never the key), for dialogs and the status bar; it names the
 // KWB_LLM_* variables that override stored settings.
@@ -97,7 +98,9 @@ class WorkbenchApp : public QObject {
   void refreshRecent();
   // Returns true when the engineer saved new settings.
   bool showSettings();
+  // Reads the lessons on a helper thread, then asks which one to play (chooseLesson).
   void showLessons();
+  void chooseLesson(const QString& lessonsDir, const LessonCatalog& catalog);
   void showNewSession();
 
   QString resourcesDir_;
