@@ -10,7 +10,7 @@
 namespace kwb::ui {
 namespace {
 
-const QString kDoneKey = QStringLiteral("tour/done");
+constexpr QLatin1String kDoneKey("tour/done");
 
 }  // namespace
 

@@ -7,8 +7,8 @@
 namespace kwb::ui {
 namespace {
 
-const QString kCompleted = QStringLiteral("lessons/completed");
-const QString kSolved = QStringLiteral("lessons/exercisesSolved");
+constexpr QLatin1String kCompleted("lessons/completed");
+constexpr QLatin1String kSolved("lessons/exercisesSolved");
 
 void addTo(const QString& key, const QString& lesson) {
   QSettings s;

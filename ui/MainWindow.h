@@ -76,6 +76,7 @@ class MainWindow : public QMainWindow {
   // A lesson draft of the given iterations (kwb lesson make; docs/lessons.md), written on a worker into
   // outDir; lessonDraftWritten reports the lesson.json path or the error. askMakeLessonDraft asks where.
   void makeLessonDraft(const std::vector<int>& iterationIds, const QString& outDir);
+  void showLessonDraftResult(bool ok, const QString& message);
   void askMakeLessonDraft(const std::vector<int>& iterationIds);
   // The first-run tour (ui/FirstRunTour.h), shown non-modally; maybeShowFirstRunTour only while the
   // user has neither finished nor skipped it.

@@ -102,19 +102,20 @@ void MainWindow::makeLessonDraft(const std::vector<int>& iterationIds, const QSt
     } catch (const std::exception& e) {
       message = QString::fromUtf8(e.what());
     }
-    QMetaObject::invokeMethod(
-        qApp,
-        [self, ok, message] {
-          if (!self) return;
-          self->statusBar()->showMessage(ok ? tr("Lesson draft written to %1: annotate its TODO fields, then "
-                                                 "open it with Tools ▸ Lessons")
-                                                  .arg(message)
-                                            : tr("Cannot make the lesson: %1").arg(message),
-                                         10000);
-          emit self->lessonDraftWritten(ok, message);
-        },
-        Qt::QueuedConnection);
+    // Posted to the GUI thread (qApp lives there, so the call is queued).
+    QMetaObject::invokeMethod(qApp, [self, ok, message] {
+      if (self) self->showLessonDraftResult(ok, message);
+    });
   });
+}
+
+void MainWindow::showLessonDraftResult(bool ok, const QString& message) {
+  statusBar()->showMessage(ok ? tr("Lesson draft written to %1: annotate its TODO fields, then "
+                                   "open it with Tools ▸ Lessons")
+                                    .arg(message)
+                              : tr("Cannot make the lesson: %1").arg(message),
+                           10000);
+  emit lessonDraftWritten(ok, message);
 }
 
 }  // namespace kwb::ui

@@ -123,6 +123,8 @@ std::vector<MeasuredPoint> loadAll(const std::vector<std::string>& dirs, const c
     measured.push_back(loadMeasuredPoint(d));
     const auto& tag = measured.back().point.tag;
     if (seen.count(tag))
+      // An error message, built once when the input is refused
+      // NOLINTNEXTLINE(performance-inefficient-string-concatenation)
       throw CalibrationInputError(d + ": point " + tag + " is measured twice (also in " + seen[tag] + ")");
     seen[tag] = d;
   }
@@ -167,6 +169,7 @@ int fitAction(const std::vector<std::string>& dirs, const std::string& soc, cons
   if (clock > 0) start.clockMhz = clock;
 
   std::vector<CalibrationPoint> points;
+  points.reserve(measured.size());
   for (const auto& m : measured) points.push_back(m.point);
   const auto traces = std::make_shared<std::vector<kwb_sim::LaunchTrace>>(emulateAll(points, start.name));
   std::vector<FitPoint> fitPoints;

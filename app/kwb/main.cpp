@@ -4,6 +4,8 @@
 
 #include "app/kwb/Cli.h"
 
+// Only building the command tree can throw (a programming error); a crash report is right then
+// NOLINTNEXTLINE(bugprone-exception-escape)
 int main(int argc, char** argv) {
   CLI::App app{"kwb - Kernel Workbench command line: build, run, verify and profile Ascend C kernels"};
   app.set_version_flag("--version", std::string("kwb ") + KWB_VERSION);

@@ -11,7 +11,7 @@ namespace kwb {
 namespace {
 
 std::string pyDtype(DType t) {
-  const std::string n(dtypeName(t));
+  std::string n(dtypeName(t));
   return n;  // gen_data.py / verify_result.py map these names to numpy types themselves
 }
 

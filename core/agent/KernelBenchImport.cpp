@@ -257,9 +257,13 @@ KernelBenchShapeCase parseKernelBenchShapeOption(const std::string& text, const 
         text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     const std::size_t eq = item.find('=');
     if (eq == std::string::npos || eq == 0)
+      // An error message, built once when the input is refused
+      // NOLINTNEXTLINE(performance-inefficient-string-concatenation)
       throw std::invalid_argument("--shape \"" + text + "\": \"" + item + "\" is not INPUT=AxBx...");
     const std::string tensor = item.substr(0, eq);
     if (!isCIdentifier(tensor))
+      // An error message, built once when the input is refused
+      // NOLINTNEXTLINE(performance-inefficient-string-concatenation)
       throw std::invalid_argument("--shape \"" + text + "\": \"" + tensor + "\" is not an input name");
     Shape dims;
     std::size_t p = eq + 1;
@@ -278,6 +282,8 @@ KernelBenchShapeCase parseKernelBenchShapeOption(const std::string& text, const 
       throw std::invalid_argument("--shape \"" + text + "\": rank over " +
                                   std::to_string(kMaxKernelBenchRank));
     if (!c.shapes.emplace(tensor, dims).second)
+      // An error message, built once when the input is refused
+      // NOLINTNEXTLINE(performance-inefficient-string-concatenation)
       throw std::invalid_argument("--shape \"" + text + "\": " + tensor + " given twice");
     if (comma == std::string::npos) break;
     start = comma + 1;
@@ -306,13 +312,19 @@ std::vector<KernelBenchShapeCase> readKernelBenchCasesFile(const fs::path& file)
       throw std::runtime_error(p + "/name: \"" + sc.name + "\" is not a case name");
     for (const auto& [tensor, dims] : c["shapes"].items()) {
       if (!isCIdentifier(tensor))
+        // An error message, built once when the input is refused
+        // NOLINTNEXTLINE(performance-inefficient-string-concatenation)
         throw std::runtime_error(p + "/shapes: \"" + tensor + "\" is not an input name");
       Shape s;
       if (!dims.is_array() || dims.size() > kMaxKernelBenchRank)
+        // An error message, built once when the input is refused
+        // NOLINTNEXTLINE(performance-inefficient-string-concatenation)
         throw std::runtime_error(p + "/shapes/" + tensor + ": not an array of at most " +
                                  std::to_string(kMaxKernelBenchRank) + " dimensions");
       for (const auto& d : dims) {
         if (!d.is_number_integer() || d.get<std::int64_t>() < 1 || d.get<std::int64_t>() > kMaxDimension)
+          // An error message, built once when the input is refused
+          // NOLINTNEXTLINE(performance-inefficient-string-concatenation)
           throw std::runtime_error(p + "/shapes/" + tensor + ": dimensions are integers from 1");
         s.push_back(d.get<std::int64_t>());
       }

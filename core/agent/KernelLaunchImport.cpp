@@ -262,6 +262,8 @@ OperatorProjectImport importKernelLaunchSample(const fs::path& dir,
     const std::string name = m[1].str();
     if (name == "workspace" || name == "tiling") {
       problem(kernel.name, line,
+              // An error message, built once when the input is refused
+              // NOLINTNEXTLINE(performance-inefficient-string-concatenation)
               "parameter \"" + name + "\": the entry reads a " + name +
                   " its host program computes, which is not imported (write such an operator as a msopgen "
                   "project with a TilingFunc)");
@@ -273,7 +275,11 @@ OperatorProjectImport importKernelLaunchSample(const fs::path& dir,
             kernel.code, cast,
             std::regex(R"(\(\s*__gm__\s+([A-Za-z_][\w:]*)\s*\*\s*\)\s*)" + quoted + R"(\b)"))) {
       problem(kernel.name, line,
+              // An error message, built once when the input is refused
+              // NOLINTNEXTLINE(performance-inefficient-string-concatenation)
               "cannot tell the dtype of \"" + name + "\": the kernel never casts it as (__gm__ T*)" + name +
+                  // An error message, built once when the input is refused
+                  // NOLINTNEXTLINE(performance-inefficient-string-concatenation)
                   " (SetGlobalBuffer((__gm__ half*)" + name + ", ...))");
       continue;
     }
@@ -295,13 +301,17 @@ OperatorProjectImport importKernelLaunchSample(const fs::path& dir,
       problem(kernel.name, castLine,
               "cannot tell whether \"" + name +
                   "\" is an input or an output: no GlobalTensor is bound to it with " +
+                  // An error message, built once when the input is refused
+                  // NOLINTNEXTLINE(performance-inefficient-string-concatenation)
                   "SetGlobalBuffer((__gm__ T*)" + name + ", ...)");
       continue;
     }
     const std::string gm = escapedForRegex(member[1].str());
-    const bool written =
-        std::regex_search(kernel.code, std::regex(R"(\b(?:DataCopy|DataCopyPad)\s*\(\s*)" + gm +
-                                                  R"(\s*[\[,)])" + "|\\b" + gm + R"(\s*\.\s*SetValue\s*\()"));
+    const bool written = std::regex_search(
+        kernel.code, std::regex(R"(\b(?:DataCopy|DataCopyPad)\s*\(\s*)" + gm +
+                                // A regex built once per output tensor
+                                // NOLINTNEXTLINE(performance-inefficient-string-concatenation)
+                                R"(\s*[\[,)])" + "|\\b" + gm + R"(\s*\.\s*SetValue\s*\()"));
     const nlohmann::json decl = {{"name", name}, {"dtype", std::string(dtypeName(*dtype))}};
     if (written) {
       outputs.push_back(decl);
@@ -337,6 +347,8 @@ OperatorProjectImport importKernelLaunchSample(const fs::path& dir,
       blocksSpelled = trimmed(run[1].str());
       std::smatch value;
       const int runLine = lineAt(host->code, static_cast<std::size_t>(run.position(0)));
+      // The spelled and the named block count are separate rules that happen to read alike
+      // NOLINTNEXTLINE(bugprone-branch-clone)
       if (std::regex_match(blocksSpelled, value, std::regex(R"((\d{1,5})[uU]?)"))) {
         blocks = static_cast<std::uint32_t>(std::stoul(value[1].str()));
       } else if (std::regex_match(blocksSpelled, std::regex(R"([A-Za-z_]\w*)")) &&

@@ -193,7 +193,7 @@ Course loadCourse(const fs::path& dir) {
 namespace {
 
 fs::path resolveTaskDir(const Lesson& l, const std::string& task) {
-  const fs::path rel = l.dir / task;
+  fs::path rel = l.dir / task;
   std::error_code ec;
   if (fs::exists(rel / "task.json", ec)) return rel;
   return workbenchDataRoot() / "resources" / "tasks" / task;
@@ -271,6 +271,8 @@ LessonResult playLesson(const Lesson& lesson, const fs::path& sessionDir,
     if (it->verify) all.insert(all.end(), it->verify->diagnostics.begin(), it->verify->diagnostics.end());
     for (const auto& c : ex.categories)
       if (std::none_of(all.begin(), all.end(), [&](const Diagnostic& d) { return d.category == c; }))
+        // A replay problem, reported once
+        // NOLINTNEXTLINE(performance-inefficient-string-concatenation)
         sr.problems.push_back(label + ": no " + c + " diagnostic");
     if (ex.fasterThanPrevious && (!sr.timeUs || !previousUs || *sr.timeUs >= *previousUs))
       sr.problems.push_back(label + ": not faster than the previous step");

@@ -148,7 +148,7 @@ fs::path writeLessonDraft(const Session& session, const std::vector<int>& ids, c
                            {"summary", "TODO: what this lesson teaches."},
                            {"draft", true},
                            {"steps", steps}};
-  const fs::path file = outDir / "lesson.json";
+  fs::path file = outDir / "lesson.json";
   writeFile(file, lesson.dump(2) + "\n");
   return file;
 }

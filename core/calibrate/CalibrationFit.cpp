@@ -66,6 +66,7 @@ FitResult fitSocParams(const SocParams& start, const std::vector<FitPoint>& poin
   FitResult r;
   r.fitted = start;
   std::vector<double> base;
+  base.reserve(points.size());
   for (const auto& p : points) base.push_back(p.predictUs(start));
 
   // Which parameters the points can tell apart: the log-sensitivity of every prediction to each

@@ -171,7 +171,7 @@ SimBuildResult SimBuilder::build(const SimBuildOptions& o) const {
   std::string error;
   TempWorkDir scratch(makeTempWorkDir("kwb-sim-build-", error));
   if (scratch.path().empty()) return fail(SimBuildResult::Status::InternalError, error);
-  const fs::path work = scratch.path();
+  const fs::path& work = scratch.path();
   SandboxPolicy policy = o.sandbox;
   std::vector<fs::path> readOnly = {includeDir, runtimeLib};
   for (const auto& inc : o.includeDirs) readOnly.push_back(fs::absolute(inc, ec));

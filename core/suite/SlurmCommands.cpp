@@ -52,6 +52,8 @@ std::string slurmOptionProblem(const std::string& option, const std::string& val
                         ? (std::isdigit(static_cast<unsigned char>(c)) || c == ':' || c == '-')
                         : (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.');
     if (!ok)
+      // An error message, built once when the input is refused
+      // NOLINTNEXTLINE(performance-inefficient-string-concatenation)
       return option + " '" + value + "' has the character '" + std::string(1, c) +
              (isTime ? "'; use minutes, MM:SS, HH:MM:SS or D-HH[:MM[:SS]]"
                      : "'; a Slurm name has letters, digits, '_', '-' and '.' only");

@@ -128,6 +128,8 @@ std::vector<Diagnostic> VerifyResult::diagnostics() const {
                         [&] {
                           std::string s;
                           for (const auto& [name, dist] : c.distributions)
+                            // A few attribute names per failed case
+                            // NOLINTNEXTLINE(performance-inefficient-string-concatenation)
                             s += (s.empty() ? "" : ", ") + name + " " + dist;
                           return s;
                         }() +

@@ -18,6 +18,8 @@
 namespace kwb::verify {
 
 // Inputs and poisoned outputs of one case, ready to be written as raw .bin files.
+// Its nlohmann::json member's move may in theory throw; a failed move is out of memory
+// NOLINTNEXTLINE(bugprone-exception-escape)
 struct PreparedCase {
   const VerificationCase* vcase = nullptr;
   std::vector<TensorSpec> inputs;

@@ -95,16 +95,22 @@ void checkOverlap(const LaunchTrace& lt, std::vector<nlohmann::json>& out) {
         const std::string both = "blocks " + std::to_string(a.block) + " and " + std::to_string(b.block) +
                                  " both write GM bytes [" + addr + ", +" + std::to_string(hi - b.lo) +
                                  ") in one launch (block " + std::to_string(a.block) + " at " + siteA + " (" +
+                                 // The overlap message, built once per reported overlap
+                                 // NOLINTNEXTLINE(performance-inefficient-string-concatenation)
                                  lt.str(ia.api) + "), block " + std::to_string(b.block) + " at " + siteB +
                                  ")";
         std::string message =
             atOrigin ? "the SetGlobalBuffer at line " + std::to_string(ib.gmSetLine) +
                            " gives the blocks overlapping GM ranges: " + both +
                            "; the final value depends on which core finishes last. Offset each block's "
+                           // The overlap message, built once per reported overlap
+                           // NOLINTNEXTLINE(performance-inefficient-string-concatenation)
                            "range by GetBlockIdx() times its own length there" +
                            atomicHint
                      : both +
                            "; the final value depends on which core finishes last. Give each block "
+                           // The overlap message, built once per reported overlap
+                           // NOLINTNEXTLINE(performance-inefficient-string-concatenation)
                            "its own GM range (offset by GetBlockIdx())" +
                            atomicHint;
         nlohmann::json j{{"category", "multicore-overlap"},

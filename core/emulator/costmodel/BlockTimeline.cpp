@@ -102,7 +102,7 @@ BlockRun BlockTimeline::run(const kwb_sim::BlockTrace& block, double gmShare, In
   std::array<std::uint64_t, kPipes> issued{};
   const std::size_t depth = static_cast<std::size_t>(std::max(1, soc_.pipeQueueDepth));
   queueRing_.assign(kPipes * depth, 0.0);
-  flags_.reset(static_cast<std::size_t>(kPipes * kPipes * kDenseFlagIds));
+  flags_.reset(static_cast<std::size_t>(kPipes) * kPipes * kDenseFlagIds);
   enq_.reset(64);
   freed_.reset(64);
   dcache_.reset(soc_.dcacheBytes, soc_.dcacheLineBytes);

@@ -123,7 +123,7 @@ void DCache::reset(std::uint64_t bytes, std::uint64_t line) {
 }
 
 bool DCache::access(std::uint64_t addr) {
-  if (tags_.empty()) reset(32 * 1024, 64);
+  if (tags_.empty()) reset(std::uint64_t{32} * 1024, 64);
   const std::uint64_t tag = addr / line_;
   std::uint64_t& slot = tags_[static_cast<size_t>(tag % tags_.size())];
   const bool hit = slot == tag;

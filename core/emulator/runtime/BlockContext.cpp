@@ -39,7 +39,8 @@ struct DupKey {
 };
 struct DupHash {
   std::size_t operator()(const DupKey& k) const {
-    return std::hash<const void*>()(k.file) ^ (k.line * 131u) ^ static_cast<std::size_t>(k.cat);
+    return std::hash<const void*>()(k.file) ^ (static_cast<std::size_t>(k.line) * 131u) ^
+           static_cast<std::size_t>(k.cat);
   }
 };
 std::unordered_map<DupKey, std::uint64_t, DupHash>& dupCounts() {

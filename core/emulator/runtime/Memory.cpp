@@ -81,7 +81,11 @@ void gmFree(void* p) {
   const std::size_t page = pageSize();
   for (auto it = v.begin(); it != v.end(); ++it) {
     if (it->base == reinterpret_cast<std::uintptr_t>(p)) {
+      // GM blocks are tracked as integer addresses by design (docs/emulator.md)
+      // NOLINTNEXTLINE(performance-no-int-to-ptr)
       ::munmap(reinterpret_cast<char*>(it->base) - page, it->body + 2 * page);
+      // GM blocks are tracked as integer addresses by design (docs/emulator.md)
+      // NOLINTNEXTLINE(performance-no-int-to-ptr)
       ::munmap(reinterpret_cast<void*>(it->alias), it->body);
       // Give the pages back; the file range is not reused (offsets only grow, holes cost nothing).
       ::fallocate(g_gmFd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(it->fileOff),
@@ -95,6 +99,8 @@ void gmFree(void* p) {
 void* gmAliasOf(const void* p) {
   const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p);
   const GmBlock* b = findGm(a);
+  // GM blocks are tracked as integer addresses by design (docs/emulator.md)
+  // NOLINTNEXTLINE(performance-no-int-to-ptr)
   return b ? reinterpret_cast<void*>(b->alias + (a - b->base)) : const_cast<void*>(p);
 }
 
@@ -106,6 +112,8 @@ bool gmBlockOf(std::uintptr_t a, GmBlockInfo& out) {
   return true;
 }
 void gmProtectKernelViews(int prot) {
+  // GM blocks are tracked as integer addresses by design (docs/emulator.md)
+  // NOLINTNEXTLINE(performance-no-int-to-ptr)
   for (const GmBlock& b : gmBlocks()) ::mprotect(reinterpret_cast<void*>(b.base), b.body, prot);
 }
 }  // namespace rt

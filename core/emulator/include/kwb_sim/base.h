@@ -11,6 +11,8 @@
 #include "kwb_sim/trace.h"
 
 // ---- qualifiers (no meaning on the CPU) -------------------------------------------------------------
+// The names below are Ascend C's own keywords and toolchain macros, reserved spellings by design.
+// NOLINTBEGIN(bugprone-reserved-identifier)
 #ifndef __global__
 #define __global__
 #endif
@@ -68,6 +70,7 @@
 #ifndef __NPU_ARCH__
 #define __NPU_ARCH__ KWB_SIM_ARCH
 #endif
+// NOLINTEND(bugprone-reserved-identifier)
 #ifndef KWB_SIM_AUTO_SYNC
 #define KWB_SIM_AUTO_SYNC 1
 #endif

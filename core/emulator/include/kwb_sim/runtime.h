@@ -185,6 +185,8 @@ extern LocalViews g_localViews;
 template <typename T>
 inline T* ubAlias(T* p) {
   const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p);
+  // A local view is the GM address shifted into its mapping
+  // NOLINTNEXTLINE(performance-no-int-to-ptr)
   return a == 0 ? p : reinterpret_cast<T*>(a + g_localViews.delta);
 }
 // Runtime alias of a kernel-view GM address (inside a GmAlloc block or its guard pages); other
