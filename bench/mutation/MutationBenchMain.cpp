@@ -60,6 +60,8 @@ int run(const Args& a) {
       std::cout << m.id() << "\t" << m.expectedCategory << "\t" << m.description << "\n";
     return 0;
   }
+  if (const std::size_t swept = removeAbandonedMutationScratch(); swept > 0)
+    std::cerr << "removed " << swept << " scratch folder(s) of killed runs\n";
   RunOptions options;
   options.seed = a.seed;
   std::vector<MutantOutcome> outcomes;

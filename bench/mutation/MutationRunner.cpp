@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "core/agent/WorkRootJanitor.h"
 #include "core/base/BoundedFileRead.h"
 #include "core/base/PrivateCacheDir.h"
 #include "core/base/TempWorkDir.h"
@@ -22,8 +23,10 @@ EvalReport evaluateSource(const Task& task, const std::string& source, const Run
   std::string error;
   auto backend = makeBackend("ascend-sim", bo, error);
   if (!backend) throw std::runtime_error("emulator backend: " + error);
-  TempWorkDir work(makeTempWorkDir("kwb-mutation-" + task.name + "-", error));
+  TempWorkDir work(makeTempWorkDir(std::string(kMutationScratchPrefix) + task.name + "-", error));
   if (work.path().empty()) throw std::runtime_error("work folder: " + error);
+  if (const std::string markError = writeScratchOwner(work.path()); !markError.empty())
+    throw std::runtime_error("work folder: " + markError);
   EvalRequest req;
   req.candidateSource = source;
   req.candidateName = kCandidateName;
@@ -34,6 +37,13 @@ EvalReport evaluateSource(const Task& task, const std::string& source, const Run
 }
 
 }  // namespace
+
+std::size_t removeAbandonedMutationScratch() {
+  std::error_code ec;
+  const fs::path base = fs::temp_directory_path(ec);
+  if (ec) return 0;
+  return removeAbandonedScratch(base, kMutationScratchPrefix).size();
+}
 
 std::vector<Expert> loadExperts(const fs::path& tasksDir, const std::vector<std::string>& only) {
   std::vector<Expert> out;

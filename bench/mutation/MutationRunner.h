@@ -3,6 +3,7 @@
 // Runs mutants and unmutated experts through the real evaluator (core/eval, the emulator backend) and
 // scores them (docs/benchmarks.md, "Mutation benchmark").
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -30,6 +31,14 @@ struct RunOptions {
 
 // The name mutants and experts are evaluated under (diagnostics name it as their file).
 inline constexpr const char* kCandidateName = "kernel.cpp";
+
+// The runner's scratch folders: $TMPDIR/kwb-mutation-<task>-XXXXXX. A run killed by a signal cannot
+// remove its folder, so each carries the owner marker of core/agent/WorkRootJanitor.h and every run
+// sweeps the folders whose owner is gone (docs/reliability.md, "Leftovers").
+inline constexpr const char* kMutationScratchPrefix = "kwb-mutation-";
+
+// Removes abandoned kwb-mutation-* folders under $TMPDIR; returns how many were removed.
+std::size_t removeAbandonedMutationScratch();
 
 MutantOutcome evaluateMutant(const Task& task, const Mutant& mutant, const RunOptions& options);
 ExpertOutcome evaluateExpert(const Expert& expert, const RunOptions& options);
