@@ -44,8 +44,8 @@ void vecCompares(const VecArgs& a, int cmpMode, SrcLoc loc) {
     const std::uint64_t bytes = static_cast<std::uint64_t>(a.count) * es;
     if (bytes % 256 != 0)
       report(Cat::InvalidParam, a.api, loc, Pipe::V, 4,
-             "Compares count = " + std::to_string(a.count) + " x " + dtypeName(a.dt) + " = " + std::to_string(bytes) +
-                 " bytes is not a multiple of 256 bytes (" + std::to_string(lanes) +
+             "Compares count = " + std::to_string(a.count) + " x " + dtypeName(a.dt) + " = " +
+                 std::to_string(bytes) + " bytes is not a multiple of 256 bytes (" + std::to_string(lanes) +
                  " elements): on hardware only the first " + std::to_string(bytes / 256 * lanes) +
                  " elements are compared and the remaining output bits are left unchanged");
     repeat = static_cast<std::uint32_t>(bytes / 256);
@@ -80,7 +80,8 @@ void vecCompares(const VecArgs& a, int cmpMode, SrcLoc loc) {
   for (std::uint32_t r = 0; r < repeat; ++r)
     for (std::uint32_t i = 0; i < lanes; ++i) {
       const std::uint64_t bit = static_cast<std::uint64_t>(r) * lanes + i;
-      const bool res = compareValues(mode, loadAsDouble(a.dt, a.src0.ptr + vecLaneOffset(r, i, es, blk, rep)), a.scalar);
+      const bool res =
+          compareValues(mode, loadAsDouble(a.dt, a.src0.ptr + vecLaneOffset(r, i, es, blk, rep)), a.scalar);
       std::uint8_t& byte = a.dst.ptr[bit / 8];
       byte = static_cast<std::uint8_t>(res ? (byte | (1u << (bit % 8))) : (byte & ~(1u << (bit % 8))));
     }

@@ -26,7 +26,8 @@ void checkOverlap(const VecArgs& a, std::uint64_t span, SrcLoc loc) {
       report(Cat::InvalidParam, a.api, loc, Pipe::V, 0,
              std::string(a.api) + ": destination [" + std::to_string(d0) + ", " + std::to_string(d0 + span) +
                  ") partially overlaps source operand " + std::to_string(k + 2) + " [" + std::to_string(s0) +
-                 ", " + std::to_string(s0 + span) + "); dst may only overlap a source completely (same start)");
+                 ", " + std::to_string(s0 + span) +
+                 "); dst may only overlap a source completely (same start)");
   }
 }
 
@@ -73,7 +74,8 @@ void vecFused(const VecArgs& a, FusedKind kind, SrcLoc loc) {
   }
   if (a.dstBlk == 0)
     report(Cat::InvalidParam, a.api, loc, Pipe::V, 0,
-           std::string(a.api) + ": dstBlkStride = 0 is undefined behaviour (every block would write the same 32 bytes)");
+           std::string(a.api) +
+               ": dstBlkStride = 0 is undefined behaviour (every block would write the same 32 bytes)");
   const VecMask m = vecResolveMask(a, lanes, loc);
   if (!m.ok || m.repeat == 0) {
     vecRecordOp(a.api, loc, a.dt, es, 0, 0, nullptr, 0);

@@ -70,8 +70,9 @@ void vecGather(const VecArgs& a, const LocalDesc& offsets, std::uint32_t srcBase
   }
   const std::uint32_t srcStart = vecOperandOffset(a.src0);
   if (srcStart % 32 != 0)
-    report(Cat::MisalignedCopy, a.api, loc, Pipe::V, 1,
-           "Gather: the source starts at UB byte offset " + std::to_string(srcStart) + ", not 32-byte aligned");
+    report(
+        Cat::MisalignedCopy, a.api, loc, Pipe::V, 1,
+        "Gather: the source starts at UB byte offset " + std::to_string(srcStart) + ", not 32-byte aligned");
   std::uint64_t lo = 0, hi = 0;
   sourceRange(a.src0, lo, hi);
   // The bytes actually gathered: their hull is what the sync model sees as read.
@@ -118,17 +119,19 @@ void vecGather(const VecArgs& a, const LocalDesc& offsets, std::uint32_t srcBase
     }
   }
   rt::syncBegin(Pipe::V);
-  rt::syncOperand(Pipe::V, offsets.ref.space, vecOperandOffset(offsets), static_cast<std::uint32_t>(n * 4), false,
-                  a.api, loc, 2);
+  rt::syncOperand(Pipe::V, offsets.ref.space, vecOperandOffset(offsets), static_cast<std::uint32_t>(n * 4),
+                  false, a.api, loc, 2);
   if (readHi > readLo)
     rt::syncOperand(Pipe::V, a.src0.ref.space, static_cast<std::uint32_t>(readLo),
                     static_cast<std::uint32_t>(readHi - readLo), false, a.api, loc, 1);
-  rt::syncOperand(Pipe::V, a.dst.ref.space, vecOperandOffset(a.dst), static_cast<std::uint32_t>(ops[1].span), true,
-                  a.api, loc, 0);
+  rt::syncOperand(Pipe::V, a.dst.ref.space, vecOperandOffset(a.dst), static_cast<std::uint32_t>(ops[1].span),
+                  true, a.api, loc, 0);
   std::uint8_t* base = ubAlias(spaceBase(a.src0.ref.space));
   std::vector<std::uint8_t> values(picks.size() * es);
-  for (std::size_t p = 0; p < picks.size(); ++p) std::memcpy(values.data() + p * es, base + picks[p].srcOff, es);
-  for (std::size_t p = 0; p < picks.size(); ++p) std::memcpy(a.dst.ptr + picks[p].dstOff, values.data() + p * es, es);
+  for (std::size_t p = 0; p < picks.size(); ++p)
+    std::memcpy(values.data() + p * es, base + picks[p].srcOff, es);
+  for (std::size_t p = 0; p < picks.size(); ++p)
+    std::memcpy(a.dst.ptr + picks[p].dstOff, values.data() + p * es, es);
   done = picks.size();
   Instr& in = vecRecordOp(a.api, loc, a.dt, es, done, repeat, ops, 2);
   if (readHi > readLo) {
@@ -146,7 +149,8 @@ void vecBrcb(const VecArgs& a, SrcLoc loc) {
   }
   if (a.dstBlk == 0)
     report(Cat::InvalidParam, a.api, loc, Pipe::V, 3,
-           "Brcb: dstBlkStride = 0 is undefined behaviour (every element would be broadcast into the same block)");
+           "Brcb: dstBlkStride = 0 is undefined behaviour (every element would be broadcast into the same "
+           "block)");
   if (a.repeat == 0) {
     vecRecordOp(a.api, loc, a.dt, es, 0, 0, nullptr, 0);
     return;
@@ -173,8 +177,10 @@ void vecBrcb(const VecArgs& a, SrcLoc loc) {
   const std::uint32_t perBlock = 32 / es;
   for (std::uint32_t r = 0; r < a.repeat; ++r)
     for (std::uint32_t j = 0; j < 8; ++j) {
-      std::uint8_t* block = a.dst.ptr + (static_cast<std::uint64_t>(r) * a.dstRep + static_cast<std::uint64_t>(j) * blk) * 32;
-      for (std::uint32_t e = 0; e < perBlock; ++e) std::memcpy(block + e * es, src.data() + (r * 8 + j) * es, es);
+      std::uint8_t* block =
+          a.dst.ptr + (static_cast<std::uint64_t>(r) * a.dstRep + static_cast<std::uint64_t>(j) * blk) * 32;
+      for (std::uint32_t e = 0; e < perBlock; ++e)
+        std::memcpy(block + e * es, src.data() + (r * 8 + j) * es, es);
     }
   vecRecordOp(a.api, loc, a.dt, es, static_cast<std::uint64_t>(a.repeat) * 8 * perBlock, a.repeat, ops, 2);
 }

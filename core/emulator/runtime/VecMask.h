@@ -57,7 +57,6 @@ inline std::uint64_t vecActiveSpan(const VecMask& m, std::uint32_t lanes, std::u
 // 255, mask[1] for 32-bit data), reporting invalid-param at `loc` exactly as the engine's own ops do.
 VecMask vecResolveMask(const VecArgs& a, std::uint32_t lanes, SrcLoc loc);
 
-
 // UB/L1 offset of an operand (d.ptr is its runtime alias).
 inline std::uint32_t vecOperandOffset(const LocalDesc& d) {
   return static_cast<std::uint32_t>(d.ptr - ubAlias(spaceBase(d.ref.space)));

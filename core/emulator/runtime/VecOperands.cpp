@@ -14,7 +14,8 @@ bool vecCheckOperands(const char* api, SrcLoc loc, const VecOperand* ops, int n)
   bool ok = true;
   for (int k = 0; k < n; ++k) {
     const VecOperand& o = ops[k];
-    ok = checkLocal(o.desc->ref, vecOperandOffset(*o.desc), o.span, api, loc, Pipe::V, o.operand, o.write) && ok;
+    ok = checkLocal(o.desc->ref, vecOperandOffset(*o.desc), o.span, api, loc, Pipe::V, o.operand, o.write) &&
+         ok;
     const std::uint32_t start = vecOperandOffset(*o.desc);
     if (o.align > 1 && start % o.align != 0)
       report(Cat::MisalignedCopy, api, loc, Pipe::V, o.operand,

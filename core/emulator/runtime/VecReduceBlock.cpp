@@ -79,11 +79,12 @@ void vecBlockReduce(const VecArgs& a, BlockRedKind kind, std::int64_t dstRep, st
   ops[1].align = dstAlignment(kind, es);
   ops[1].span = ((m.repeat - 1) * dstStep + per) * es;
   if (vecOperandOffset(a.src0) < vecOperandOffset(a.dst) + ops[1].span &&
-      vecOperandOffset(a.dst) < vecOperandOffset(a.src0) + ops[0].span && a.src0.ref.space == a.dst.ref.space &&
-      vecOperandOffset(a.src0) != vecOperandOffset(a.dst))
+      vecOperandOffset(a.dst) < vecOperandOffset(a.src0) + ops[0].span &&
+      a.src0.ref.space == a.dst.ref.space && vecOperandOffset(a.src0) != vecOperandOffset(a.dst))
     report(Cat::InvalidParam, a.api, loc, Pipe::V, 0,
-           std::string(a.api) + ": the destination partially overlaps the source; use separate buffers (or "
-                                "the same start address)");
+           std::string(a.api) +
+               ": the destination partially overlaps the source; use separate buffers (or "
+               "the same start address)");
   if (!vecCheckOperands(a.api, loc, ops, 2)) {
     vecRecordOp(a.api, loc, a.dt, es, 0, 0, nullptr, 0);
     return;

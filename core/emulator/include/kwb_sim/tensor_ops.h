@@ -71,17 +71,17 @@ TensorExpr<T> tensorExpr(const AscendC::LocalTensor<T>& a, const AscendC::LocalT
 }  // namespace kwb_sim
 
 // The dtype rules of the named APIs hold for the operator forms too (checked where the operator is used).
-#define KWB_SIM_TENSOR_ARITH_OP(SYM, OP, TYPES)                                                          \
-  template <typename T>                                                                                 \
-  kwb_sim::TensorExpr<T> operator SYM(const LocalTensor<T>& a, const LocalTensor<T>& b) {               \
-    KWB_SIM_REQUIRE_DTYPE("operator" #SYM, T, TYPES);                                                   \
-    return kwb_sim::tensorExpr(a, b, kwb_sim::TensorExprOp::OP);                                        \
+#define KWB_SIM_TENSOR_ARITH_OP(SYM, OP, TYPES)                                           \
+  template <typename T>                                                                   \
+  kwb_sim::TensorExpr<T> operator SYM(const LocalTensor<T>& a, const LocalTensor<T>& b) { \
+    KWB_SIM_REQUIRE_DTYPE("operator" #SYM, T, TYPES);                                     \
+    return kwb_sim::tensorExpr(a, b, kwb_sim::TensorExprOp::OP);                          \
   }
-#define KWB_SIM_TENSOR_CMP_OP(SYM, MODE)                                                                 \
-  template <typename T>                                                                                 \
-  kwb_sim::TensorExpr<T> operator SYM(const LocalTensor<T>& a, const LocalTensor<T>& b) {               \
-    KWB_SIM_REQUIRE_DTYPE("operator" #SYM, T, half, float, int32_t);                                    \
-    return kwb_sim::tensorExpr(a, b, kwb_sim::TensorExprOp::Compare, CMPMODE::MODE);                    \
+#define KWB_SIM_TENSOR_CMP_OP(SYM, MODE)                                                  \
+  template <typename T>                                                                   \
+  kwb_sim::TensorExpr<T> operator SYM(const LocalTensor<T>& a, const LocalTensor<T>& b) { \
+    KWB_SIM_REQUIRE_DTYPE("operator" #SYM, T, half, float, int32_t);                      \
+    return kwb_sim::tensorExpr(a, b, kwb_sim::TensorExprOp::Compare, CMPMODE::MODE);      \
   }
 
 namespace AscendC {

@@ -26,38 +26,39 @@ VecArgs fusedArgs(const char* api, const AscendC::LocalTensor<T>& dst, const Asc
 
 }  // namespace kwb_sim
 
-#define KWB_SIM_FUSED_DTYPES_(NAME, T, U)                                                             \
-  KWB_SIM_REQUIRE_DTYPE(NAME, T, KWB_SIM_TYPES_FLOAT);                                                \
-  static_assert(std::is_same_v<T, U>, "kwb-sim: unsupported-dtype: " NAME                             \
+#define KWB_SIM_FUSED_DTYPES_(NAME, T, U)                                                               \
+  KWB_SIM_REQUIRE_DTYPE(NAME, T, KWB_SIM_TYPES_FLOAT);                                                  \
+  static_assert(std::is_same_v<T, U>, "kwb-sim: unsupported-dtype: " NAME                               \
                                       " with a source type different from the destination type (mixed " \
                                       "precision) is not emulated on " KWB_SIM_SOC_NAME)
 
-#define KWB_SIM_FUSED_OP(NAME)                                                                              \
-  template <typename T, typename U = T>                                                                     \
-  void NAME(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1,              \
-            const int32_t& count, KWB_SIM_LOC) {                                                            \
-    KWB_SIM_FUSED_DTYPES_(#NAME, T, U);                                                                     \
-    kwb_sim::VecArgs a = kwb_sim::fusedArgs(#NAME, dst, src0, src1);                                        \
-    a.count = count;                                                                                        \
-    kwb_sim::vecFused(a, kwb_sim::FusedKind::NAME, loc_);                                                   \
-  }                                                                                                         \
-  template <typename T, typename U = T, bool isSetMask = true>                                              \
-  void NAME(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1, uint64_t mask, \
-            const uint8_t repeatTime, const BinaryRepeatParams& params, KWB_SIM_LOC) {                      \
-    KWB_SIM_FUSED_DTYPES_(#NAME, T, U);                                                                     \
-    kwb_sim::VecArgs a = kwb_sim::fusedArgs(#NAME, dst, src0, src1);                                        \
-    kwb_sim::setMaskArg(a, isSetMask, mask, repeatTime);                                                    \
-    kwb_sim::setBinaryRepeat(a, params);                                                                    \
-    kwb_sim::vecFused(a, kwb_sim::FusedKind::NAME, loc_);                                                   \
-  }                                                                                                         \
-  template <typename T, typename U = T, bool isSetMask = true>                                              \
-  void NAME(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1,              \
-            const uint64_t mask[], const uint8_t repeatTime, const BinaryRepeatParams& params, KWB_SIM_LOC) { \
-    KWB_SIM_FUSED_DTYPES_(#NAME, T, U);                                                                     \
-    kwb_sim::VecArgs a = kwb_sim::fusedArgs(#NAME, dst, src0, src1);                                        \
-    kwb_sim::setMaskArg(a, isSetMask, mask, repeatTime);                                                    \
-    kwb_sim::setBinaryRepeat(a, params);                                                                    \
-    kwb_sim::vecFused(a, kwb_sim::FusedKind::NAME, loc_);                                                   \
+#define KWB_SIM_FUSED_OP(NAME)                                                                        \
+  template <typename T, typename U = T>                                                               \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1,        \
+            const int32_t& count, KWB_SIM_LOC) {                                                      \
+    KWB_SIM_FUSED_DTYPES_(#NAME, T, U);                                                               \
+    kwb_sim::VecArgs a = kwb_sim::fusedArgs(#NAME, dst, src0, src1);                                  \
+    a.count = count;                                                                                  \
+    kwb_sim::vecFused(a, kwb_sim::FusedKind::NAME, loc_);                                             \
+  }                                                                                                   \
+  template <typename T, typename U = T, bool isSetMask = true>                                        \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1,        \
+            uint64_t mask, const uint8_t repeatTime, const BinaryRepeatParams& params, KWB_SIM_LOC) { \
+    KWB_SIM_FUSED_DTYPES_(#NAME, T, U);                                                               \
+    kwb_sim::VecArgs a = kwb_sim::fusedArgs(#NAME, dst, src0, src1);                                  \
+    kwb_sim::setMaskArg(a, isSetMask, mask, repeatTime);                                              \
+    kwb_sim::setBinaryRepeat(a, params);                                                              \
+    kwb_sim::vecFused(a, kwb_sim::FusedKind::NAME, loc_);                                             \
+  }                                                                                                   \
+  template <typename T, typename U = T, bool isSetMask = true>                                        \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1,        \
+            const uint64_t mask[], const uint8_t repeatTime, const BinaryRepeatParams& params,        \
+            KWB_SIM_LOC) {                                                                            \
+    KWB_SIM_FUSED_DTYPES_(#NAME, T, U);                                                               \
+    kwb_sim::VecArgs a = kwb_sim::fusedArgs(#NAME, dst, src0, src1);                                  \
+    kwb_sim::setMaskArg(a, isSetMask, mask, repeatTime);                                              \
+    kwb_sim::setBinaryRepeat(a, params);                                                              \
+    kwb_sim::vecFused(a, kwb_sim::FusedKind::NAME, loc_);                                             \
   }
 
 namespace AscendC {

@@ -47,8 +47,8 @@ void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTen
 }
 template <typename T, bool isSetMask = true>
 void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint32_t>& srcOffset,
-            const uint32_t srcBaseAddr, const uint64_t mask, const uint8_t repeatTime, const uint16_t dstRepStride,
-            KWB_SIM_LOC) {
+            const uint32_t srcBaseAddr, const uint64_t mask, const uint8_t repeatTime,
+            const uint16_t dstRepStride, KWB_SIM_LOC) {
   KWB_SIM_REQUIRE_DTYPE("Gather", T, KWB_SIM_TYPES_GATHER);
   kwb_sim::VecArgs a = kwb_sim::vecArgs("Gather", kwb_sim::VOp::Copy, dst);
   a.src0 = kwb_sim::localDesc(src);

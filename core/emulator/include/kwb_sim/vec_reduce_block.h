@@ -17,7 +17,8 @@ void vecBlockReduce(const VecArgs& a, BlockRedKind kind, std::int64_t dstRep, st
                     std::int64_t srcRep, SrcLoc loc);
 
 template <typename T>
-VecArgs blockReduceArgs(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src) {
+VecArgs blockReduceArgs(const char* api, const AscendC::LocalTensor<T>& dst,
+                        const AscendC::LocalTensor<T>& src) {
   VecArgs a = vecArgs(api, VOp::Copy, dst);
   a.src0 = localDesc(src);
   a.nsrc = 1;
@@ -26,23 +27,23 @@ VecArgs blockReduceArgs(const char* api, const AscendC::LocalTensor<T>& dst, con
 
 }  // namespace kwb_sim
 
-#define KWB_SIM_BLOCK_REDUCE_OP(NAME, KIND)                                                                 \
-  template <typename T, bool isSetMask = true>                                                              \
-  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,                 \
-            const int32_t mask, const int32_t dstRepStride, const int32_t srcBlkStride,                     \
-            const int32_t srcRepStride, KWB_SIM_LOC) {                                                      \
-    KWB_SIM_REQUIRE_DTYPE(#NAME, T, half, float);                                                           \
-    kwb_sim::VecArgs a = kwb_sim::blockReduceArgs(#NAME, dst, src);                                         \
-    kwb_sim::setMaskArg(a, isSetMask, static_cast<uint64_t>(mask), static_cast<uint32_t>(repeatTime));      \
+#define KWB_SIM_BLOCK_REDUCE_OP(NAME, KIND)                                                                  \
+  template <typename T, bool isSetMask = true>                                                               \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,                  \
+            const int32_t mask, const int32_t dstRepStride, const int32_t srcBlkStride,                      \
+            const int32_t srcRepStride, KWB_SIM_LOC) {                                                       \
+    KWB_SIM_REQUIRE_DTYPE(#NAME, T, half, float);                                                            \
+    kwb_sim::VecArgs a = kwb_sim::blockReduceArgs(#NAME, dst, src);                                          \
+    kwb_sim::setMaskArg(a, isSetMask, static_cast<uint64_t>(mask), static_cast<uint32_t>(repeatTime));       \
     kwb_sim::vecBlockReduce(a, kwb_sim::BlockRedKind::KIND, dstRepStride, srcBlkStride, srcRepStride, loc_); \
-  }                                                                                                         \
-  template <typename T, bool isSetMask = true>                                                              \
-  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,                 \
-            const uint64_t mask[], const int32_t dstRepStride, const int32_t srcBlkStride,                  \
-            const int32_t srcRepStride, KWB_SIM_LOC) {                                                      \
-    KWB_SIM_REQUIRE_DTYPE(#NAME, T, half, float);                                                           \
-    kwb_sim::VecArgs a = kwb_sim::blockReduceArgs(#NAME, dst, src);                                         \
-    kwb_sim::setMaskArg(a, isSetMask, mask, static_cast<uint32_t>(repeatTime));                             \
+  }                                                                                                          \
+  template <typename T, bool isSetMask = true>                                                               \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,                  \
+            const uint64_t mask[], const int32_t dstRepStride, const int32_t srcBlkStride,                   \
+            const int32_t srcRepStride, KWB_SIM_LOC) {                                                       \
+    KWB_SIM_REQUIRE_DTYPE(#NAME, T, half, float);                                                            \
+    kwb_sim::VecArgs a = kwb_sim::blockReduceArgs(#NAME, dst, src);                                          \
+    kwb_sim::setMaskArg(a, isSetMask, mask, static_cast<uint32_t>(repeatTime));                              \
     kwb_sim::vecBlockReduce(a, kwb_sim::BlockRedKind::KIND, dstRepStride, srcBlkStride, srcRepStride, loc_); \
   }
 
@@ -63,7 +64,8 @@ void RepeatReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
   (void)dstBlkStride;
   kwb_sim::VecArgs a = kwb_sim::blockReduceArgs("RepeatReduceSum", dst, src);
   kwb_sim::setMaskArg(a, isSetMask, static_cast<uint64_t>(mask), static_cast<uint32_t>(repeatTime));
-  kwb_sim::vecBlockReduce(a, kwb_sim::BlockRedKind::RepeatSum, dstRepStride, srcBlkStride, srcRepStride, loc_);
+  kwb_sim::vecBlockReduce(a, kwb_sim::BlockRedKind::RepeatSum, dstRepStride, srcBlkStride, srcRepStride,
+                          loc_);
 }
 
 }  // namespace AscendC
