@@ -9,6 +9,8 @@
 #include "kwb_sim/buf_pool.h"
 #include "kwb_sim/data_copy.h"
 #include "kwb_sim/kernel_misc.h"
+#include "kwb_sim/math_activation.h"
+#include "kwb_sim/math_tmp_size.h"
 #include "kwb_sim/op_tiling.h"
 #include "kwb_sim/pipe.h"
 #include "kwb_sim/runtime.h"

@@ -10,7 +10,7 @@
 namespace kwb_sim {
 
 std::uint32_t& allocCursor(MemSpace space);  // runtime/Queues.cpp
-void queueAcquireReleased(int slot);          // runtime/Queues.cpp
+void queueAcquireReleased(int slot);         // runtime/Queues.cpp
 
 namespace {
 
@@ -42,13 +42,15 @@ bool poolFromPipe(PoolRange& pool, MemSpace space, std::uint32_t len, SrcLoc loc
 bool poolFromPool(PoolRange& parent, PoolRange& pool, std::uint32_t len, SrcLoc loc) {
   const std::uint32_t bytes = rounded(len);
   if (!parent.ready)
-    fatal(Cat::QueueMisuse, "InitBufPool", loc, Pipe::S, kOperandThis,
-          "TBufPool::InitBufPool on a pool that was never given memory (call TPipe::InitBufPool for it first)");
-  if (static_cast<std::uint64_t>(parent.cursor) + bytes > static_cast<std::uint64_t>(parent.start) + parent.len)
+    fatal(
+        Cat::QueueMisuse, "InitBufPool", loc, Pipe::S, kOperandThis,
+        "TBufPool::InitBufPool on a pool that was never given memory (call TPipe::InitBufPool for it first)");
+  if (static_cast<std::uint64_t>(parent.cursor) + bytes >
+      static_cast<std::uint64_t>(parent.start) + parent.len)
     fatal(Cat::UbOverflow, "InitBufPool", loc, Pipe::S, 1,
           "InitBufPool needs " + std::to_string(bytes) + " bytes but the enclosing TBufPool has only " +
-              std::to_string(parent.start + parent.len - parent.cursor) + " of its " + std::to_string(parent.len) +
-              " bytes left");
+              std::to_string(parent.start + parent.len - parent.cursor) + " of its " +
+              std::to_string(parent.len) + " bytes left");
   pool = PoolRange{};
   pool.space = parent.space;
   pool.start = pool.cursor = parent.cursor;
@@ -89,8 +91,9 @@ void poolReset(PoolRange& pool, SrcLoc loc) {
 
 PoolScope::PoolScope(PoolRange& pool, std::uint64_t bytes, SrcLoc loc) : pool_(pool) {
   if (!pool.ready)
-    fatal(Cat::QueueMisuse, "InitBuffer", loc, Pipe::S, kOperandThis,
-          "TBufPool::InitBuffer on a pool that was never given memory (call TPipe::InitBufPool for it first)");
+    fatal(
+        Cat::QueueMisuse, "InitBuffer", loc, Pipe::S, kOperandThis,
+        "TBufPool::InitBuffer on a pool that was never given memory (call TPipe::InitBufPool for it first)");
   if (static_cast<std::uint64_t>(pool.cursor) + bytes > static_cast<std::uint64_t>(pool.start) + pool.len)
     fatal(Cat::UbOverflow, "InitBuffer", loc, Pipe::S, 0,
           "InitBuffer needs " + std::to_string(bytes) + " bytes but its TBufPool has only " +

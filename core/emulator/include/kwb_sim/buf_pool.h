@@ -63,8 +63,8 @@ class TBufPool {
     if (!scope.ok()) return false;
     if (que.id_ < 0) que.id_ = kwb_sim::newQueue("TQue");
     const kwb_sim::EventPipes pp = kwb_sim::positionPipes(src, dst);
-    return kwb_sim::queueInit(que.id_, kwb_sim::positionSpace(src), num, len, depth, pp.src, pp.dst, "InitBuffer",
-                              loc_);
+    return kwb_sim::queueInit(que.id_, kwb_sim::positionSpace(src), num, len, depth, pp.src, pp.dst,
+                              "InitBuffer", loc_);
   }
   template <TPosition bufPos>
   bool InitBuffer(TBuf<bufPos>& buf, uint32_t len, KWB_SIM_LOC) {
