@@ -22,6 +22,7 @@
 #include "kwb_sim/vec_compares.h"
 #include "kwb_sim/vec_fused.h"
 #include "kwb_sim/vec_gather.h"
+#include "kwb_sim/vec_gather_mask.h"
 #include "kwb_sim/vec_misc.h"
 #include "kwb_sim/vec_ops.h"
 #include "kwb_sim/vec_reduce_block.h"

@@ -114,8 +114,8 @@ void mathActivation(const VecArgs& a, MathOp op, const LocalDesc* tmp, std::uint
   const std::uint32_t minTmp = mathMinTmpBytes(op, es);
   if (tmp && tmpBytes < minTmp)
     report(Cat::InvalidParam, a.api, loc, Pipe::V, 2,
-           std::string(a.api) + ": sharedTmpBuffer holds " + std::to_string(tmpBytes) + " bytes, less than the " +
-               std::to_string(minTmp) + " bytes " + mathName(op) +
+           std::string(a.api) + ": sharedTmpBuffer holds " + std::to_string(tmpBytes) +
+               " bytes, less than the " + std::to_string(minTmp) + " bytes " + mathName(op) +
                " gives as the minimum; the library's intermediate values overrun it on hardware");
   VecOperand ops[3];
   ops[0].desc = &a.src0;

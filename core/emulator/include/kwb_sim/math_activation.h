@@ -19,8 +19,9 @@ std::uint32_t mathMinTmpBytes(MathOp op, std::uint32_t typeSize);
 std::uint32_t mathMaxTmpBytes(MathOp op, std::uint32_t typeSize, std::uint64_t elements);
 
 template <typename T>
-void mathCall(const char* api, MathOp op, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
-              const AscendC::LocalTensor<std::uint8_t>* tmp, std::uint32_t count, SrcLoc loc) {
+void mathCall(const char* api, MathOp op, const AscendC::LocalTensor<T>& dst,
+              const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<std::uint8_t>* tmp,
+              std::uint32_t count, SrcLoc loc) {
   VecArgs a = vecArgs(api, VOp::Copy, dst);
   a.src0 = localDesc(src);
   a.nsrc = 1;
@@ -36,25 +37,26 @@ void mathCall(const char* api, MathOp op, const AscendC::LocalTensor<T>& dst, co
 }  // namespace kwb_sim
 
 // The four forms each API has: (dst, src, tmp, count), (dst, src, tmp), (dst, src, count), (dst, src).
-#define KWB_SIM_ACTIVATION(NAME, OP, TEMPLATE_HEAD)                                                          \
-  TEMPLATE_HEAD void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                             \
-                          const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, KWB_SIM_LOC) { \
-    KWB_SIM_REQUIRE_DTYPE(#NAME, T, half, float);                                                            \
-    kwb_sim::mathCall(#NAME, kwb_sim::MathOp::OP, dst, src, &sharedTmpBuffer, calCount, loc_);               \
-  }                                                                                                          \
-  TEMPLATE_HEAD void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                             \
-                          const LocalTensor<uint8_t>& sharedTmpBuffer, KWB_SIM_LOC) {                        \
-    KWB_SIM_REQUIRE_DTYPE(#NAME, T, half, float);                                                            \
-    kwb_sim::mathCall(#NAME, kwb_sim::MathOp::OP, dst, src, &sharedTmpBuffer, src.GetSize(), loc_);          \
-  }                                                                                                          \
-  TEMPLATE_HEAD void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t calCount,     \
-                          KWB_SIM_LOC) {                                                                     \
-    KWB_SIM_REQUIRE_DTYPE(#NAME, T, half, float);                                                            \
-    kwb_sim::mathCall<T>(#NAME, kwb_sim::MathOp::OP, dst, src, nullptr, calCount, loc_);                     \
-  }                                                                                                          \
-  TEMPLATE_HEAD void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, KWB_SIM_LOC) {              \
-    KWB_SIM_REQUIRE_DTYPE(#NAME, T, half, float);                                                            \
-    kwb_sim::mathCall<T>(#NAME, kwb_sim::MathOp::OP, dst, src, nullptr, src.GetSize(), loc_);                \
+#define KWB_SIM_ACTIVATION(NAME, OP, TEMPLATE_HEAD)                                                      \
+  TEMPLATE_HEAD void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                          \
+                          const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount,          \
+                          KWB_SIM_LOC) {                                                                 \
+    KWB_SIM_REQUIRE_DTYPE(#NAME, T, half, float);                                                        \
+    kwb_sim::mathCall(#NAME, kwb_sim::MathOp::OP, dst, src, &sharedTmpBuffer, calCount, loc_);           \
+  }                                                                                                      \
+  TEMPLATE_HEAD void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                          \
+                          const LocalTensor<uint8_t>& sharedTmpBuffer, KWB_SIM_LOC) {                    \
+    KWB_SIM_REQUIRE_DTYPE(#NAME, T, half, float);                                                        \
+    kwb_sim::mathCall(#NAME, kwb_sim::MathOp::OP, dst, src, &sharedTmpBuffer, src.GetSize(), loc_);      \
+  }                                                                                                      \
+  TEMPLATE_HEAD void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t calCount, \
+                          KWB_SIM_LOC) {                                                                 \
+    KWB_SIM_REQUIRE_DTYPE(#NAME, T, half, float);                                                        \
+    kwb_sim::mathCall<T>(#NAME, kwb_sim::MathOp::OP, dst, src, nullptr, calCount, loc_);                 \
+  }                                                                                                      \
+  TEMPLATE_HEAD void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, KWB_SIM_LOC) {           \
+    KWB_SIM_REQUIRE_DTYPE(#NAME, T, half, float);                                                        \
+    kwb_sim::mathCall<T>(#NAME, kwb_sim::MathOp::OP, dst, src, nullptr, src.GetSize(), loc_);            \
   }
 
 #define KWB_SIM_REUSE_HEAD template <typename T, bool isReuseSource = false>
