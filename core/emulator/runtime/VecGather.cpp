@@ -114,7 +114,7 @@ void vecGather(const VecArgs& a, const LocalDesc& offsets, std::uint32_t srcBase
       }
       readLo = at < readLo ? at : readLo;
       readHi = at + es > readHi ? at + es : readHi;
-      const std::uint64_t dOff = a.countForm ? k * es : static_cast<std::uint64_t>(r) * dstRepBytes + i * es;
+      const std::uint64_t dOff = a.countForm ? k * es : static_cast<std::uint64_t>(r) * dstRepBytes + static_cast<std::uint64_t>(i) * es;
       picks.push_back(Pick{dOff, at});
     }
   }
@@ -179,8 +179,8 @@ void vecBrcb(const VecArgs& a, SrcLoc loc) {
     for (std::uint32_t j = 0; j < 8; ++j) {
       std::uint8_t* block =
           a.dst.ptr + (static_cast<std::uint64_t>(r) * a.dstRep + static_cast<std::uint64_t>(j) * blk) * 32;
-      for (std::uint32_t e = 0; e < perBlock; ++e)
-        std::memcpy(block + e * es, src.data() + (r * 8 + j) * es, es);
+      const std::uint64_t from = (static_cast<std::uint64_t>(r) * 8 + j) * es;
+      for (std::uint64_t e = 0; e < perBlock; ++e) std::memcpy(block + e * es, src.data() + from, es);
     }
   vecRecordOp(a.api, loc, a.dt, es, static_cast<std::uint64_t>(a.repeat) * 8 * perBlock, a.repeat, ops, 2);
 }
