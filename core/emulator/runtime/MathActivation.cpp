@@ -91,14 +91,15 @@ std::uint32_t mathMaxTmpBytes(MathOp op, std::uint32_t typeSize, std::uint64_t e
       v = bytes > kRepeatBytes ? bytes : kRepeatBytes;
       break;
     case MathOp::Tanh:
-      v = (typeSize == 4 ? 1 : 4) * (bytes > kRepeatBytes ? bytes : kRepeatBytes);
+      v = std::uint64_t{typeSize == 4 ? 1u : 4u} * (bytes > kRepeatBytes ? bytes : kRepeatBytes);
       break;
     case MathOp::Silu:
       v = 0;
       break;
     case MathOp::Gelu:
     case MathOp::FasterGelu:
-      v = 3 * elements * 4 > 3 * kRepeatBytes ? 3 * elements * 4 : 3 * kRepeatBytes;
+      v = std::uint64_t{3} * elements * 4 > std::uint64_t{3} * kRepeatBytes ? std::uint64_t{3} * elements * 4
+                                                                            : std::uint64_t{3} * kRepeatBytes;
       break;
   }
   return static_cast<std::uint32_t>(v > 0xFFFFFFFFull ? 0xFFFFFFFFull : v);

@@ -10,7 +10,6 @@
 #include <string>
 
 #include "BlockContext.h"
-#include "VecMask.h"
 
 namespace kwb_sim {
 
@@ -503,18 +502,6 @@ void dumpLocal(const void* ptr, DType dt, std::uint32_t count, std::uint32_t des
     std::printf(" %g", v);
   }
   std::printf("\n");
-}
-
-VecMask vecResolveMask(const VecArgs& a, std::uint32_t lanes, SrcLoc loc) {
-  const Mask m = resolveMask(a, lanes, loc);
-  VecMask out;
-  out.ok = m.ok;
-  out.counter = m.counter;
-  out.bits[0] = m.bits[0];
-  out.bits[1] = m.bits[1];
-  out.total = m.total;
-  out.repeat = m.repeat;
-  return out;
 }
 
 }  // namespace kwb_sim

@@ -114,7 +114,9 @@ void vecGather(const VecArgs& a, const LocalDesc& offsets, std::uint32_t srcBase
       }
       readLo = at < readLo ? at : readLo;
       readHi = at + es > readHi ? at + es : readHi;
-      const std::uint64_t dOff = a.countForm ? k * es : static_cast<std::uint64_t>(r) * dstRepBytes + static_cast<std::uint64_t>(i) * es;
+      const std::uint64_t dOff =
+          a.countForm ? k * es
+                      : static_cast<std::uint64_t>(r) * dstRepBytes + static_cast<std::uint64_t>(i) * es;
       picks.push_back(Pick{dOff, at});
     }
   }

@@ -49,7 +49,8 @@ std::uint64_t vecGatherMask(const VecArgs& a, const LocalDesc* pattern, std::uin
   std::uint64_t perRepeat = lanes, total = 0;
   if (reduceMode) {
     if (mask == 0) {
-      report(Cat::InvalidParam, a.api, loc, Pipe::V, 4, "GatherMask: counter mode (reduceMode true) needs mask >= 1");
+      report(Cat::InvalidParam, a.api, loc, Pipe::V, 4,
+             "GatherMask: counter mode (reduceMode true) needs mask >= 1");
       return 0;
     }
     if (KWB_SIM_ARCH == 2002) {
@@ -59,8 +60,9 @@ std::uint64_t vecGatherMask(const VecArgs& a, const LocalDesc* pattern, std::uin
       perRepeat = mask;
       if (perRepeat > lanes) {
         report(Cat::InvalidParam, a.api, loc, Pipe::V, 4,
-               "GatherMask: counter-mode mask = " + std::to_string(mask) + " elements per repeat exceeds the " +
-                   std::to_string(lanes) + " elements of one 256-byte repeat");
+               "GatherMask: counter-mode mask = " + std::to_string(mask) +
+                   " elements per repeat exceeds the " + std::to_string(lanes) +
+                   " elements of one 256-byte repeat");
         perRepeat = lanes;
       }
     }
@@ -96,7 +98,8 @@ std::uint64_t vecGatherMask(const VecArgs& a, const LocalDesc* pattern, std::uin
     ops[1].desc = pattern;
     ops[1].read = true;
     ops[1].operand = 2;
-    ops[1].span = static_cast<std::uint64_t>(repeat - 1) * p.src1RepeatStride * 32 + (lanesIn(repeat - 1) + 7) / 8;
+    ops[1].span =
+        static_cast<std::uint64_t>(repeat - 1) * p.src1RepeatStride * 32 + (lanesIn(repeat - 1) + 7) / 8;
     n = 2;
   }
   // Which elements are kept decides dst's extent, so read the pattern before checking dst.
@@ -107,7 +110,8 @@ std::uint64_t vecGatherMask(const VecArgs& a, const LocalDesc* pattern, std::uin
   std::vector<std::uint64_t> picks;
   for (std::uint32_t r = 0; r < repeat; ++r) {
     const std::uint32_t m = lanesIn(r);
-    const std::uint8_t* bits = pattern ? pattern->ptr + static_cast<std::uint64_t>(r) * p.src1RepeatStride * 32 : nullptr;
+    const std::uint8_t* bits =
+        pattern ? pattern->ptr + static_cast<std::uint64_t>(r) * p.src1RepeatStride * 32 : nullptr;
     for (std::uint32_t i = 0; i < m; ++i) {
       const bool keep = bits ? ((bits[i / 8] >> (i % 8)) & 1u) != 0 : builtInBit(builtIn, i);
       if (keep) picks.push_back(vecLaneOffset(r, i, es, blk, rep));
@@ -123,7 +127,8 @@ std::uint64_t vecGatherMask(const VecArgs& a, const LocalDesc* pattern, std::uin
   }
   vecSyncOperands(a.api, loc, ops, picks.empty() ? n : n + 1);
   std::vector<std::uint8_t> values(picks.size() * es);
-  for (std::size_t k = 0; k < picks.size(); ++k) std::memcpy(values.data() + k * es, a.src0.ptr + picks[k], es);
+  for (std::size_t k = 0; k < picks.size(); ++k)
+    std::memcpy(values.data() + k * es, a.src0.ptr + picks[k], es);
   if (!values.empty()) std::memcpy(a.dst.ptr, values.data(), values.size());
   vecRecordOp(a.api, loc, a.dt, es, picks.size(), repeat, ops, picks.empty() ? n : n + 1);
   return picks.size();

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The resolved mask of a mask/repeat vector call and the lane addressing, shared by the vector engine
-// (VecEngine.cpp) and the ops in their own files (VecReduceBlock.cpp, VecFused.cpp, VecGather.cpp).
+// The resolved mask of a mask/repeat vector call, the lane addressing and the operand checks of the vector
+// ops that live outside the engine (VecReduceBlock.cpp, VecFused.cpp, VecGather.cpp, ...; VecOperands.cpp).
 
 #include <cstdint>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Operand checks, ordering and the instruction record for the vector ops that live outside the engine
-// (VecReduceBlock.cpp, VecFused.cpp, VecGather.cpp, VecCompares.cpp): the same rules and records as the
-// engine's own ops (VecEngine.cpp).
+// (VecReduceBlock.cpp, VecFused.cpp, VecGather.cpp, VecGatherMask.cpp, VecCompares.cpp,
+// MathActivation.cpp): the same rules, messages and records as the engine's own ops (VecEngine.cpp).
 
 #include <string>
 
@@ -9,6 +9,60 @@
 #include "VecMask.h"
 
 namespace kwb_sim {
+
+// The same rules and messages as the engine's own mask resolution (VecEngine.cpp), kept separate so that
+// the ops outside the engine do not reach into it.
+VecMask vecResolveMask(const VecArgs& a, std::uint32_t lanes, SrcLoc loc) {
+  VecMask m;
+  m.counter = g_block.mask.counter;
+  if (m.counter) {
+    m.total = a.isSetMask ? a.mask[0] : g_block.mask.bits[0];
+    m.repeat = static_cast<std::uint32_t>((m.total + lanes - 1) / lanes);
+    return m;
+  }
+  if (a.repeat > 255) {
+    report(Cat::InvalidParam, a.api, loc, Pipe::V, 0,
+           std::string(a.api) + ": repeatTime = " + std::to_string(static_cast<std::int32_t>(a.repeat)) +
+               " is outside 0..255 (the repeat field is 8 bits; split the work into several calls or use the "
+               "count form)");
+    m.ok = false;
+    return m;
+  }
+  m.repeat = a.repeat;
+  if (a.isSetMask && !a.maskBits) {
+    const std::uint64_t c = a.mask[0];
+    if (c == 0 || c > lanes) {
+      report(Cat::InvalidParam, a.api, loc, Pipe::V, 0,
+             std::string(a.api) + ": continuous mask = " + std::to_string(c) +
+                 (c == 0 ? " selects no element (mask cannot be 0 in normal mode)"
+                         : " exceeds the " + std::to_string(lanes) + " elements one repeat holds for " +
+                               std::to_string(256 / lanes * 8) + "-bit data (256 bytes per repeat)"));
+      if (c == 0) {
+        m.ok = false;
+        return m;
+      }
+    }
+    const std::uint64_t n = c > lanes ? lanes : c;
+    m.bits[0] = n >= 64 ? ~0ull : ((1ull << n) - 1);
+    m.bits[1] = n > 64 ? (n >= 128 ? ~0ull : ((1ull << (n - 64)) - 1)) : 0;
+    return m;
+  }
+  m.bits[0] = a.isSetMask ? a.mask[0] : g_block.mask.bits[0];
+  m.bits[1] = a.isSetMask ? a.mask[1] : g_block.mask.bits[1];
+  if (lanes <= 64) {
+    if (a.isSetMask && m.bits[1] != 0)
+      report(Cat::InvalidParam, a.api, loc, Pipe::V, 0,
+             std::string(a.api) + ": mask[1] must be 0 for 32-bit data (a repeat holds only 64 elements)");
+    m.bits[1] = 0;
+    if (lanes < 64) m.bits[0] &= (1ull << lanes) - 1;
+  }
+  if ((m.bits[0] | m.bits[1]) == 0) {
+    report(Cat::InvalidParam, a.api, loc, Pipe::V, 0,
+           std::string(a.api) + ": the bit mask is all zero, no element would be computed");
+    m.ok = false;
+  }
+  return m;
+}
 
 bool vecCheckOperands(const char* api, SrcLoc loc, const VecOperand* ops, int n) {
   bool ok = true;

@@ -91,7 +91,7 @@ void vecBlockReduce(const VecArgs& a, BlockRedKind kind, std::int64_t dstRep, st
   }
   vecSyncOperands(a.api, loc, ops, 2);
   std::uint64_t done = 0;
-  double results[128];
+  double results[128] = {};
   for (std::uint32_t r = 0; r < m.repeat; ++r) {
     const double init = identity(kind, a.dt);
     for (std::uint32_t k = 0; k < per; ++k) results[k] = init;

@@ -59,7 +59,7 @@ class TBufPool {
 
   template <TPosition src, TPosition dst, int32_t depth, auto mask>
   bool InitBuffer(TQueBind<src, dst, depth, mask>& que, uint8_t num, uint32_t len, KWB_SIM_LOC) {
-    const kwb_sim::PoolScope scope(range_, static_cast<uint64_t>(num) * ((len + 31u) / 32u * 32u), loc_);
+    const kwb_sim::PoolScope scope(range_, static_cast<uint64_t>(num) * ((len + 31u) / 32u) * 32u, loc_);
     if (!scope.ok()) return false;
     if (que.id_ < 0) que.id_ = kwb_sim::newQueue("TQue");
     const kwb_sim::EventPipes pp = kwb_sim::positionPipes(src, dst);
@@ -68,7 +68,7 @@ class TBufPool {
   }
   template <TPosition bufPos>
   bool InitBuffer(TBuf<bufPos>& buf, uint32_t len, KWB_SIM_LOC) {
-    const kwb_sim::PoolScope scope(range_, (len + 31u) / 32u * 32u, loc_);
+    const kwb_sim::PoolScope scope(range_, static_cast<uint64_t>((len + 31u) / 32u) * 32u, loc_);
     if (!scope.ok()) return false;
     buf.slot_ = kwb_sim::tbufInit(kwb_sim::positionSpace(bufPos), len, loc_);
     return buf.slot_ >= 0;

@@ -37,39 +37,39 @@ void mathCall(const char* api, MathOp op, const AscendC::LocalTensor<T>& dst,
 }  // namespace kwb_sim
 
 // The four forms each API has: (dst, src, tmp, count), (dst, src, tmp), (dst, src, count), (dst, src).
-#define KWB_SIM_ACTIVATION(NAME, OP, TEMPLATE_HEAD)                                                      \
-  TEMPLATE_HEAD void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                          \
-                          const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount,          \
-                          KWB_SIM_LOC) {                                                                 \
-    KWB_SIM_REQUIRE_DTYPE(#NAME, T, half, float);                                                        \
-    kwb_sim::mathCall(#NAME, kwb_sim::MathOp::OP, dst, src, &sharedTmpBuffer, calCount, loc_);           \
-  }                                                                                                      \
-  TEMPLATE_HEAD void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                          \
-                          const LocalTensor<uint8_t>& sharedTmpBuffer, KWB_SIM_LOC) {                    \
-    KWB_SIM_REQUIRE_DTYPE(#NAME, T, half, float);                                                        \
-    kwb_sim::mathCall(#NAME, kwb_sim::MathOp::OP, dst, src, &sharedTmpBuffer, src.GetSize(), loc_);      \
-  }                                                                                                      \
-  TEMPLATE_HEAD void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t calCount, \
-                          KWB_SIM_LOC) {                                                                 \
-    KWB_SIM_REQUIRE_DTYPE(#NAME, T, half, float);                                                        \
-    kwb_sim::mathCall<T>(#NAME, kwb_sim::MathOp::OP, dst, src, nullptr, calCount, loc_);                 \
-  }                                                                                                      \
-  TEMPLATE_HEAD void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, KWB_SIM_LOC) {           \
-    KWB_SIM_REQUIRE_DTYPE(#NAME, T, half, float);                                                        \
-    kwb_sim::mathCall<T>(#NAME, kwb_sim::MathOp::OP, dst, src, nullptr, src.GetSize(), loc_);            \
+#define KWB_SIM_ACTIVATION(NAME, OP)                                                                      \
+  KWB_SIM_ACTIVATION_HEAD void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                 \
+                                    const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, \
+                                    KWB_SIM_LOC) {                                                        \
+    KWB_SIM_REQUIRE_DTYPE(#NAME, T, half, float);                                                         \
+    kwb_sim::mathCall(#NAME, kwb_sim::MathOp::OP, dst, src, &sharedTmpBuffer, calCount, loc_);            \
+  }                                                                                                       \
+  KWB_SIM_ACTIVATION_HEAD void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                 \
+                                    const LocalTensor<uint8_t>& sharedTmpBuffer, KWB_SIM_LOC) {           \
+    KWB_SIM_REQUIRE_DTYPE(#NAME, T, half, float);                                                         \
+    kwb_sim::mathCall(#NAME, kwb_sim::MathOp::OP, dst, src, &sharedTmpBuffer, src.GetSize(), loc_);       \
+  }                                                                                                       \
+  KWB_SIM_ACTIVATION_HEAD void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                 \
+                                    const uint32_t calCount, KWB_SIM_LOC) {                               \
+    KWB_SIM_REQUIRE_DTYPE(#NAME, T, half, float);                                                         \
+    kwb_sim::mathCall<T>(#NAME, kwb_sim::MathOp::OP, dst, src, nullptr, calCount, loc_);                  \
+  }                                                                                                       \
+  KWB_SIM_ACTIVATION_HEAD void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, KWB_SIM_LOC) {  \
+    KWB_SIM_REQUIRE_DTYPE(#NAME, T, half, float);                                                         \
+    kwb_sim::mathCall<T>(#NAME, kwb_sim::MathOp::OP, dst, src, nullptr, src.GetSize(), loc_);             \
   }
 
-#define KWB_SIM_REUSE_HEAD template <typename T, bool isReuseSource = false>
-#define KWB_SIM_GELU_HEAD template <typename T, bool highPrecision = false, bool highPerformance = false>
+// One head for all: Sigmoid/Tanh/Silu take <T, isReuseSource>, Gelu/FasterGelu <T, highPrecision,
+// highPerformance>; the flags select speed/accuracy trade-offs of the hardware code, not the result here.
+#define KWB_SIM_ACTIVATION_HEAD template <typename T, bool kwbFlag1 = false, bool kwbFlag2 = false>
 
 namespace AscendC {
-KWB_SIM_ACTIVATION(Sigmoid, Sigmoid, KWB_SIM_REUSE_HEAD)
-KWB_SIM_ACTIVATION(Tanh, Tanh, KWB_SIM_REUSE_HEAD)
-KWB_SIM_ACTIVATION(Silu, Silu, KWB_SIM_REUSE_HEAD)
-KWB_SIM_ACTIVATION(Gelu, Gelu, KWB_SIM_GELU_HEAD)
-KWB_SIM_ACTIVATION(FasterGelu, FasterGelu, KWB_SIM_GELU_HEAD)
+KWB_SIM_ACTIVATION(Sigmoid, Sigmoid)
+KWB_SIM_ACTIVATION(Tanh, Tanh)
+KWB_SIM_ACTIVATION(Silu, Silu)
+KWB_SIM_ACTIVATION(Gelu, Gelu)
+KWB_SIM_ACTIVATION(FasterGelu, FasterGelu)
 }  // namespace AscendC
 
 #undef KWB_SIM_ACTIVATION
-#undef KWB_SIM_REUSE_HEAD
-#undef KWB_SIM_GELU_HEAD
+#undef KWB_SIM_ACTIVATION_HEAD

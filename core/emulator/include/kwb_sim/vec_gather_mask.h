@@ -12,8 +12,8 @@ namespace AscendC {
 
 struct GatherMaskParams {
   GatherMaskParams() = default;
-  GatherMaskParams(const uint8_t src0BlockStrideIn, const uint16_t repeatTimesIn, const uint16_t src0RepeatStrideIn,
-                   const uint8_t src1RepeatStrideIn)
+  GatherMaskParams(const uint8_t src0BlockStrideIn, const uint16_t repeatTimesIn,
+                   const uint16_t src0RepeatStrideIn, const uint8_t src1RepeatStrideIn)
       : src0BlockStride(src0BlockStrideIn),
         repeatTimes(repeatTimesIn),
         src0RepeatStride(src0RepeatStrideIn),
