@@ -426,4 +426,16 @@ void eventRelease(int evt, int id, SrcLoc loc) {
   g_eventsReserved[evt & 63] &= ~(1 << id);
 }
 
+std::uint32_t& allocCursor(MemSpace space) {
+  return g_poolUsed[static_cast<int>(space)];
+}
+
+// TBufPool::Reset waits for every pool buffer's pending release (the FreeTensor flag from the
+// consumer back to the producer), as the next AllocTensor of that buffer would.
+void queueAcquireReleased(int slot) {
+  const int q = g_block.bufs[slot].queue;
+  if (q < 0 || q >= g_queueCount) return;
+  syncQueueAcquire(g_queues[q].consumer, g_queues[q].producer, slot);
+}
+
 }  // namespace kwb_sim

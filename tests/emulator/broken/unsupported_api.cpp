@@ -1,4 +1,4 @@
-// Deliberately broken: uses Gather (index-driven gather inside UB), an API the emulator does not
+// Deliberately broken: uses Scatter (index-driven scatter inside UB), an API the emulator does not
 // implement. The build must fail at compile time naming the API (unsupported-api), never run silently.
 #include <cstdint>
 #include "kernel_operator.h"
@@ -31,8 +31,8 @@ extern "C" __global__ __aicore__ void unsupported_api_kernel(GM_ADDR x, GM_ADDR 
     xLocal = inQueueX.DeQue<float>();
     indexLocal = inQueueIndex.DeQue<uint32_t>();
     LocalTensor<float> yLocal = outQueue.AllocTensor<float>();
-    // indexLocal holds byte offsets into xLocal (reversal)
-    Gather(yLocal, xLocal, indexLocal, (uint32_t)0, LENGTH);  // EXPECT: unsupported-api
+    // indexLocal holds byte offsets into yLocal (reversal)
+    Scatter(yLocal, xLocal, indexLocal, (uint32_t)0, LENGTH);  // EXPECT: unsupported-api
     outQueue.EnQue(yLocal);
     inQueueX.FreeTensor(xLocal);
     inQueueIndex.FreeTensor(indexLocal);

@@ -4,6 +4,8 @@
 // graph status). DataType numbers are ge::DataType's, as in kwb_tiling.h's KWB_DT_* codes.
 #include <cstddef>
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 namespace ge {
 
@@ -65,5 +67,25 @@ inline int GetSizeByDataType(DataType t) {
       return -1;
   }
 }
+
+// The shape the math library's tiling helpers take (GetSigmoidMaxMinTmpSize ...).
+class Shape {
+ public:
+  Shape() = default;
+  explicit Shape(std::vector<int64_t> dims) : dims_(std::move(dims)) {}
+  size_t GetDimNum() const { return dims_.size(); }
+  int64_t GetDim(size_t i) const { return i < dims_.size() ? dims_[i] : 0; }
+  std::vector<int64_t> GetDims() const { return dims_; }
+  // Elements: the product of the dimensions (0 for a shape without dimensions).
+  int64_t GetShapeSize() const {
+    if (dims_.empty()) return 0;
+    int64_t n = 1;
+    for (int64_t d : dims_) n *= d;
+    return n;
+  }
+
+ private:
+  std::vector<int64_t> dims_;
+};
 
 }  // namespace ge

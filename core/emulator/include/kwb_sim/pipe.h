@@ -152,6 +152,16 @@ class TPipe {
     return buf.slot_ >= 0;
   }
 
+  // TBufPool (kwb_sim/buf_pool.h): a range of the pipe's memory, or one sharing another pool's range.
+  template <typename P>
+  bool InitBufPool(P& pool, uint32_t len, KWB_SIM_LOC) {
+    return pool.kwbInitFromPipe(len, loc_);
+  }
+  template <typename P, typename S>
+  bool InitBufPool(P& pool, uint32_t len, S& shareBuf, KWB_SIM_LOC) {
+    return pool.kwbInitShared(len, shareBuf, loc_);
+  }
+
   template <HardEvent evt>
   TEventID AllocEventID(KWB_SIM_LOC) {
     return static_cast<TEventID>(kwb_sim::eventAlloc(static_cast<int>(evt), true, loc_));

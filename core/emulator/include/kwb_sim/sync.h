@@ -11,6 +11,10 @@ namespace kwb_sim {
 void flagSet(AscendC::HardEvent evt, int id, SrcLoc loc);
 void flagWait(AscendC::HardEvent evt, int id, SrcLoc loc);
 void barrier(pipe_t pipe, SrcLoc loc);
+// The CCE spelling set_flag(src pipe, dst pipe, event id) / wait_flag: the pipe pair names the HardEvent
+// (runtime/LowLevelSync.cpp); a pair no HardEvent exists for is an invalid-param.
+void flagSetPipes(pipe_t src, pipe_t dst, int id, SrcLoc loc);
+void flagWaitPipes(pipe_t src, pipe_t dst, int id, SrcLoc loc);
 void maskSetCounter(bool counter, SrcLoc loc);
 void maskSet(std::uint64_t high, std::uint64_t low, bool counterCall, std::uint32_t esize, SrcLoc loc);
 void maskReset(SrcLoc loc);
@@ -57,7 +61,13 @@ inline void ResetMask(KWB_SIM_LOC) {
 
 }  // namespace AscendC
 
-// The raw CCE spelling some samples use.
+// The raw CCE spellings some samples use.
 inline void pipe_barrier(pipe_t pipe, KWB_SIM_LOC) {
   kwb_sim::barrier(pipe, loc_);
+}
+inline void set_flag(pipe_t pipe, pipe_t tpipe, int eventId, KWB_SIM_LOC) {
+  kwb_sim::flagSetPipes(pipe, tpipe, eventId, loc_);
+}
+inline void wait_flag(pipe_t pipe, pipe_t tpipe, int eventId, KWB_SIM_LOC) {
+  kwb_sim::flagWaitPipes(pipe, tpipe, eventId, loc_);
 }

@@ -10,6 +10,29 @@
 #include "kwb_sim/runtime.h"
 
 namespace AscendC {
+template <typename T>
+class LocalTensor;
+}  // namespace AscendC
+
+namespace kwb_sim {
+// The right-hand side of `dst = a + b` (kwb_sim/tensor_ops.h), caught with the user's line: the
+// conversion into this type happens at the assignment, so its default argument is the user's location.
+template <typename T>
+struct TensorExprAt {
+  template <typename E, typename = typename E::KwbTensorExprTag>
+  // NOLINTNEXTLINE(google-explicit-constructor)
+  TensorExprAt(const E& e, SrcLoc at = SrcLoc::current()) : expr(&e), run(&runExpr<E>), loc(at) {}
+  template <typename E>
+  static void runExpr(const void* e, const AscendC::LocalTensor<T>& dst, SrcLoc at) {
+    static_cast<const E*>(e)->assignTo(dst, at);
+  }
+  const void* expr;
+  void (*run)(const void*, const AscendC::LocalTensor<T>&, SrcLoc);
+  SrcLoc loc;
+};
+}  // namespace kwb_sim
+
+namespace AscendC {
 
 template <typename T>
 class LocalTensor {
@@ -28,6 +51,13 @@ class LocalTensor {
   TPosition GetPosition() const { return position_; }
   void SetUserTag(int32_t tag) { tag_ = tag; }
   int32_t GetUserTag() const { return tag_; }
+
+  // Operator forms (`dst = a * b`, `mask = a < b`): the operation runs over dst's size (a's size for
+  // comparisons), as the real operator overloads do.
+  LocalTensor& operator=(const kwb_sim::TensorExprAt<T>& e) {
+    e.run(e.expr, *this, e.loc);
+    return *this;
+  }
 
   LocalTensor operator[](uint32_t offset) const {
     LocalTensor t = *this;
