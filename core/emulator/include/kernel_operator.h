@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "kwb_sim/base.h"
+#include "kwb_sim/cube.h"
 #include "kwb_sim/data_copy.h"
 #include "kwb_sim/kernel_misc.h"
 #include "kwb_sim/op_tiling.h"
