@@ -158,15 +158,16 @@ void cubeMmad(const LocalDesc& c, ElemDesc ce, const LocalDesc& a, ElemDesc ae, 
               const LocalDesc* bias, ElemDesc biasE, const AscendC::MmadParams& p, SrcLoc loc);
 void cubeFixpipe(const GmDesc& dst, ElemDesc de, const LocalDesc& src, ElemDesc se,
                  const AscendC::FixpipeParamsV220& p, bool nz2nd, SrcLoc loc);
-void cubeCopyToBias(const LocalDesc& dst, const LocalDesc& src, ElemDesc e, const AscendC::DataCopyParams& p,
-                    SrcLoc loc);
 
-// The input/output type pairs the cube takes on 2201 (devkit Mmad.md, table 7/8).
+// The input/output type pairs the cube takes (devkit Mmad.md: tables 7/8 for 2201; table 9 for the 310P AI
+// Core, which has no bfloat16 or float cube; its half -> half form is not emulated).
 template <typename C, typename A, typename B>
 inline constexpr bool kMmadTypesOk = std::is_same_v<A, B> &&
                                      ((std::is_same_v<A, half> && std::is_same_v<C, float>) ||
+#if KWB_SIM_ARCH != 2002
                                       (std::is_same_v<A, bfloat16> && std::is_same_v<C, float>) ||
                                       (std::is_same_v<A, float> && std::is_same_v<C, float>) ||
+#endif
                                       (std::is_same_v<A, std::int8_t> && std::is_same_v<C, std::int32_t>));
 
 }  // namespace kwb_sim
@@ -216,6 +217,16 @@ void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor
 
 // L0C -> GM, on PIPE_FIX: NZ -> ND (CFG_ROW_MAJOR, the default) or NZ -> NZ (CFG_NZ), with the
 // conversion quantPre names and an optional ReLU.
+#if KWB_SIM_ARCH == 2002
+// The 310P AI Core moves L0C out through CO2 (UB) instead; that path is not emulated yet.
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR, typename... A>
+void Fixpipe(const GlobalTensor<T>&, const LocalTensor<U>&, A&&...) {
+  static_assert(kwb_sim::kAlwaysFalse<T>,
+                "kwb-sim: unsupported-api: Fixpipe is not available on " KWB_SIM_SOC_NAME
+                " (arch 2002): L0C leaves through CO2, which the kwb emulator does not "
+                "emulate yet");
+}
+#else
 template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
 void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParamsV220& p, KWB_SIM_LOC) {
   static_assert(std::is_same_v<U, float> || std::is_same_v<U, int32_t>,
@@ -226,5 +237,6 @@ void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const Fixpip
   kwb_sim::cubeFixpipe(kwb_sim::gmDesc(dst), kwb_sim::elemDesc<T>(), kwb_sim::localDesc(src),
                        kwb_sim::elemDesc<U>(), p, config.format != CO2Layout::NZ, loc_);
 }
+#endif
 
 }  // namespace AscendC
