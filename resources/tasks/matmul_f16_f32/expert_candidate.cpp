@@ -21,9 +21,15 @@ constexpr uint32_t BASE_N = 128;
 constexpr uint32_t BASE_K = 64;
 constexpr int32_t BUFFER_NUM = 2;
 
-__aicore__ inline uint32_t CeilDiv(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
-__aicore__ inline uint32_t Align16(uint32_t a) { return CeilDiv(a, 16) * 16; }
-__aicore__ inline uint32_t MinU(uint32_t a, uint32_t b) { return a < b ? a : b; }
+__aicore__ inline uint32_t CeilDiv(uint32_t a, uint32_t b) {
+  return (a + b - 1) / b;
+}
+__aicore__ inline uint32_t Align16(uint32_t a) {
+  return CeilDiv(a, 16) * 16;
+}
+__aicore__ inline uint32_t MinU(uint32_t a, uint32_t b) {
+  return a < b ? a : b;
+}
 
 class KernelMatmulF16F32 {
  public:
@@ -67,7 +73,8 @@ class KernelMatmulF16F32 {
     // are packed one 32-byte block apart instead of 16 rows apart.
     DataCopy(a1, aGm[static_cast<uint64_t>(m0) * k_ + k0],
              Nd2NzParams(1, mLen, kLen, 0, k_, mLen == 1 ? 1 : Align16(mLen), 1, 0));
-    DataCopy(b1, bGm[static_cast<uint64_t>(k0) * n_ + n0], Nd2NzParams(1, kLen, nLen, 0, n_, Align16(kLen), 1, 0));
+    DataCopy(b1, bGm[static_cast<uint64_t>(k0) * n_ + n0],
+             Nd2NzParams(1, kLen, nLen, 0, n_, Align16(kLen), 1, 0));
     qA1.EnQue(a1);
     qB1.EnQue(b1);
   }
@@ -94,7 +101,8 @@ class KernelMatmulF16F32 {
     qB2.EnQue(b2);
     qB1.FreeTensor(b1);
   }
-  __aicore__ inline void Compute(LocalTensor<float>& c1, uint32_t mLen, uint32_t nLen, uint32_t kLen, bool first) {
+  __aicore__ inline void Compute(LocalTensor<float>& c1, uint32_t mLen, uint32_t nLen, uint32_t kLen,
+                                 bool first) {
     LocalTensor<half> a2 = qA2.DeQue<half>();
     LocalTensor<half> b2 = qB2.DeQue<half>();
     MmadParams p;
@@ -108,7 +116,8 @@ class KernelMatmulF16F32 {
   }
   __aicore__ inline void CopyOut(uint32_t m0, uint32_t n0, uint32_t mLen, uint32_t nLen) {
     LocalTensor<float> c1 = qC.DeQue<float>();
-    Fixpipe(cGm[static_cast<uint64_t>(m0) * n_ + n0], c1, FixpipeParamsV220(nLen, mLen, Align16(mLen), n_, false));
+    Fixpipe(cGm[static_cast<uint64_t>(m0) * n_ + n0], c1,
+            FixpipeParamsV220(nLen, mLen, Align16(mLen), n_, false));
     qC.FreeTensor(c1);
   }
 
