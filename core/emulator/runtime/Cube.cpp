@@ -133,7 +133,7 @@ void cubeNd2Nz(const LocalDesc& dst, const GmDesc& src, ElemDesc e, const Ascend
     bad(2, "dstNzC0Stride " + num(p.dstNzC0Stride) + " blocks is smaller than the " + num(p.nValue) +
                " rows of one column group: the groups of " + num(c0) +
                " columns overwrite each other in L1. Use at least nValue rounded up to 16 (" +
-               num(ceilDiv(p.nValue, 16) * 16) + ")");
+               num(static_cast<std::uint64_t>(ceilDiv(p.nValue, 16)) * 16) + ")");
   if (!ok) return finish(0);
   if (localOff(dst) % 32 != 0) {
     requireAlign(api, dst, 32, loc, pipe, 0, "the L1 destination");
@@ -347,12 +347,14 @@ void cubeMmad(const LocalDesc& c, ElemDesc ce, const LocalDesc& a, ElemDesc ae, 
   if (integer) {
     std::vector<std::int32_t> A(static_cast<std::size_t>(m) * k), B(static_cast<std::size_t>(k) * n),
         C(mn, 0);
-    const auto* ap = reinterpret_cast<const std::int8_t*>(a.ptr);
-    const auto* bp = reinterpret_cast<const std::int8_t*>(b.ptr);
+    // int8 bytes read unsigned and sign-extended by hand (two's complement).
+    auto s8 = [](std::uint8_t u) { return static_cast<std::int32_t>(u) - (u >= 128 ? 256 : 0); };
     for (std::uint32_t i = 0; i < m; ++i)
-      for (std::uint32_t kk = 0; kk < k; ++kk) A[static_cast<std::size_t>(i) * k + kk] = ap[aIndex(i, kk)];
+      for (std::uint32_t kk = 0; kk < k; ++kk)
+        A[static_cast<std::size_t>(i) * k + kk] = s8(a.ptr[aIndex(i, kk)]);
     for (std::uint32_t kk = 0; kk < k; ++kk)
-      for (std::uint32_t j = 0; j < n; ++j) B[static_cast<std::size_t>(kk) * n + j] = bp[bIndex(kk, j)];
+      for (std::uint32_t j = 0; j < n; ++j)
+        B[static_cast<std::size_t>(kk) * n + j] = s8(b.ptr[bIndex(kk, j)]);
     auto* cp = reinterpret_cast<std::int32_t*>(c.ptr);
     for (std::uint32_t i = 0; i < m; ++i)
       for (std::uint32_t j = 0; j < n; ++j) {
@@ -465,7 +467,7 @@ void cubeFixpipe(const GmDesc& dst, ElemDesc de, const LocalDesc& src, ElemDesc 
   // are wrong (a missing wait for the Mmad is the sync checker's missing-sync).
   {
     const std::vector<std::uint8_t>& written = l0cWritten();
-    const std::uint64_t rowBytes = 16 * se.size;
+    const std::uint64_t rowBytes = std::uint64_t{16} * se.size;
     for (std::uint32_t t = 0; t < nd && ok; ++t)
       for (std::uint64_t grp = 0; grp < groups && ok; ++grp)
         for (std::uint32_t i = 0; i < mS && ok; ++i) {

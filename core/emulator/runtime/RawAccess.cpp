@@ -40,20 +40,21 @@ namespace {
 
 // The block's local memories in one mapping, each region as large as the largest SoC's: UB at 0, L1
 // after it (as the old static storage), then the cube's L0A, L0B, L0C and bias table.
-constexpr std::size_t kUbRegion = 256 * 1024;
+constexpr std::size_t kKiB = 1024;
+constexpr std::size_t kUbRegion = 256 * kKiB;
 struct Region {
   MemSpace space;
   std::size_t start, bytes;
 };
 constexpr Region kRegions[] = {
     {MemSpace::UB, 0, kUbRegion},
-    {MemSpace::L1, kUbRegion, 1024 * 1024},
-    {MemSpace::L0A, kUbRegion + 1024 * 1024, 64 * 1024},
-    {MemSpace::L0B, kUbRegion + 1088 * 1024, 64 * 1024},
-    {MemSpace::L0C, kUbRegion + 1152 * 1024, 256 * 1024},
-    {MemSpace::BT, kUbRegion + 1408 * 1024, 4 * 1024},
+    {MemSpace::L1, kUbRegion, 1024 * kKiB},
+    {MemSpace::L0A, kUbRegion + 1024 * kKiB, 64 * kKiB},
+    {MemSpace::L0B, kUbRegion + 1088 * kKiB, 64 * kKiB},
+    {MemSpace::L0C, kUbRegion + 1152 * kKiB, 256 * kKiB},
+    {MemSpace::BT, kUbRegion + 1408 * kKiB, 4 * kKiB},
 };
-constexpr std::size_t kLocalBytes = kUbRegion + 1412 * 1024;
+constexpr std::size_t kLocalBytes = kUbRegion + 1412 * kKiB;
 const Region& regionAt(std::size_t off) {
   for (const Region& r : kRegions)
     if (off >= r.start && off < r.start + r.bytes) return r;
@@ -227,6 +228,8 @@ bool openPage(std::uintptr_t a) {
   for (int i = 0; i < g_step.pages; ++i)
     if (g_step.page[i] == pg) return true;
   if (g_step.pages == 4) return false;
+  // Kernel-view pages are tracked as integer addresses by design (docs/emulator.md, "Raw pointers")
+  // NOLINTNEXTLINE(performance-no-int-to-ptr)
   if (::mprotect(reinterpret_cast<void*>(pg), g_page, PROT_READ | PROT_WRITE) != 0) return false;
   g_step.page[g_step.pages++] = pg;
   return true;
@@ -336,6 +339,8 @@ void onSegv(int sig, siginfo_t* si, void* ctx) {
     return chain(g_prevSegv, sig, si, ctx);
   }
   const bool write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+  // The faulting RIP is an integer from the signal context
+  // NOLINTNEXTLINE(performance-no-int-to-ptr)
   const auto* code = reinterpret_cast<const std::uint8_t*>(rip);
   const x86::MemInstr mi = x86::decodeMemInstr(code, 15);
   unsigned width = mi.kind != x86::Kind::Refuse ? mi.width : x86::accessWidth(code);
@@ -350,6 +355,8 @@ void onSegv(int sig, siginfo_t* si, void* ctx) {
     const std::uintptr_t alias =
         w.space == MemSpace::GM ? w.gm.alias + (a - w.gm.base) : a + g_localViews.delta;
     if ((w.space == MemSpace::GM || w.inLocal) && g_fastPath &&
+        // The runtime alias is computed as an integer (a constant shift of the kernel view)
+        // NOLINTNEXTLINE(performance-no-int-to-ptr)
         emulateMemInstr(mi, uc, reinterpret_cast<std::uint8_t*>(alias))) {
       uc->uc_mcontext.gregs[REG_RIP] += mi.length;
       ++g_rawFast;
@@ -367,8 +374,11 @@ void onSegv(int sig, siginfo_t* si, void* ctx) {
 void onTrap(int sig, siginfo_t* si, void* ctx) {
   if (!g_step.active) return chain(g_prevTrap, sig, si, ctx);
   auto* uc = static_cast<ucontext_t*>(ctx);
-  for (int i = 0; i < g_step.pages; ++i)
+  for (int i = 0; i < g_step.pages; ++i) {
+    // Kernel-view pages are tracked as integer addresses by design (docs/emulator.md, "Raw pointers")
+    // NOLINTNEXTLINE(performance-no-int-to-ptr)
     ::mprotect(reinterpret_cast<void*>(g_step.page[i]), g_page, PROT_NONE);
+  }
   g_step.active = false;
   uc->uc_mcontext.gregs[REG_EFL] &= ~0x100LL;
 }
@@ -459,7 +469,7 @@ void rawEnterKernel() {
     for (int w = 0; w < 2; ++w) g_apiIdx[s][w] = intern(names[s][w]);
   g_emptyFile = intern(nullptr);
   Runtime& r = R();
-  r.trace.reserve(r.trace.size() + 2 * kPending);
+  r.trace.reserve(r.trace.size() + std::size_t{2} * kPending);
   ::dl_iterate_phdr(findExeBase, &g_exeBase);
 
   struct sigaction sa {};
@@ -479,6 +489,8 @@ void rawEnterKernel() {
   g_rawFast = g_rawSlow = 0;
 #endif
   g_ready = true;
+  // The local views are tracked as integer addresses by design (docs/emulator.md, "Raw pointers")
+  // NOLINTNEXTLINE(performance-no-int-to-ptr)
   if (g_localViews.hi != 0) ::mprotect(reinterpret_cast<void*>(g_localViews.lo), kLocalBytes, PROT_NONE);
   gmProtectKernelViews(PROT_NONE);
 }
