@@ -183,8 +183,8 @@ bool parseTrace(std::string_view bytes, LaunchTrace& lt, BlockTrace& bt, std::st
     if (static_cast<unsigned>(i.sync) > static_cast<unsigned>(SyncKind::Barrier)) i.sync = SyncKind::None;
     if (static_cast<unsigned>(i.dtype) > static_cast<unsigned>(DType::F64)) i.dtype = DType::None;
     if (static_cast<unsigned>(i.srcDtype) > static_cast<unsigned>(DType::F64)) i.srcDtype = DType::None;
-    if (static_cast<unsigned>(i.dstSpace) > static_cast<unsigned>(MemSpace::L0C)) i.dstSpace = MemSpace::None;
-    if (static_cast<unsigned>(i.srcSpace) > static_cast<unsigned>(MemSpace::L0C)) i.srcSpace = MemSpace::None;
+    if (static_cast<unsigned>(i.dstSpace) > static_cast<unsigned>(MemSpace::BT)) i.dstSpace = MemSpace::None;
+    if (static_cast<unsigned>(i.srcSpace) > static_cast<unsigned>(MemSpace::BT)) i.srcSpace = MemSpace::None;
     if (static_cast<unsigned>(i.atomic) > static_cast<unsigned>(AtomicOp::Min)) i.atomic = AtomicOp::None;
     if (i.times == 0) i.times = 1;
   }

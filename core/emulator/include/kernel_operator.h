@@ -7,6 +7,7 @@
 
 #include "kwb_sim/base.h"
 #include "kwb_sim/buf_pool.h"
+#include "kwb_sim/cube.h"
 #include "kwb_sim/data_copy.h"
 #include "kwb_sim/kernel_misc.h"
 #include "kwb_sim/math_activation.h"

@@ -22,12 +22,12 @@ namespace rt {
 
 namespace {
 const SocCaps kSocs[] = {
-    {"Ascend910B1", 2201, 192 * 1024, 512 * 1024, 48, 24, 1850},
-    {"Ascend910B2", 2201, 192 * 1024, 512 * 1024, 48, 24, 1800},
-    {"Ascend910B3", 2201, 192 * 1024, 512 * 1024, 40, 20, 1800},
-    {"Ascend910B4", 2201, 192 * 1024, 512 * 1024, 40, 20, 1500},
-    {"Ascend310P3", 2002, 256 * 1024, 1024 * 1024, 7, 8, 1060},
-    {"Ascend310P1", 2002, 256 * 1024, 1024 * 1024, 8, 10, 1060},
+    {"Ascend910B1", 2201, 192 * 1024, 512 * 1024, 64 * 1024, 64 * 1024, 128 * 1024, 1024, 48, 24, 1850},
+    {"Ascend910B2", 2201, 192 * 1024, 512 * 1024, 64 * 1024, 64 * 1024, 128 * 1024, 1024, 48, 24, 1800},
+    {"Ascend910B3", 2201, 192 * 1024, 512 * 1024, 64 * 1024, 64 * 1024, 128 * 1024, 1024, 40, 20, 1800},
+    {"Ascend910B4", 2201, 192 * 1024, 512 * 1024, 64 * 1024, 64 * 1024, 128 * 1024, 1024, 40, 20, 1500},
+    {"Ascend310P3", 2002, 256 * 1024, 1024 * 1024, 64 * 1024, 64 * 1024, 256 * 1024, 0, 7, 8, 1060},
+    {"Ascend310P1", 2002, 256 * 1024, 1024 * 1024, 64 * 1024, 64 * 1024, 256 * 1024, 0, 8, 10, 1060},
 };
 const SocCaps* g_soc = &kSocs[0];
 
@@ -142,6 +142,10 @@ void beginBlock(const std::string& dir, std::int64_t idx, std::int64_t num) {
   g_block.blockNum = num;
   g_block.ubSize = soc().ubBytes;
   g_block.l1Size = soc().l1Bytes;
+  g_block.l0aSize = soc().l0aBytes;
+  g_block.l0bSize = soc().l0bBytes;
+  g_block.l0cSize = soc().l0cBytes;
+  g_block.btSize = soc().btBytes;
   rawSetupLocal();  // fresh zeroed UB/L1: kernel view + runtime alias (RawAccess.cpp)
   g_block.mask = MaskState{};
   g_block.atomicOp = AtomicOp::None;
@@ -210,6 +214,14 @@ std::uint8_t* spaceBase(MemSpace s) {
   switch (s) {
     case MemSpace::L1:
       return g_block.l1;
+    case MemSpace::L0A:
+      return g_block.l0a;
+    case MemSpace::L0B:
+      return g_block.l0b;
+    case MemSpace::L0C:
+      return g_block.l0c;
+    case MemSpace::BT:
+      return g_block.bt;
     default:
       return g_block.ub;
   }
@@ -218,6 +230,14 @@ std::uint32_t spaceSize(MemSpace s) {
   switch (s) {
     case MemSpace::L1:
       return g_block.l1Size;
+    case MemSpace::L0A:
+      return g_block.l0aSize;
+    case MemSpace::L0B:
+      return g_block.l0bSize;
+    case MemSpace::L0C:
+      return g_block.l0cSize;
+    case MemSpace::BT:
+      return g_block.btSize;
     default:
       return g_block.ubSize;
   }
@@ -234,6 +254,8 @@ const char* spaceName(MemSpace s) {
       return "L0B";
     case MemSpace::L0C:
       return "L0C";
+    case MemSpace::BT:
+      return "BT";
     default:
       return "UB";
   }

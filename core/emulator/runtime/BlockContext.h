@@ -18,6 +18,13 @@ struct SocCaps {
   int arch;
   std::uint32_t ubBytes;
   std::uint32_t l1Bytes;
+  // The cube buffers, as resources/soc/<soc>.json memory.l0a/l0b/l0c_bytes (CANN platform_config ini)
+  // and the bias table bt_size (910B ini [AICoreSpec] bt_size=1024; 310P's AI Core has none: Mmad with a
+  // bias is not supported there, devkit Mmad.md).
+  std::uint32_t l0aBytes;
+  std::uint32_t l0bBytes;
+  std::uint32_t l0cBytes;
+  std::uint32_t btBytes;
   std::uint32_t aiv;
   std::uint32_t aic;
   std::uint32_t clockMhz;

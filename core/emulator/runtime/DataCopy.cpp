@@ -42,6 +42,7 @@ Pipe pipeFor(Dir dir, const LocalDesc* dst) {
     case Dir::LocalToGm:
       return Pipe::MTE3;
     case Dir::LocalToLocal:
+      if (dst && dst->ref.space == MemSpace::BT) return Pipe::MTE1;  // L1 -> bias table (TPosition C1 -> C2)
       return dst && dst->ref.space == MemSpace::L1 ? Pipe::MTE3 : Pipe::V;
   }
   return Pipe::V;

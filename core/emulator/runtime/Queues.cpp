@@ -176,7 +176,12 @@ void pipeReset() {
 }
 
 int allocBuffer(MemSpace space, std::uint32_t bytes, int queue, const char* api, SrcLoc loc, int operand) {
-  const std::uint32_t len = (bytes + 31u) / 32u * 32u;
+  // Buffers start where the memory's alignment rule puts them (docs/ascend-notes.md §2.2: L0A/L0B 512 B,
+  // L0C and the bias table 64 B, UB/L1 32 B), so a cube operand from InitBuffer is always aligned.
+  const std::uint32_t align = space == MemSpace::L0A || space == MemSpace::L0B  ? 512u
+                              : space == MemSpace::L0C || space == MemSpace::BT ? 64u
+                                                                                : 32u;
+  const std::uint32_t len = (bytes + align - 1u) / align * align;
   std::uint32_t& used = g_poolUsed[static_cast<int>(space)];
   const std::uint32_t cap = spaceSize(space);
   if (static_cast<std::uint64_t>(used) + len > cap) {

@@ -38,8 +38,28 @@ int g_rawPending = 0;
 
 namespace {
 
-constexpr std::size_t kUbRegion = 256 * 1024;  // UB at 0, L1 after it (as the old static storage)
-constexpr std::size_t kLocalBytes = kUbRegion + 1024 * 1024;
+// The block's local memories in one mapping, each region as large as the largest SoC's: UB at 0, L1
+// after it (as the old static storage), then the cube's L0A, L0B, L0C and bias table.
+constexpr std::size_t kKiB = 1024;
+constexpr std::size_t kUbRegion = 256 * kKiB;
+struct Region {
+  MemSpace space;
+  std::size_t start, bytes;
+};
+constexpr Region kRegions[] = {
+    {MemSpace::UB, 0, kUbRegion},
+    {MemSpace::L1, kUbRegion, 1024 * kKiB},
+    {MemSpace::L0A, kUbRegion + 1024 * kKiB, 64 * kKiB},
+    {MemSpace::L0B, kUbRegion + 1088 * kKiB, 64 * kKiB},
+    {MemSpace::L0C, kUbRegion + 1152 * kKiB, 256 * kKiB},
+    {MemSpace::BT, kUbRegion + 1408 * kKiB, 4 * kKiB},
+};
+constexpr std::size_t kLocalBytes = kUbRegion + 1412 * kKiB;
+const Region& regionAt(std::size_t off) {
+  for (const Region& r : kRegions)
+    if (off >= r.start && off < r.start + r.bytes) return r;
+  return kRegions[0];
+}
 alignas(64) std::uint8_t g_fallback[kLocalBytes];  // used when the mappings cannot be made
 
 std::size_t g_page = 4096;
@@ -62,7 +82,7 @@ RawRec g_pend[kPending];
 RawRec g_drain[kPending];
 std::uint64_t g_rawDropped = 0;
 
-std::uint32_t g_apiIdx[3][2];  // [GM, UB, L1][read, write]
+std::uint32_t g_apiIdx[8][2];  // [MemSpace][read, write]
 std::uint32_t g_emptyFile = 0;
 bool g_ready = false;
 
@@ -82,7 +102,7 @@ std::uintptr_t g_reported[64];
 int g_reportedCount = 0;
 
 int spaceIndex(MemSpace s) {
-  return s == MemSpace::GM ? 0 : (s == MemSpace::L1 ? 2 : 1);
+  return static_cast<int>(s) < 8 ? static_cast<int>(s) : 0;
 }
 
 // --- async-signal-safe diagnostic line (the format of rt::diagLine)
@@ -208,6 +228,8 @@ bool openPage(std::uintptr_t a) {
   for (int i = 0; i < g_step.pages; ++i)
     if (g_step.page[i] == pg) return true;
   if (g_step.pages == 4) return false;
+  // Kernel-view pages are tracked as integer addresses by design (docs/emulator.md, "Raw pointers")
+  // NOLINTNEXTLINE(performance-no-int-to-ptr)
   if (::mprotect(reinterpret_cast<void*>(pg), g_page, PROT_READ | PROT_WRITE) != 0) return false;
   g_step.page[g_step.pages++] = pg;
   return true;
@@ -234,10 +256,11 @@ bool classify(std::uintptr_t a, Where& w) {
   if (g_localViews.hi != 0 && a + g_page >= g_localViews.lo && a < g_localViews.hi + g_page) {
     w.inLocal = a >= g_localViews.lo && a < g_localViews.hi;
     const std::uintptr_t o = a - g_localViews.lo;
-    w.space = w.inLocal && o >= kUbRegion ? MemSpace::L1 : MemSpace::UB;
-    w.off = static_cast<std::uint32_t>(w.space == MemSpace::L1 ? o - kUbRegion : o);
+    const Region& reg = w.inLocal ? regionAt(o) : kRegions[0];
+    w.space = reg.space;
+    w.off = static_cast<std::uint32_t>(o - reg.start);
     w.rel = static_cast<long long>(a) - static_cast<long long>(g_localViews.lo) -
-            (w.space == MemSpace::L1 ? static_cast<long long>(kUbRegion) : 0);
+            static_cast<long long>(reg.start);
     return true;
   }
   if (rt::gmBlockOf(a, w.gm)) {
@@ -292,7 +315,10 @@ bool checkLocalRaw(std::uintptr_t rip, const Where& w, unsigned width, bool writ
   std::snprintf(msg, sizeof(msg),
                 "a raw %s pointer (e.g. from LocalTensor::GetPhyAddr) %s %s offset %lld (%u bytes), %s; %s",
                 name, write ? "writes" : "reads", name, w.rel, width, why, where);
-  writeDiag("ub-out-of-bounds", w.space == MemSpace::L1 ? "raw L1 pointer" : "raw UB pointer", msg);
+  static const char* const apiOf[8] = {"raw UB pointer",  "raw UB pointer",  "raw UB pointer",
+                                       "raw L1 pointer",  "raw L0A pointer", "raw L0B pointer",
+                                       "raw L0C pointer", "raw BT pointer"};
+  writeDiag("ub-out-of-bounds", apiOf[spaceIndex(w.space)], msg);
   return false;
 }
 
@@ -313,6 +339,8 @@ void onSegv(int sig, siginfo_t* si, void* ctx) {
     return chain(g_prevSegv, sig, si, ctx);
   }
   const bool write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+  // The faulting RIP is an integer from the signal context
+  // NOLINTNEXTLINE(performance-no-int-to-ptr)
   const auto* code = reinterpret_cast<const std::uint8_t*>(rip);
   const x86::MemInstr mi = x86::decodeMemInstr(code, 15);
   unsigned width = mi.kind != x86::Kind::Refuse ? mi.width : x86::accessWidth(code);
@@ -327,6 +355,8 @@ void onSegv(int sig, siginfo_t* si, void* ctx) {
     const std::uintptr_t alias =
         w.space == MemSpace::GM ? w.gm.alias + (a - w.gm.base) : a + g_localViews.delta;
     if ((w.space == MemSpace::GM || w.inLocal) && g_fastPath &&
+        // The runtime alias is computed as an integer (a constant shift of the kernel view)
+        // NOLINTNEXTLINE(performance-no-int-to-ptr)
         emulateMemInstr(mi, uc, reinterpret_cast<std::uint8_t*>(alias))) {
       uc->uc_mcontext.gregs[REG_RIP] += mi.length;
       ++g_rawFast;
@@ -344,8 +374,11 @@ void onSegv(int sig, siginfo_t* si, void* ctx) {
 void onTrap(int sig, siginfo_t* si, void* ctx) {
   if (!g_step.active) return chain(g_prevTrap, sig, si, ctx);
   auto* uc = static_cast<ucontext_t*>(ctx);
-  for (int i = 0; i < g_step.pages; ++i)
+  for (int i = 0; i < g_step.pages; ++i) {
+    // Kernel-view pages are tracked as integer addresses by design (docs/emulator.md, "Raw pointers")
+    // NOLINTNEXTLINE(performance-no-int-to-ptr)
     ::mprotect(reinterpret_cast<void*>(g_step.page[i]), g_page, PROT_NONE);
+  }
   g_step.active = false;
   uc->uc_mcontext.gregs[REG_EFL] &= ~0x100LL;
 }
@@ -420,17 +453,23 @@ void rawSetupLocal() {
     g_block.ub = g_fallback;
   }
   if (fd >= 0) ::close(fd);
-  g_block.l1 = g_block.ub + kUbRegion;
+  g_block.l1 = g_block.ub + kRegions[1].start;
+  g_block.l0a = g_block.ub + kRegions[2].start;
+  g_block.l0b = g_block.ub + kRegions[3].start;
+  g_block.l0c = g_block.ub + kRegions[4].start;
+  g_block.bt = g_block.ub + kRegions[5].start;
 }
 
 void rawEnterKernel() {
-  static const char* const names[3][2] = {
-      {"raw GM read", "raw GM write"}, {"raw UB read", "raw UB write"}, {"raw L1 read", "raw L1 write"}};
-  for (int s = 0; s < 3; ++s)
+  static const char* const names[8][2] = {
+      {"raw UB read", "raw UB write"},   {"raw GM read", "raw GM write"},   {"raw UB read", "raw UB write"},
+      {"raw L1 read", "raw L1 write"},   {"raw L0A read", "raw L0A write"}, {"raw L0B read", "raw L0B write"},
+      {"raw L0C read", "raw L0C write"}, {"raw BT read", "raw BT write"}};
+  for (int s = 0; s < 8; ++s)
     for (int w = 0; w < 2; ++w) g_apiIdx[s][w] = intern(names[s][w]);
   g_emptyFile = intern(nullptr);
   Runtime& r = R();
-  r.trace.reserve(r.trace.size() + 2 * kPending);
+  r.trace.reserve(r.trace.size() + std::size_t{2} * kPending);
   ::dl_iterate_phdr(findExeBase, &g_exeBase);
 
   struct sigaction sa {};
@@ -450,6 +489,8 @@ void rawEnterKernel() {
   g_rawFast = g_rawSlow = 0;
 #endif
   g_ready = true;
+  // The local views are tracked as integer addresses by design (docs/emulator.md, "Raw pointers")
+  // NOLINTNEXTLINE(performance-no-int-to-ptr)
   if (g_localViews.hi != 0) ::mprotect(reinterpret_cast<void*>(g_localViews.lo), kLocalBytes, PROT_NONE);
   gmProtectKernelViews(PROT_NONE);
 }

@@ -41,7 +41,7 @@ struct SyncState {
   Site flagSite[64][8];
   std::uint32_t qSnap[kMaxBuffers][P][P];
   std::vector<Site> sites;
-  std::vector<Granule> ub, l1;
+  std::vector<Granule> granules[8];  // per MemSpace: UB, L1 and the cube's L0A/L0B/L0C/BT
 };
 SyncState* g_sync = nullptr;
 
@@ -93,7 +93,7 @@ void snapshot(int src, std::uint32_t* out) {
 
 void hazard(const char* api, SrcLoc loc, int p, int operand, bool write, std::uint32_t off, std::uint32_t len,
             MemSpace space, int q, const Site& other, bool otherWrote) {
-  const std::string kind = write ? (otherWrote ? "overwrites" : "overwrites") : "reads";
+  const std::string kind = write ? "overwrites" : "reads";
   const std::string otherKind = otherWrote ? "wrote" : "reads";
   std::string msg = std::string(api) + " on pipe " + pipeName(static_cast<Pipe>(p)) + " " + kind + " " +
                     spaceName(space) + " bytes [" + std::to_string(off) + ", " + std::to_string(off + len) +
@@ -113,7 +113,7 @@ void access(int p, MemSpace space, std::uint32_t off, std::uint32_t len, bool wr
             SrcLoc loc, int operand) {
   if (len == 0) return;
   SyncState& st = S();
-  std::vector<Granule>& gs = space == MemSpace::L1 ? st.l1 : st.ub;
+  std::vector<Granule>& gs = st.granules[static_cast<int>(space) < 8 ? static_cast<int>(space) : 0];
   if (gs.empty()) return;
   std::uint32_t g0 = off / kGranule, g1 = (off + len - 1) / kGranule;
   if (g1 >= gs.size()) g1 = static_cast<std::uint32_t>(gs.size() - 1);
@@ -159,8 +159,8 @@ void syncResetBlock() {
   std::memset(st.qSnap, 0, sizeof(st.qSnap));
   st.sites.clear();
   st.sites.reserve(4096);
-  st.ub.assign(g_block.ubSize / kGranule, Granule{});
-  st.l1.assign(g_block.l1Size / kGranule, Granule{});
+  for (MemSpace s : {MemSpace::UB, MemSpace::L1, MemSpace::L0A, MemSpace::L0B, MemSpace::L0C, MemSpace::BT})
+    st.granules[static_cast<int>(s)].assign(spaceSize(s) / kGranule, Granule{});
 }
 
 // Internal: one instruction on pipe p touching several operands.

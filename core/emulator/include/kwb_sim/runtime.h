@@ -68,6 +68,12 @@ struct BlockState {
   std::uint32_t ubSize = 0;
   std::uint8_t* l1 = nullptr;
   std::uint32_t l1Size = 0;
+  // The cube unit's buffers (docs/emulator.md, "Cube unit"): L0A (A2), L0B (B2), L0C (CO1), bias table (C2).
+  std::uint8_t* l0a = nullptr;
+  std::uint8_t* l0b = nullptr;
+  std::uint8_t* l0c = nullptr;
+  std::uint8_t* bt = nullptr;
+  std::uint32_t l0aSize = 0, l0bSize = 0, l0cSize = 0, btSize = 0;
   MaskState mask;
   AtomicOp atomicOp = AtomicOp::None;  // SetAtomicAdd/Max/Min<T> ... SetAtomicNone
   DType atomicType = DType::None;

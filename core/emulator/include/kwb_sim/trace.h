@@ -142,7 +142,8 @@ enum class SyncKind : std::uint8_t {
   Barrier
 };
 
-enum class MemSpace : std::uint8_t { None = 0, GM, UB, L1, L0A, L0B, L0C };
+// BT: the bias table (TPosition::C2) that Mmad reads its bias row from (docs/emulator.md, "Cube unit").
+enum class MemSpace : std::uint8_t { None = 0, GM, UB, L1, L0A, L0B, L0C, BT };
 
 // SetAtomicAdd/Max/Min: UB->GM copies accumulate into GM instead of overwriting.
 enum class AtomicOp : std::uint8_t { None = 0, Add, Max, Min };

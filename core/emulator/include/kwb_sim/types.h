@@ -378,6 +378,8 @@ inline MemSpace positionSpace(AscendC::TPosition p) {
       return MemSpace::L0B;
     case P::CO1:
       return MemSpace::L0C;
+    case P::C2:
+      return MemSpace::BT;
     default:
       return MemSpace::UB;
   }

@@ -19,11 +19,8 @@ inline constexpr bool kAlwaysFalsePack = false;
 
 namespace AscendC {
 
-// Cube path (L1/L0 data movement, Mmad, Fixpipe) and the Matmul high-level API.
-KWB_SIM_UNSUPPORTED_FN(Mmad)
-KWB_SIM_UNSUPPORTED_FN(LoadData)
+// Cube path forms not emulated yet (the basic ones are in cube.h).
 KWB_SIM_UNSUPPORTED_FN(LoadDataWithTranspose)
-KWB_SIM_UNSUPPORTED_FN(Fixpipe)
 KWB_SIM_UNSUPPORTED_FN(InitConstValue)
 // Vector APIs not emulated yet.
 KWB_SIM_UNSUPPORTED_FN(Scatter)
