@@ -64,7 +64,7 @@ bool isWithin(const fs::path& path, const fs::path& dir) {
   return !rel.empty() && *rel.begin() != "..";
 }
 
-SandboxResult setupFailure(std::string message, std::string commandLine = {}) {
+SandboxResult setupFailure(const std::string& message, std::string commandLine = {}) {
   SandboxResult r;
   r.isolation = "none";
   r.process.startError = message;

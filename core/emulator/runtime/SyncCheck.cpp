@@ -151,7 +151,7 @@ void snapshot(int src, std::uint32_t* out) {
 
 void hazard(const char* api, SrcLoc loc, int p, int operand, bool write, std::uint32_t off, std::uint32_t len,
             MemSpace space, int q, const Site& other, bool otherWrote) {
-  const std::string kind = write ? (otherWrote ? "overwrites" : "overwrites") : "reads";
+  const std::string kind = write ? "overwrites" : "reads";
   const std::string otherKind = otherWrote ? "wrote" : "reads";
   std::string msg = std::string(api) + " on pipe " + pipeName(static_cast<Pipe>(p)) + " " + kind + " " +
                     spaceName(space) + " bytes [" + std::to_string(off) + ", " + std::to_string(off + len) +

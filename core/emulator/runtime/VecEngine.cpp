@@ -301,14 +301,19 @@ void vecRun(const VecArgs& a, SrcLoc loc) {
     if (n == 0) continue;
     for (std::uint32_t k = 0; k < n; ++k) {
       if (a.nsrc >= 1)
-        std::memcpy(t0 + k * ses, a.src0.ptr + laneOff(r, idx[k], ses, a.src0Blk, a.src0Rep), ses);
+        std::memcpy(t0 + static_cast<std::size_t>(k) * ses,
+                    a.src0.ptr + laneOff(r, idx[k], ses, a.src0Blk, a.src0Rep), ses);
       if (a.nsrc >= 2)
-        std::memcpy(t1 + k * ses, a.src1.ptr + laneOff(r, idx[k], ses, a.src1Blk, a.src1Rep), ses);
-      if (a.readsDst) std::memcpy(t1 + k * des, a.dst.ptr + laneOff(r, idx[k], des, a.dstBlk, a.dstRep), des);
+        std::memcpy(t1 + static_cast<std::size_t>(k) * ses,
+                    a.src1.ptr + laneOff(r, idx[k], ses, a.src1Blk, a.src1Rep), ses);
+      if (a.readsDst)
+        std::memcpy(t1 + static_cast<std::size_t>(k) * des,
+                    a.dst.ptr + laneOff(r, idx[k], des, a.dstBlk, a.dstRep), des);
     }
     compute(a, td, t0, t1, n);
     for (std::uint32_t k = 0; k < n; ++k)
-      std::memcpy(a.dst.ptr + laneOff(r, idx[k], des, a.dstBlk, a.dstRep), td + k * des, des);
+      std::memcpy(a.dst.ptr + laneOff(r, idx[k], des, a.dstBlk, a.dstRep),
+                  td + static_cast<std::size_t>(k) * des, des);
     done += n;
   }
   recordVec(a, loc, done, m.repeat, dSpan, a.nsrc >= 2 ? sSpan : s0Span);
