@@ -5,7 +5,10 @@
 #include <QMetaObject>
 #include <QPointer>
 
+#include <nlohmann/json.hpp>
+
 #include "core/base/TextFile.h"
+#include "core/model/PhaseTimings.h"
 #include "core/store/SessionStore.h"
 
 namespace kwb::ui {
@@ -42,6 +45,10 @@ IterationArtifacts IterationArtifactLoader::read(const std::filesystem::path& di
   out.prompt = first({"prompt.md", "prompt.txt"});
   out.reply = first({"reply.md", "reply.txt", "response.md", "response.txt"});
   out.feedback = first({"feedback.md", "feedback.txt"});
+  if (std::filesystem::exists(dir / "eval.json", ec)) {
+    const auto report = nlohmann::json::parse(readTextFileOrEmpty(dir / "eval.json"), nullptr, false);
+    if (const auto line = reportTimingsSummaryLine(report)) out.evalTimings = QString::fromStdString(*line);
+  }
   return out;
 }
 

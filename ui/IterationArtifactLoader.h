@@ -23,6 +23,8 @@ struct IterationArtifacts {
   std::shared_ptr<const PipelineTrace> trace;  // null: the iteration has no trace
   QString traceError;                          // the trace exists but cannot be read
   QString prompt, reply, feedback;
+  // Where the iteration's evaluation spent its time, one line (eval.json's "timings"); empty: none.
+  QString evalTimings;
 };
 
 class IterationArtifactLoader : public QObject {

@@ -146,6 +146,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   statusBar()->addPermanentWidget(iterationLabel_);
   statusBar()->addPermanentWidget(tokensLabel_);
   statusBar()->addPermanentWidget(elapsedLabel_);
+  evalTimingsLabel_ = new QLabel(this);
+  evalTimingsLabel_->setObjectName(QStringLiteral("evalTimings"));
+  evalTimingsLabel_->setToolTip(
+      tr("Where the evaluation of the shown iteration spent its time (kwb eval --timings)"));
+  statusBar()->addPermanentWidget(evalTimingsLabel_);
   statusBar()->addPermanentWidget(backendLabel_);
 
   connect(diagnostics_, &DiagnosticsPanel::jumpRequested, this,
@@ -456,6 +461,7 @@ void MainWindow::applyArtifacts(const IterationArtifacts& a) {
     trace_->clearTrace();
   if (!a.traceError.isEmpty())
     statusBar()->showMessage(tr("Cannot read the pipeline trace: %1").arg(a.traceError), 8000);
+  evalTimingsLabel_->setText(a.evalTimings);
   if (!a.prompt.isEmpty() || !a.reply.isEmpty() || !a.feedback.isEmpty())
     conversation_->setConversation(
         it->usage ? QString::fromStdString(it->usage->provider + " " + it->usage->model).trimmed()

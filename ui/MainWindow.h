@@ -265,6 +265,7 @@ class MainWindow : public QMainWindow {
   // Per constraint id, how many iterations of the session it rejected.
   std::map<int, int> rejectionCounts() const;
   QLabel* backendLabel_;
+  QLabel* evalTimingsLabel_;  // the shown iteration's evaluation, phase by phase (docs/benchmarks.md)
   std::map<QString, QAction*> actions_;
 };
 

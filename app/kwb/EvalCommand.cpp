@@ -15,6 +15,7 @@
 #include "core/base/TempWorkDir.h"
 #include "core/eval/Evaluator.h"
 #include "core/model/JsonReader.h"
+#include "core/model/PhaseTimings.h"
 #include "core/model/Task.h"
 #include "core/toolchain/TaskPreflight.h"
 
@@ -33,6 +34,7 @@ struct EvalArgs {
   std::string workDir;
   bool keepWork = false;
   bool json = false;
+  bool timings = false;
 };
 
 bool isUnder(const std::string& path, const fs::path& dir) {
@@ -158,6 +160,7 @@ int runEval(const EvalArgs& a) {
     printJson(j);
   } else {
     printText(r);
+    if (a.timings) std::cout << formatPhaseTimings(r.timings, r.durationMs);
     if (removed) std::cout << "  (work folder removed; --keep-work keeps it)\n";
   }
   return r.verdict == Verdict::Pass ? Success : Failed;
@@ -182,6 +185,8 @@ void addEvalCommand(CLI::App& app, Context& ctx) {
                   "removed at the end)");
   cmd->add_flag("--keep-work", a->keepWork, "Keep the default temp work folder (its path is in the report)");
   cmd->add_flag("--json", a->json, "Print one JSON document");
+  cmd->add_flag("--timings", a->timings,
+                "Print where the time went, per phase and per case (always in --json, as \"timings\")");
   cmd->callback([&ctx, a] { ctx.action = [a] { return runEval(*a); }; });
 }
 

@@ -65,6 +65,7 @@ const char* evalStageName(EvalStage s) {
 EvalReport evaluate(const Task& task, Backend& backend, const EvalRequest& req) {
   const auto start = std::chrono::steady_clock::now();
   EvalReport rep;
+  PhaseClock clock(rep.timings);
   rep.backend = backend.name();
   rep.ranOn = backend.ranOn();
   rep.seed = req.seed ? *req.seed : verify::freshSeed();
@@ -179,6 +180,7 @@ EvalReport evaluate(const Task& task, Backend& backend, const EvalRequest& req) 
       fs::remove_all(pp.scratchDir, pec);
     }
   }
+  if (req.policyChecks) clock.lap("policy");
   if (!policy.empty()) {
     if (std::none_of(policy.begin(), policy.end(),
                      [](const Diagnostic& d) { return d.category == category::PolicyViolation; })) {
@@ -200,6 +202,7 @@ EvalReport evaluate(const Task& task, Backend& backend, const EvalRequest& req) 
   if (fs::absolute(req.workDir).string().find_first_of(" \t\n") != std::string::npos)
     throw std::runtime_error("work folder path must not contain whitespace: " + req.workDir.string());
   auto prep = backend.prepare(task, req.candidateSource, req.workDir, req.companionFiles);
+  clock.lap("prepare");
   if (!prep.empty()) {
     rep.diagnostics = prep;
     return finish(Verdict::RuntimeError, prep.front().message);
@@ -207,6 +210,7 @@ EvalReport evaluate(const Task& task, Backend& backend, const EvalRequest& req) 
   say("compile (" + backend.name() + ")");
   stage(EvalStage::Compile, "");
   rep.compile = backend.compile();
+  clock.lap("compile");
   for (const auto& d : rep.compile->diagnostics) rep.diagnostics.push_back(d);
   if (!rep.compile->ok) {
     std::string first = "compilation failed";
@@ -222,6 +226,7 @@ EvalReport evaluate(const Task& task, Backend& backend, const EvalRequest& req) 
   const fs::path cache = req.cacheDir.empty() ? req.workDir / "cache" : req.cacheDir;
   verify::ReferenceRunner refRunner(cache);
   const auto refBuild = refRunner.build(task);
+  clock.lap("reference-build");
   if (!refBuild.ok) throw std::runtime_error(refBuild.log);
   for (const auto& w : refBuild.warnings) {  // a discarded cache entry or folder (docs/sandbox.md, "Caches")
     Diagnostic d;
@@ -259,9 +264,12 @@ EvalReport evaluate(const Task& task, Backend& backend, const EvalRequest& req) 
       refInputs.push_back(files.refDir / ("input_" + prepared.inputs[k].name + ".bin"));
       writeBytes(refInputs.back(), prepared.inputData[k]);
     }
+    clock.lap("inputs", vc.name);
 
     stage(EvalStage::Run, vc.name);
     CaseRunResult run = backend.run(prepared, files);
+    for (auto& p : run.phases) rep.timings.push_back({p.phase, vc.name, p.ms});
+    clock.skip();
     stage(EvalStage::Profile, vc.name);
     const nlohmann::json caseProfile = backend.profile(run);
     rep.runs.push_back(CaseRunSummary{vc.name, run.run, run.tiling, files.dir.string(), caseProfile});
@@ -288,6 +296,7 @@ EvalReport evaluate(const Task& task, Backend& backend, const EvalRequest& req) 
       for (std::size_t k = 0; k < rep.runs.size(); ++k)
         if (rep.runs[k].caseName == slowest) rep.profiledCase = static_cast<int>(k);
     }
+    clock.lap("profile", vc.name);
     if (run.run.status == RunStatus::Timeout || hasCategory(run.run.diagnostics, category::Timeout))
       return finish(Verdict::Timeout, "case " + vc.name + " did not finish in time");
     if (run.run.status != RunStatus::Ok) {
@@ -301,8 +310,10 @@ EvalReport evaluate(const Task& task, Backend& backend, const EvalRequest& req) 
     }
     stage(EvalStage::Verify, vc.name);
     const auto ref = refRunner.run(refBuild, prepared, refInputs, files.refDir);
+    clock.lap("reference", vc.name);
     if (!ref.ok) throw std::runtime_error("reference of case " + vc.name + ": " + ref.error);
     rep.verify.cases.push_back(backend.verify(task, prepared, ref.outputs, run));
+    clock.lap("verify", vc.name);
   }
   for (const auto& d : rep.verify.diagnostics()) rep.diagnostics.push_back(d);
   if (!rep.verify.passed()) return finish(Verdict::WrongAnswer, rep.verify.summary());
@@ -335,6 +346,7 @@ void to_json(nlohmann::json& j, const EvalReport& r) {
                            : nlohmann::json();
   j["artifacts"] = r.artifacts;
   j["duration_ms"] = r.durationMs;
+  j["timings"] = r.timings;
 }
 
 }  // namespace kwb

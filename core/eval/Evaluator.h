@@ -16,6 +16,7 @@
 
 #include "core/model/CompileResult.h"
 #include "core/model/Diagnostic.h"
+#include "core/model/PhaseTimings.h"
 #include "core/model/RunResult.h"
 #include "core/model/Task.h"
 #include "core/model/Verdict.h"
@@ -74,6 +75,8 @@ struct EvalReport {
   int profiledCase = -1;
   std::string summary;  // one line
   double durationMs = 0.0;
+  // Where durationMs went, phase by phase and case by case (kwb eval --timings; docs/benchmarks.md).
+  PhaseTimings timings;
 };
 
 EvalReport evaluate(const Task& task, Backend& backend, const EvalRequest& request);

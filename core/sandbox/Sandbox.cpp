@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -63,7 +64,7 @@ bool isWithin(const fs::path& path, const fs::path& dir) {
   return !rel.empty() && *rel.begin() != "..";
 }
 
-SandboxResult setupFailure(std::string message, std::string commandLine = {}) {
+SandboxResult setupFailure(const std::string& message, std::string commandLine = {}) {
   SandboxResult r;
   r.isolation = "none";
   r.process.startError = message;
@@ -108,6 +109,7 @@ SandboxResult Sandbox::run(const std::vector<std::string>& argv) const {
 }
 
 SandboxResult Sandbox::run(const SandboxRun& request) const {
+  const auto setupStart = std::chrono::steady_clock::now();
   const SandboxHost& host = sandboxHost();
   if (request.argv.empty() || request.argv[0].empty())
     return setupFailure("no program given (argv is empty)");
@@ -242,7 +244,10 @@ SandboxResult Sandbox::run(const SandboxRun& request) const {
   SandboxResult r;
   r.isolation = launch.isolation;
   r.processLimit = launch.processLimit;
+  const auto spawnAt = std::chrono::steady_clock::now();
+  r.setupMs = std::chrono::duration<double, std::milli>(spawnAt - setupStart).count();
   r.process = ProcessRunner().run(launch.spec);
+  r.processMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - spawnAt).count();
   r.peakTasks = census.stop();
   if (cgroup) {
     r.memoryLimit = cgroup->kind() + " " + std::to_string(cgroup->limitBytes()) + " bytes";

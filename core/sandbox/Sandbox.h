@@ -42,6 +42,11 @@ struct SandboxResult {
   std::string memoryLimit;            // the aggregate memory cap applied ("cgroup v1 N bytes"), empty: none
   std::uint64_t peakMemoryBytes = 0;  // highest memory use of all processes together (cgroup only)
   bool memoryLimitHit = false;        // the aggregate cap was reached
+  // Where the run's wall time went (kwb eval --timings): preparing the scratch folder, the launch and the
+  // memory cgroup before the spawn, then the process from spawn to exit (which includes bubblewrap's own
+  // namespace setup: it cannot be told apart from outside).
+  double setupMs = 0.0;
+  double processMs = 0.0;
   std::vector<Diagnostic> diagnostics;
 
   // Ran and exited 0, and nothing at error severity was diagnosed.

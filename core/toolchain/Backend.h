@@ -17,6 +17,7 @@
 
 #include "core/model/CompileResult.h"
 #include "core/model/Diagnostic.h"
+#include "core/model/PhaseTimings.h"
 #include "core/model/RunResult.h"
 #include "core/model/Task.h"
 #include "core/toolchain/SocInfo.h"
@@ -69,6 +70,10 @@ struct CaseRunResult {
   // Inputs the trusted side saw recorded writes into (whatever the harness wrote back): the verifier
   // fails the case for them like for any modified input.
   std::vector<verify::InputCheck> inputsWritten;
+  // Where the run's time went, in order (the backend's own phases: tiling, sandbox setup, the program,
+  // the trusted analysis of its records, reading its results back). caseName is left empty: the
+  // evaluator knows the case.
+  PhaseTimings phases;
 };
 
 struct BackendOptions {

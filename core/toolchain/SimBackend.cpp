@@ -198,8 +198,10 @@ CaseRunResult SimBackend::run(const verify::PreparedCase& prepared, const CaseFi
     return out;
   };
 
+  PhaseClock clock(out.phases);
   // 1. The tiling, where no tensor data exists.
   TilingPhaseResult tiling = runTilingPhase(*task_, prepared, files, soc_, binary_, options_.caseTimeout);
+  clock.lap("tiling");
   if (opForm_) {
     // The candidate wrote a TilingFunc, not kwb_tiling: its failures point at it.
     for (auto& d : tiling.diagnostics) {
@@ -238,7 +240,11 @@ CaseRunResult SimBackend::run(const verify::PreparedCase& prepared, const CaseFi
   policy.environment["KWB_SIM_RECORDS"] = files.records.string();
   // The program's own report and cost model would only be discarded: the trusted side computes both.
   policy.environment["KWB_SIM_COST_MODEL"] = "off";
+  clock.lap("manifest");
   const SandboxResult r = Sandbox(policy).run({binary_.string(), "kernel", files.manifest.string()});
+  out.phases.push_back({"sandbox-setup", {}, r.setupMs});
+  out.phases.push_back({"emulator", {}, r.processMs});
+  clock.skip();
   out.run.stdoutExcerpt = r.stdoutText().substr(0, 4000);
   out.run.stderrExcerpt = r.stderrText().substr(0, 8000);
   if (r.exited) out.run.exitCode = r.exitCode;
@@ -275,6 +281,7 @@ CaseRunResult SimBackend::run(const verify::PreparedCase& prepared, const CaseFi
   }
   for (const auto& d : launch.diagnostics) out.run.diagnostics.push_back(d);
   out.profile = launch.profile;
+  clock.lap("records");
   bool resultsOk = false;
   if (r.exited && r.exitCode == 0) {
     const auto errors = readCaseResults(files, prepared, out, "workbench");
@@ -300,6 +307,7 @@ CaseRunResult SimBackend::run(const verify::PreparedCase& prepared, const CaseFi
       }
     }
   }
+  clock.lap("results");
   const bool errors = std::any_of(out.run.diagnostics.begin(), out.run.diagnostics.end(),
                                   [](const Diagnostic& d) { return d.isError(); });
   if (r.timedOut ||

@@ -10,6 +10,8 @@
 
 #include <cstdio>
 #include <cstring>
+#include <iterator>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -25,12 +27,68 @@ struct Site {
   const char* api;
   SrcLoc loc;
 };
+// What the checker knows of one 32-byte granule: its last write and, per pipe, its last read.
 struct Granule {
-  std::uint32_t wSeq;
-  std::uint32_t wSite;
-  std::uint8_t wPipe;
-  std::uint32_t rSeq[P];
-  std::uint32_t rSite[P];
+  std::uint32_t wSeq = 0;
+  std::uint32_t wSite = 0;
+  std::uint8_t wPipe = 0;
+  std::uint32_t rSeq[P] = {};
+  std::uint32_t rSite[P] = {};
+  bool operator==(const Granule&) const = default;
+};
+
+// The granules of one buffer (UB or L1) as runs of equal state: a run starts at its key and ends at
+// `end` (granule indices). Kernels move whole tiles, so a tile is one run and an instruction touches a
+// few runs whatever its length: the check costs O(runs touched), not O(bytes) (issue 20). Every granule
+// reads the same as it would in a flat array.
+struct Run {
+  std::uint32_t end;
+  Granule state;
+};
+class GranuleRuns {
+ public:
+  void reset(std::uint32_t granules) {
+    runs_.clear();
+    size_ = granules;
+    if (granules) runs_.emplace(0u, Run{granules, Granule{}});
+  }
+  std::uint32_t size() const { return size_; }
+  // The runs covering [g0, g1], split so that the first starts at g0 and the last ends after g1.
+  std::map<std::uint32_t, Run>::iterator splitRange(std::uint32_t g0, std::uint32_t g1) {
+    split(g1 + 1);
+    return split(g0);
+  }
+  std::map<std::uint32_t, Run>::iterator end() { return runs_.end(); }
+  // Joins equal neighbours from the run before g0 to the run after g1.
+  void mergeAround(std::uint32_t g0, std::uint32_t g1) {
+    auto it = runs_.upper_bound(g0);
+    if (it != runs_.begin()) --it;
+    if (it != runs_.begin()) --it;
+    while (it != runs_.end() && it->first <= g1 + 1) {
+      auto next = std::next(it);
+      if (next == runs_.end()) break;
+      if (it->second.end == next->first && it->second.state == next->second.state) {
+        it->second.end = next->second.end;
+        runs_.erase(next);
+      } else {
+        it = next;
+      }
+    }
+  }
+
+ private:
+  // The run that starts at g (made so by splitting the run holding it); end() when g is past the end.
+  std::map<std::uint32_t, Run>::iterator split(std::uint32_t g) {
+    if (g >= size_) return runs_.end();
+    auto it = runs_.upper_bound(g);
+    --it;  // the run holding g (runs cover [0, size_) without gaps)
+    if (it->first == g) return it;
+    Run tail{it->second.end, it->second.state};
+    it->second.end = g;
+    return runs_.emplace_hint(std::next(it), g, tail);
+  }
+  std::map<std::uint32_t, Run> runs_;
+  std::uint32_t size_ = 0;
 };
 
 struct SyncState {
@@ -41,7 +99,7 @@ struct SyncState {
   Site flagSite[64][8];
   std::uint32_t qSnap[kMaxBuffers][P][P];
   std::vector<Site> sites;
-  std::vector<Granule> granules[8];  // per MemSpace: UB, L1 and the cube's L0A/L0B/L0C/BT
+  GranuleRuns granules[8];  // per MemSpace: UB, L1 and the cube's L0A/L0B/L0C/BT
 };
 SyncState* g_sync = nullptr;
 
@@ -113,17 +171,17 @@ void access(int p, MemSpace space, std::uint32_t off, std::uint32_t len, bool wr
             SrcLoc loc, int operand) {
   if (len == 0) return;
   SyncState& st = S();
-  std::vector<Granule>& gs = st.granules[static_cast<int>(space) < 8 ? static_cast<int>(space) : 0];
-  if (gs.empty()) return;
+  GranuleRuns& gs = st.granules[static_cast<int>(space) < 8 ? static_cast<int>(space) : 0];
+  if (gs.size() == 0) return;
   std::uint32_t g0 = off / kGranule, g1 = (off + len - 1) / kGranule;
-  if (g1 >= gs.size()) g1 = static_cast<std::uint32_t>(gs.size() - 1);
+  if (g1 >= gs.size()) g1 = gs.size() - 1;
   if (g0 > g1) return;
   const std::uint32_t me = st.seq[p];
   const std::uint32_t* known = st.vc[p];
   const std::uint32_t site = siteOf(api, loc);
   bool reported = false;
-  for (std::uint32_t g = g0; g <= g1; ++g) {
-    Granule& gr = gs[g];
+  for (auto run = gs.splitRange(g0, g1); run != gs.end() && run->first <= g1; ++run) {
+    Granule& gr = run->second.state;
     if (!reported) {
       const int q = gr.wPipe;
       if (gr.wSeq != 0 && q != p && !autoOrdered(q, p) && known[q] < gr.wSeq) {
@@ -146,6 +204,7 @@ void access(int p, MemSpace space, std::uint32_t off, std::uint32_t len, bool wr
       gr.rSite[p] = site;
     }
   }
+  gs.mergeAround(g0, g1);
 }
 }  // namespace
 
@@ -160,7 +219,7 @@ void syncResetBlock() {
   st.sites.clear();
   st.sites.reserve(4096);
   for (MemSpace s : {MemSpace::UB, MemSpace::L1, MemSpace::L0A, MemSpace::L0B, MemSpace::L0C, MemSpace::BT})
-    st.granules[static_cast<int>(s)].assign(spaceSize(s) / kGranule, Granule{});
+    st.granules[static_cast<int>(s)].reset(static_cast<std::uint32_t>(spaceSize(s) / kGranule));
 }
 
 // Internal: one instruction on pipe p touching several operands.

@@ -103,6 +103,29 @@ std::uint64_t spanOf(std::uint32_t repeat, std::uint32_t lanes, std::uint32_t es
              : laneOff(0, lanes - 1, es, blk, rep) + es;
 }
 
+// How many lanes of repeat r are on when they are lanes 0..n-1 (a continuous mask, a full bit mask, the
+// counter mode's repeats); -1 when the lanes on are not such a prefix.
+int prefixLanes(const Mask& m, std::uint32_t r, std::uint32_t lanes) {
+  if (m.counter) {
+    const std::uint64_t first = static_cast<std::uint64_t>(r) * lanes;
+    return first >= m.total ? 0 : static_cast<int>(m.total - first < lanes ? m.total - first : lanes);
+  }
+  std::uint32_t n = 0;
+  while (n < lanes && laneOn(m, r, n, lanes)) ++n;
+  for (std::uint32_t i = n; i < lanes; ++i)
+    if (laneOn(m, r, i, lanes)) return -1;
+  return static_cast<int>(n);
+}
+
+// A source may be read in place while the destination is written when it is the same elements (an
+// element-wise op reads each lane before it writes it) or does not overlap the destination at all; any
+// other overlap needs the gather/scatter copy, which reads the whole repeat before writing it.
+bool readableInPlace(const unsigned char* d, std::size_t dLen, const unsigned char* s, std::size_t sLen,
+                     bool sameElementSize) {
+  if (s == d && sameElementSize) return true;
+  return s + sLen <= d || d + dLen <= s;
+}
+
 void compute(const VecArgs& a, void* d, const void* s0, const void* s1, std::size_t n) {
   if (a.roundMode >= 0) return vecCast(a.dt, a.srcDt, a.roundMode, d, s0, n);
   if (a.op == VOp::Axpy) return vecAxpy(a.dt, d, s0, s1, a.scalar, n);  // s1: the old dst values
@@ -250,7 +273,27 @@ void vecRun(const VecArgs& a, SrcLoc loc) {
   syncOperands(a, dSpan, a.nsrc >= 2 ? sSpan : s0Span, loc);
   alignas(64) unsigned char td[256], t0[256], t1[256];
   std::uint64_t done = 0;
+  // The common case, contiguous blocks and the first lanes on: a repeat is computed where its operands
+  // are, one call per repeat, without copying its elements. The result is the gather/scatter's: repeats
+  // run in order and every source is read before it is overwritten (readableInPlace).
+  const bool contiguous = a.dstBlk == 1 && (a.nsrc < 1 || a.src0Blk == 1) && (a.nsrc < 2 || a.src1Blk == 1);
+  const int normalPrefix = contiguous && !m.counter ? prefixLanes(m, 0, lanes) : -1;
   for (std::uint32_t r = 0; r < m.repeat; ++r) {
+    if (contiguous && (m.counter || normalPrefix >= 0)) {
+      const int on = m.counter ? prefixLanes(m, r, lanes) : normalPrefix;
+      if (on <= 0) continue;
+      const auto n = static_cast<std::size_t>(on);
+      unsigned char* d = a.dst.ptr + laneOff(r, 0, des, a.dstBlk, a.dstRep);
+      const unsigned char* s0 = a.nsrc >= 1 ? a.src0.ptr + laneOff(r, 0, ses, a.src0Blk, a.src0Rep) : nullptr;
+      const unsigned char* s1 =
+          a.readsDst ? d : (a.nsrc >= 2 ? a.src1.ptr + laneOff(r, 0, ses, a.src1Blk, a.src1Rep) : nullptr);
+      if ((!s0 || readableInPlace(d, n * des, s0, n * ses, des == ses)) &&
+          (!s1 || readableInPlace(d, n * des, s1, n * (a.readsDst ? des : ses), a.readsDst || des == ses))) {
+        compute(a, d, s0, s1, n);
+        done += n;
+        continue;
+      }
+    }
     std::uint32_t idx[128];
     std::uint32_t n = 0;
     for (std::uint32_t i = 0; i < lanes; ++i)
@@ -258,14 +301,19 @@ void vecRun(const VecArgs& a, SrcLoc loc) {
     if (n == 0) continue;
     for (std::uint32_t k = 0; k < n; ++k) {
       if (a.nsrc >= 1)
-        std::memcpy(t0 + k * ses, a.src0.ptr + laneOff(r, idx[k], ses, a.src0Blk, a.src0Rep), ses);
+        std::memcpy(t0 + static_cast<std::size_t>(k) * ses,
+                    a.src0.ptr + laneOff(r, idx[k], ses, a.src0Blk, a.src0Rep), ses);
       if (a.nsrc >= 2)
-        std::memcpy(t1 + k * ses, a.src1.ptr + laneOff(r, idx[k], ses, a.src1Blk, a.src1Rep), ses);
-      if (a.readsDst) std::memcpy(t1 + k * des, a.dst.ptr + laneOff(r, idx[k], des, a.dstBlk, a.dstRep), des);
+        std::memcpy(t1 + static_cast<std::size_t>(k) * ses,
+                    a.src1.ptr + laneOff(r, idx[k], ses, a.src1Blk, a.src1Rep), ses);
+      if (a.readsDst)
+        std::memcpy(t1 + static_cast<std::size_t>(k) * des,
+                    a.dst.ptr + laneOff(r, idx[k], des, a.dstBlk, a.dstRep), des);
     }
     compute(a, td, t0, t1, n);
     for (std::uint32_t k = 0; k < n; ++k)
-      std::memcpy(a.dst.ptr + laneOff(r, idx[k], des, a.dstBlk, a.dstRep), td + k * des, des);
+      std::memcpy(a.dst.ptr + laneOff(r, idx[k], des, a.dstBlk, a.dstRep),
+                  td + static_cast<std::size_t>(k) * des, des);
     done += n;
   }
   recordVec(a, loc, done, m.repeat, dSpan, a.nsrc >= 2 ? sSpan : s0Span);
