@@ -6,6 +6,7 @@
 #     (find_package(ASC), LANGUAGES ASC CXX, -DCMAKE_ASC_RUN_MODE=cpu), built, run: it checks itself;
 #  2. npu run mode is refused with a message saying why;
 #  3. a kernel reading host memory (aclrtMallocHost) gets a gm-out-of-bounds error at its DataCopy line;
+#     a static-tensor program (LocalMemAllocator) runs correct and clean;
 #  4. a kernel-launch project (tests/emulator/kernel_launch/add_invocation) through `bash run.sh -r cpu
 #     -v Ascend910B1` under the variables `kwb sim env` prints, its verify script saying "test pass";
 #  5. `kwb doctor` finds both.
@@ -54,6 +55,14 @@ assert e["category"] == "gm-out-of-bounds", e
 assert e["file"].endswith("host_memory.asc") and e["line"] == 18, e
 assert "host memory" in e["message"] and "kwb_sim" not in e["message"], e
 PY
+
+# 3b. Static tensor programming (LocalMemAllocator, block_idx, InitSocState) through `kwb sim build`:
+# correct, and not one diagnostic.
+"$P/bin/kwb" sim build -o "$WORK/static_add" "$SRC/tests/emulator/asc/static_tensor/static_add.asc" \
+  > "$WORK/st-build.log" 2>&1 || { cat "$WORK/st-build.log"; fail "kwb sim build of static_add.asc"; }
+(cd "$WORK" && KWB_SIM_REPORT="$WORK/st.json" ./static_add) > "$WORK/st-run.log" 2>&1 || { cat "$WORK/st-run.log"; fail "static_add failed"; }
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['status']=='ok' and not d['diagnostics'], d" "$WORK/st.json" \
+  || fail "static_add: diagnostics on a correct program"
 
 # 4. The kernel-launch project through run.sh under `kwb sim env`.
 eval "$("$P/bin/kwb" sim env)" || fail "kwb sim env"
