@@ -20,7 +20,7 @@ std::optional<std::string> firstLineOf(const std::vector<std::string>& argv) {
   ProcessSpec spec;
   spec.argv = argv;
   spec.timeout = std::chrono::milliseconds(5000);
-  spec.outputCap = 64 * 1024;
+  spec.outputCap = std::size_t{64} * 1024;
   ProcessResult r = ProcessRunner().run(spec);
   if (!r.ok()) return std::nullopt;
   std::string text = r.stdoutText.empty() ? r.stderrText : r.stdoutText;

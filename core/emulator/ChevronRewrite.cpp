@@ -87,7 +87,6 @@ std::size_t calleeStart(std::string_view s, std::size_t end) {
       templateAllowed = false;
     } else if (isIdent(s[j - 1])) {
       while (j > 0 && isIdent(s[j - 1])) --j;
-      templateAllowed = false;
       if (j >= 2 && s[j - 1] == ':' && s[j - 2] == ':') {
         j -= 2;
         templateAllowed = true;
@@ -99,6 +98,11 @@ std::size_t calleeStart(std::string_view s, std::size_t end) {
     }
   }
   return j;
+}
+
+// How a launch of `kernel` is written, for the refusals.
+std::string launchForm(const std::string& kernel) {
+  return kernel + "<<<blockDim, l2ctrl, stream>>>(arguments...)";
 }
 
 std::string cString(std::string_view text) {
@@ -166,19 +170,21 @@ ChevronRewrite rewriteChevronLaunches(std::string_view s, const std::string& fil
       continue;
     }
     if (emptyValue || values != 3) {
-      r.errors.push_back({line, "the launch of " + kernel + " gives " +
-                                    std::to_string(emptyValue ? 0 : values) +
-                                    " launch values; a kernel launch takes three: " + kernel +
-                                    "<<<blockDim, l2ctrl, stream>>>(arguments...)"});
+      std::string message = "the launch of " + kernel;
+      message += " gives " + std::to_string(emptyValue ? 0 : values);
+      message += " launch values; a kernel launch takes three: ";
+      message += launchForm(kernel);
+      r.errors.push_back({line, message});
       i = close + 3;
       continue;
     }
     std::size_t after = close + 3;
     while (after < s.size() && std::isspace(static_cast<unsigned char>(s[after]))) ++after;
     if (after >= s.size() || s[after] != '(') {
-      r.errors.push_back({line, "the launch of " + kernel +
-                                    " must be followed by the kernel's argument list: " + kernel +
-                                    "<<<blockDim, l2ctrl, stream>>>(arguments...)"});
+      std::string message = "the launch of " + kernel;
+      message += " must be followed by the kernel's argument list: ";
+      message += launchForm(kernel);
+      r.errors.push_back({line, message});
       i = close + 3;
       continue;
     }
