@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
 // kwb sim build: compile a CANN CPU-mode Ascend C program against the kwb emulator.
+// kwb sim cc: the ASC compiler the emulator's CMake package (find_package(ASC)) hands to CMake.
 
 #include <iostream>
 
 #include "app/kwb/Cli.h"
+#include "core/base/SampleBuildFiles.h"
+#include "core/emulator/AscCompilerDriver.h"
 #include "core/emulator/SimBuilder.h"
+#include "core/process/ProcessRunner.h"
 
 namespace kwb::cli {
 
@@ -34,6 +38,56 @@ void addSimCommand(CLI::App& app, Context& ctx) {
   build->add_flag("--no-pch", opts->noPch, "Do not use the precompiled emulator header");
   build->add_flag("--json", opts->json, "Print one JSON document");
   build->add_option("files", opts->o.sources, "Kernel and host .cpp files")->required();
+
+  auto* cc = sim->add_subcommand(
+      "cc",
+      "Compiler driver for CMake's ASC language (find_package(ASC), -DCMAKE_ASC_RUN_MODE=cpu): takes "
+      "g++-style "
+      "arguments, -c SRC -o OBJ to compile an .asc/.cpp source, objects -o APP to link against the emulator");
+  cc->prefix_command();
+  cc->set_help_flag();
+  cc->callback([&ctx, cc] {
+    ctx.action = [args = cc->remaining()]() -> int { return runAscInvocation(parseAscInvocation(args)); };
+  });
+
+  auto* env = sim->add_subcommand(
+      "env",
+      "Print the shell variables that point the samples' own build files at the emulator (eval \"$(kwb sim "
+      "env)\"): "
+      "ASCEND_HOME_PATH for the kernel-launch samples' run.sh, CMAKE_PREFIX_PATH for find_package(ASC)");
+  auto envJson = std::make_shared<bool>(false);
+  env->add_flag("--json", *envJson, "Print one JSON document");
+  env->callback([&ctx, envJson] {
+    ctx.action = [envJson]() -> int {
+      const InstallLayout layout = currentInstallLayout();
+      if (!layout.installed) {
+        const std::string why =
+            "this kwb runs from a build tree: the CANN-layout folder and the ASC CMake package come with "
+            "`cmake --install` (docs/emulator.md)";
+        if (*envJson)
+          printJson({{"ok", false}, {"message", why}});
+        else
+          std::cerr << "kwb sim env: " << why << "\n";
+        return Failed;
+      }
+      const std::string cann = cannLayoutDirectory(layout).string();
+      const std::string prefix = installPrefix(layout).string();
+      const std::string tiki = cann + "/tools/tikicpulib/lib/cmake";
+      if (*envJson) {
+        printJson({{"ok", true},
+                   {"ASCEND_HOME_PATH", cann},
+                   {"ASCEND_TOOLKIT_HOME", cann},
+                   {"ASCEND_INSTALL_PATH", cann},
+                   {"CMAKE_PREFIX_PATH", prefix + ":" + tiki}});
+        return Success;
+      }
+      for (const char* name : {"ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME", "ASCEND_INSTALL_PATH"})
+        std::cout << "export " << name << "=" << shellQuote(cann) << "\n";
+      std::cout << "export CMAKE_PREFIX_PATH=" << shellQuote(prefix + ":" + tiki)
+                << "${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}\n";
+      return Success;
+    };
+  });
 
   build->callback([&ctx, opts] {
     ctx.action = [opts]() -> int {

@@ -6,6 +6,7 @@
 
 #include "core/base/ExecutableSearch.h"
 #include "core/base/InstallLayout.h"
+#include "core/base/SampleBuildFiles.h"
 #include "core/model/Session.h"
 #include "core/process/ProcessRunner.h"
 #include "core/sandbox/MemoryCgroup.h"
@@ -19,7 +20,7 @@ std::optional<std::string> firstLineOf(const std::vector<std::string>& argv) {
   ProcessSpec spec;
   spec.argv = argv;
   spec.timeout = std::chrono::milliseconds(5000);
-  spec.outputCap = 64 * 1024;
+  spec.outputCap = std::size_t{64} * 1024;
   ProcessResult r = ProcessRunner().run(spec);
   if (!r.ok()) return std::nullopt;
   std::string text = r.stdoutText.empty() ? r.stderrText : r.stdoutText;
@@ -84,6 +85,26 @@ DoctorReport runDoctor(const DoctorOptions& o) {
                       : "emulator files missing (" + layout.describe() + "): reinstall, or set KWB_DATA_DIR",
                   layout.emulatorRuntimeLib.string(), std::nullopt};
     r.checks.push_back(c);
+    // The samples' own build files (docs/emulator.md, "The samples' own build files").
+    const bool asc = !ascPackageDirectory(layout).empty() &&
+                     std::filesystem::exists(ascPackageDirectory(layout) / "ASCConfig.cmake", ec);
+    r.checks.push_back(DoctorCheck{
+        "ASC CMake package", asc ? "ok" : "missing",
+        asc ? "find_package(ASC) for .asc samples: cmake -DCMAKE_ASC_RUN_MODE=cpu -DCMAKE_PREFIX_PATH=" +
+                  installPrefix(layout).string()
+            : "not installed (cmake --install provides <prefix>/lib/cmake/ASC; a build tree has none)",
+        asc ? std::optional<std::string>(ascPackageDirectory(layout).string()) : std::nullopt, std::nullopt});
+    const bool cann = !cannLayoutDirectory(layout).empty() &&
+                      std::filesystem::exists(cannLayoutDirectory(layout) / "tools" / "tikicpulib" / "lib" /
+                                                  "cmake" / "tikicpulib" / "tikicpulib-config.cmake",
+                                              ec);
+    r.checks.push_back(DoctorCheck{
+        "CANN-layout folder", cann ? "ok" : "missing",
+        cann ? "for the kernel-launch samples' run.sh -r cpu: eval \"$(kwb sim env)\" sets ASCEND_HOME_PATH"
+             : "not installed (cmake --install provides <prefix>/share/kernel-workbench/cann; a build tree "
+               "has none)",
+        cann ? std::optional<std::string>(cannLayoutDirectory(layout).string()) : std::nullopt,
+        std::nullopt});
   }
   {
     auto nvcc = findExecutable("nvcc", o.env("PATH"));

@@ -15,6 +15,7 @@
 #include "core/base/PrivateCacheDir.h"
 #include "core/base/TempWorkDir.h"
 #include "core/diag/CompilerDiagnosticParser.h"
+#include "core/emulator/ChevronRewrite.h"
 #include "core/process/ProcessRunner.h"
 #include "core/sandbox/VerifiedCache.h"
 
@@ -100,6 +101,21 @@ std::vector<Diagnostic> parseGccDiagnostics(const std::string& output,
   return out;
 }
 
+std::vector<std::string> simCompileFlags(const std::string& standard, const std::string& soc, bool autoSync,
+                                         const std::string& includeDir) {
+  return {"-std=" + standard, "-O2", "-g0", "-fno-strict-aliasing",
+          // Scalar loops stay scalar loads/stores (not SSE, not memcpy/memset calls):
+          // each is one raw access the emulator records and costs (RawAccess.cpp).
+          "-fno-tree-vectorize", "-fno-tree-loop-distribute-patterns", "-pthread", "-I" + includeDir,
+          "-DASCENDC_CPU_DEBUG=1", "-D__CCE_KT_TEST__=1", "-DKWB_SIM_SOC_NAME=\"" + soc + "\"",
+          "-DKWB_SIM_ARCH=" + std::to_string(socArch(soc)),
+          std::string("-DKWB_SIM_AUTO_SYNC=") + (autoSync ? "1" : "0")};
+}
+
+std::string simSocObjectSource(const std::string& socJsonText) {
+  return "extern \"C\" const char kwb_sim_soc_json[] = R\"KWBSOCJSON(" + socJsonText + ")KWBSOCJSON\";\n";
+}
+
 const std::vector<std::string>& simSocNames() {
   static const std::vector<std::string> names = {"Ascend910B1", "Ascend910B2", "Ascend910B3",
                                                  "Ascend910B4", "Ascend310P3", "Ascend310P1"};
@@ -137,14 +153,7 @@ SimBuildResult SimBuilder::build(const SimBuildOptions& o) const {
   const std::string cxx = o.compiler.empty() ? emulatorCompiler() : o.compiler;
 
   // Flags shared by the PCH and every translation unit (they must match for the PCH to be used).
-  std::vector<std::string> flags = {
-      "-std=" + o.standard, "-O2", "-g0", "-fno-strict-aliasing",
-      // Scalar loops stay scalar loads/stores (not SSE, not memcpy/memset calls):
-      // each is one raw access the emulator records and costs (RawAccess.cpp).
-      "-fno-tree-vectorize", "-fno-tree-loop-distribute-patterns", "-pthread", "-I" + includeDir,
-      "-DASCENDC_CPU_DEBUG=1", "-D__CCE_KT_TEST__=1", "-DKWB_SIM_SOC_NAME=\"" + o.soc + "\"",
-      "-DKWB_SIM_ARCH=" + std::to_string(socArch(o.soc)),
-      std::string("-DKWB_SIM_AUTO_SYNC=") + (o.autoSync ? "1" : "0")};
+  std::vector<std::string> flags = simCompileFlags(o.standard, o.soc, o.autoSync, includeDir);
   for (const auto& d : o.defines) flags.push_back("-D" + d);
 
   const ProcessResult version = compilerVersion(cxx);
@@ -224,21 +233,58 @@ SimBuildResult SimBuilder::build(const SimBuildOptions& o) const {
   }
   if (!haveSoc && !socText.empty()) {
     const fs::path socSrc = work / ("soc_" + o.soc + ".cpp");
-    writeText(socSrc,
-              "extern \"C\" const char kwb_sim_soc_json[] = R\"KWBSOCJSON(" + socText + ")KWBSOCJSON\";\n");
+    writeText(socSrc, simSocObjectSource(socText));
     const SandboxResult sr = compile({cxx, "-c", "-x", "c++", socSrc.string(), "-o", socObj.string()});
     haveSoc = sr.ok() && fs::exists(socObj, ec);
     if (haveSoc) storeCacheEntry(socObj, socEntry, error);
   }
 
-  // 3. Compile and link the program in one go, inside the scratch folder; kwb copies it out.
+  // 3. Sources with <<<>>> launches (every .asc) are rewritten into the scratch folder, keeping their
+  // line numbers (#line) and their own folder for quoted includes (-iquote).
+  std::vector<std::string> sourceArgs;
+  std::vector<Diagnostic> rewriteErrors;
+  int rewritten = 0;
+  for (const auto& src : o.sources) {
+    const std::string abs = fs::absolute(src).lexically_normal().string();
+    const std::string text = readTextFileOrEmpty(abs);
+    if (!needsChevronRewrite(abs, text)) {
+      sourceArgs.push_back(abs);
+      continue;
+    }
+    const ChevronRewrite rw = rewriteChevronLaunches(text, abs);
+    for (const auto& e : rw.errors) {
+      Diagnostic d;
+      d.source = "compiler";
+      d.category = std::string(category::CompileError);
+      d.file = abs;
+      d.line = e.line;
+      d.message = e.message;
+      rewriteErrors.push_back(d);
+    }
+    const fs::path copy =
+        work / ("kwb_src_" + std::to_string(rewritten++) + "_" + fs::path(abs).stem().string() + ".cpp");
+    if (!writeText(copy, rw.text))
+      return fail(SimBuildResult::Status::InternalError, "cannot write " + copy.string());
+    sourceArgs.insert(sourceArgs.end(), {"-iquote", fs::path(abs).parent_path().string(), "-x", "c++",
+                                         copy.string(), "-x", "none"});
+  }
+  if (!rewriteErrors.empty()) {
+    r.diagnostics.insert(r.diagnostics.end(), rewriteErrors.begin(), rewriteErrors.end());
+    for (const auto& d : rewriteErrors)
+      r.compilerOutput += d.file + ":" + std::to_string(d.line) + ": error: " + d.message + "\n";
+    r.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0);
+    r.status = SimBuildResult::Status::BuildFailed;
+    return r;
+  }
+
+  // 4. Compile and link the program in one go, inside the scratch folder; kwb copies it out.
   const fs::path built = work / "kwb_sim_app";
   std::vector<std::string> argv = {cxx};
   argv.insert(argv.end(), flags.begin(), flags.end());
   argv.push_back("-Winvalid-pch");
   for (const auto& inc : o.includeDirs) argv.push_back("-I" + inc);
   if (r.pch == "hit" || r.pch == "built") argv.insert(argv.end(), {"-include", pchHeader.string()});
-  for (const auto& s : o.sources) argv.push_back(fs::absolute(s).lexically_normal().string());
+  argv.insert(argv.end(), sourceArgs.begin(), sourceArgs.end());
   if (haveSoc) argv.push_back(socObj.string());
   argv.insert(argv.end(), {runtimeLib, "-lpthread", "-o", built.string()});
   for (const auto& a : argv) r.command += (r.command.empty() ? "" : " ") + shellQuote(a);

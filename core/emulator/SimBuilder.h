@@ -51,6 +51,12 @@ struct SimBuildResult {
 // SoC names `--soc` accepts.
 const std::vector<std::string>& simSocNames();
 
+// The g++ flags of every emulated translation unit (shared with `kwb sim cc`, AscCompilerDriver.h).
+std::vector<std::string> simCompileFlags(const std::string& standard, const std::string& soc, bool autoSync,
+                                         const std::string& includeDir);
+// The C++ source of the object that embeds a SoC's parameter file for the cost model in a program.
+std::string simSocObjectSource(const std::string& socJsonText);
+
 // g++ output of a `kwb sim build` -> diagnostics, through core/diag's compiler parser: the emulator's
 // static_assert messages ("kwb-sim: unsupported-api: ...") become unsupported-api / unsupported-dtype
 // diagnostics (source "emulator"), other errors compile-error, unresolved symbols link-error; anything

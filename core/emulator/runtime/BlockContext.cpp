@@ -14,6 +14,12 @@
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 
+// Ascend C's kernel-side block index and count (kwb_sim/kernel_misc.h), one pair per block process.
+// NOLINTBEGIN(cppcoreguidelines-avoid-non-const-global-variables)
+std::int64_t block_idx = 0;
+std::int64_t block_num = 1;
+// NOLINTEND(cppcoreguidelines-avoid-non-const-global-variables)
+
 namespace kwb_sim {
 
 BlockState g_block;
@@ -140,6 +146,8 @@ void beginBlock(const std::string& dir, std::int64_t idx, std::int64_t num) {
   r.workDir = dir;
   g_block.blockIdx = idx;
   g_block.blockNum = num;
+  ::block_idx = idx;
+  ::block_num = num;
   g_block.ubSize = soc().ubBytes;
   g_block.l1Size = soc().l1Bytes;
   g_block.l0aSize = soc().l0aBytes;

@@ -154,6 +154,10 @@ int launch(const char* kernelName, std::uint32_t blockDim, KernelThunk thunk, vo
     rt::finishLaunch(res);
     return 1;
   }
+  // Honest output: whoever reads the program's log sees that no NPU ran it.
+  std::fprintf(stderr,
+               "[INFO][kwb-sim] %s: %u blocks run on the kwb emulator (CPU model of %s), not on an NPU\n",
+               res.kernel.c_str(), blockDim, socName ? socName : "");
   const std::string dir = makeWorkDir();
   if (dir.empty()) {
     std::fprintf(stderr, "[ERROR][kwb-sim] cannot create a temporary directory for the launch\n");

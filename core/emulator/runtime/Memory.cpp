@@ -47,7 +47,8 @@ std::string hex(std::uintptr_t v) {
   std::snprintf(buf, sizeof(buf), "0x%llx", static_cast<unsigned long long>(v));
   return buf;
 }
-int g_gmFd = -2;  // the memfd behind every GmAlloc block (-1: unavailable)
+int g_gmFd = -2;                  // the memfd behind every GmAlloc block (-1: unavailable)
+bool g_deviceMemoryOnly = false;  // setDeviceMemoryOnly
 std::uint64_t g_gmFileEnd = 0;
 }  // namespace
 
@@ -122,6 +123,13 @@ bool gmKnown(const void* p) {
   return findGm(reinterpret_cast<std::uintptr_t>(p)) != nullptr;
 }
 
+std::uint64_t gmBytesFrom(const void* p) {
+  const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(p);
+  const GmBlock* b = findGm(a);
+  if (b == nullptr || a < b->base || a >= b->base + b->size) return 0;
+  return b->base + b->size - a;
+}
+
 std::uint64_t checkGm(const void* addr, std::uint64_t len, std::uintptr_t lo, std::uintptr_t hi,
                       const char* api, SrcLoc loc, Pipe pipe, int operand, bool write) {
   const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(addr);
@@ -141,8 +149,15 @@ std::uint64_t checkGm(const void* addr, std::uint64_t len, std::uintptr_t lo, st
   }
   const GmBlock* b = findGm(a);
   if (b == nullptr) {
-    // Not in any GmAlloc block: it may still be a real host pointer (e.g. from malloc) - no check there,
-    // unless the start lies just before a GmAlloc block.
+    // Not in any GmAlloc block: after a device-style launch that is host memory, out of the kernel's
+    // reach; after ICPU_RUN_KF it may be a real host pointer (e.g. from malloc), not checked.
+    if (g_deviceMemoryOnly) {
+      report(Cat::GmOutOfBounds, api, loc, pipe, operand,
+             std::string(api) + " " + what + " " + std::to_string(len) + " bytes at " + hex(a) +
+                 ", which is host memory, not device memory from aclrtMalloc: a kernel cannot reach host "
+                 "memory (copy it to an aclrtMalloc buffer with aclrtMemcpy first); the access is skipped");
+      return 0;
+    }
     return ok;
   }
   const std::uintptr_t userEnd = b->base + b->size;
@@ -241,13 +256,25 @@ bool checkLocal(const TensorRef& ref, std::uint32_t off, std::uint64_t len, cons
   return true;
 }
 
-void checkKernelPointerArg(const char* kernel, int index, const void* p, SrcLoc loc) {
+void checkKernelPointerArg(const char* kernel, const char* form, int index, const void* p, SrcLoc loc,
+                           bool deviceMemory) {
   if (p == nullptr || gmKnown(p)) return;
-  report(
-      Cat::Note, "ICPU_RUN_KF", loc, Pipe::None, index + 2,
-      std::string("argument ") + std::to_string(index + 1) + " of " + kernel +
-          " points to memory that does not come from AscendC::GmAlloc (or aclrtMalloc): every block runs in "
-          "its own process, so writes through it never reach the host program");
+  const std::string arg = std::string("argument ") + std::to_string(index + 1) + " of " + kernel;
+  if (deviceMemory) {
+    report(Cat::Note, form, loc, Pipe::None, index + 2,
+           arg +
+               " is host memory, not device memory from aclrtMalloc: on a device the kernel cannot reach "
+               "it, so every access the kernel makes through it is reported as an error");
+    return;
+  }
+  report(Cat::Note, form, loc, Pipe::None, index + 2,
+         arg +
+             " points to memory that does not come from AscendC::GmAlloc (or aclrtMalloc): every block runs "
+             "in its own process, so writes through it never reach the host program");
+}
+
+void setDeviceMemoryOnly(bool on) {
+  g_deviceMemoryOnly = on;
 }
 
 }  // namespace kwb_sim

@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// kwb emulator: the small ACL host subset CPU-mode samples use (their data_utils.h includes acl/acl.h
-// even in CPU mode). Device memory is emulator GM (shared with the forked blocks); init, device,
-// context and stream calls succeed without doing anything.
+// kwb emulator: the ACL host subset the samples use (the kernel-launch samples' data_utils.h includes
+// acl/acl.h even in CPU mode; the `.asc` samples manage memory with it). Device memory (aclrtMalloc) is
+// emulator GM, shared with the forked blocks; host memory (aclrtMallocHost) is ordinary memory that a
+// kernel launched with <<<>>> or ACLRT_LAUNCH_KERNEL cannot reach, as on a device; aclrtMemcpy really
+// copies and checks that its kind matches where the pointers live (docs/emulator.md, "Launch forms").
+// Init, device, context and stream calls succeed without doing anything; launches are synchronous.
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "kwb_sim/fp16.h"
+#include "kwb_sim/host.h"
 #include "kwb_sim/runtime.h"
 
 typedef int aclError;
@@ -118,7 +124,9 @@ inline aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy = A
 }
 inline aclError aclrtMallocHost(void** hostPtr, size_t size) {
   if (!hostPtr) return ACL_ERROR_INVALID_PARAM;
-  *hostPtr = kwb_sim::gmAlloc(size);
+  // Page-aligned like pinned host memory; never inside the emulator's device memory.
+  const size_t rounded = (size + 4095) / 4096 * 4096;
+  *hostPtr = std::aligned_alloc(4096, rounded == 0 ? 4096 : rounded);
   return *hostPtr ? ACL_SUCCESS : ACL_ERROR_BAD_ALLOC;
 }
 inline aclError aclrtFree(void* devPtr) {
@@ -126,11 +134,44 @@ inline aclError aclrtFree(void* devPtr) {
   return ACL_SUCCESS;
 }
 inline aclError aclrtFreeHost(void* hostPtr) {
-  kwb_sim::gmFree(hostPtr);
+  std::free(hostPtr);
   return ACL_SUCCESS;
 }
-inline aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind) {
-  if (count > destMax || (!dst && count) || (!src && count)) return ACL_ERROR_INVALID_PARAM;
+
+namespace kwb_sim {
+inline aclError aclCopyError(const char* api, const char* what) {
+  std::fprintf(stderr, "[ERROR][kwb-sim] %s: %s\n", api, what);
+  return ACL_ERROR_INVALID_PARAM;
+}
+// The checks a device runtime makes before a copy: sizes, and each side in the memory its kind names.
+inline aclError aclCheckCopy(const char* api, void* dst, size_t destMax, const void* src, size_t count,
+                             aclrtMemcpyKind kind) {
+  if (count > destMax) return aclCopyError(api, "count is larger than destMax");
+  if (count && (!dst || !src)) return aclCopyError(api, "a null pointer with a non-zero count");
+  const bool dstDevice = gmKnown(dst), srcDevice = gmKnown(src);
+  const bool wantDstDevice = kind == ACL_MEMCPY_HOST_TO_DEVICE || kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
+  const bool wantSrcDevice = kind == ACL_MEMCPY_DEVICE_TO_HOST || kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
+  if (kind != ACL_MEMCPY_DEFAULT) {
+    if (dstDevice != wantDstDevice)
+      return aclCopyError(api, wantDstDevice
+                                   ? "the kind copies to the device, but dst is not aclrtMalloc memory"
+                                   : "the kind copies to the host, but dst is device memory");
+    if (srcDevice != wantSrcDevice)
+      return aclCopyError(api, wantSrcDevice
+                                   ? "the kind copies from the device, but src is not aclrtMalloc memory"
+                                   : "the kind copies from the host, but src is device memory");
+  }
+  if (dstDevice && gmBytesFrom(dst) < count)
+    return aclCopyError(api, "the copy runs past the end of the destination's aclrtMalloc buffer");
+  if (srcDevice && gmBytesFrom(src) < count)
+    return aclCopyError(api, "the copy reads past the end of the source's aclrtMalloc buffer");
+  return ACL_SUCCESS;
+}
+}  // namespace kwb_sim
+
+inline aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
+  const aclError e = kwb_sim::aclCheckCopy("aclrtMemcpy", dst, destMax, src, count, kind);
+  if (e != ACL_SUCCESS) return e;
   if (count) std::memmove(dst, src, count);
   return ACL_SUCCESS;
 }
@@ -140,6 +181,8 @@ inline aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, siz
 }
 inline aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
   if (count > maxCount || (!devPtr && count)) return ACL_ERROR_INVALID_PARAM;
+  if (kwb_sim::gmKnown(devPtr) && kwb_sim::gmBytesFrom(devPtr) < count)
+    return kwb_sim::aclCopyError("aclrtMemset", "the count runs past the end of the aclrtMalloc buffer");
   if (count) std::memset(devPtr, value, count);
   return ACL_SUCCESS;
 }

@@ -52,6 +52,11 @@
 #ifndef __cube__
 #define __cube__
 #endif
+// __mix__(cubeCores, vectorCores): a kernel run by both core types; the emulator runs every block on
+// the vector model (docs/emulator.md, "Launch forms").
+#ifndef __mix__
+#define __mix__(...)
+#endif
 
 #ifndef ASCENDC_CPU_DEBUG
 #define ASCENDC_CPU_DEBUG 1

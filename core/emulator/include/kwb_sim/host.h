@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // Host side of CANN's CPU debug mode: GmAlloc/GmFree (shared GM with guard pages), SetKernelMode,
-// ICPU_RUN_KF (one forked process per block) and ICPU_SET_TILING_KEY.
+// ICPU_RUN_KF (one forked process per block) and ICPU_SET_TILING_KEY; and the device-style launches
+// (docs/emulator.md, "Launch forms"): `kernel<<<blockDim, l2ctrl, stream>>>(args)` (rewritten by kwb
+// into chevronLaunch, core/emulator/ChevronRewrite.h) and ACLRT_LAUNCH_KERNEL(kernel)(blockDim, stream,
+// args). Those two have device memory semantics: the kernel may only reach aclrtMalloc memory.
 
 #include <cstddef>
 #include <cstdint>
@@ -24,7 +27,17 @@ void setKernelMode(int mode);
 void recordHarnessTensor(const char* name, const void* p, std::uint64_t bytes);
 // Reports a kernel pointer argument that is not inside a GmAlloc block (blocks run in forked processes:
 // writes through such a pointer never reach the host).
-void checkKernelPointerArg(const char* kernel, int index, const void* p, SrcLoc loc);
+// `form` names the launch form in the message ("ICPU_RUN_KF", "<<<>>>", "ACLRT_LAUNCH_KERNEL"); a
+// device-style launch (deviceMemory) words it for device memory.
+void checkKernelPointerArg(const char* kernel, const char* form, int index, const void* p, SrcLoc loc,
+                           bool deviceMemory);
+// Where device memory is (ACL's host-side checks, acl/acl.h): whether `p` lies inside a GmAlloc /
+// aclrtMalloc block, and the bytes from `p` to the end of its block (0 when it is not inside one).
+bool gmKnown(const void* p);
+std::uint64_t gmBytesFrom(const void* p);
+// While set, a kernel's GM access outside every GmAlloc/aclrtMalloc block is an error (host memory is
+// out of a device's reach) instead of an unchecked host pointer.
+void setDeviceMemoryOnly(bool on);
 
 template <typename P, typename A>
 P argCast(A&& a) {
@@ -57,21 +70,69 @@ struct KernelCall {
 };
 
 template <typename... P, typename... A>
-void runKernel(const char* name, void (*fn)(P...), std::uint32_t blockDim, SrcLoc loc, A&&... args) {
-  static_assert(sizeof...(P) == sizeof...(A),
-                "kwb-sim: ICPU_RUN_KF: the number of arguments does not match the kernel's parameter count");
+void runKernelAs(const char* form, bool deviceMemory, const char* name, void (*fn)(P...),
+                 std::uint32_t blockDim, SrcLoc loc, A&&... args) {
+  static_assert(
+      sizeof...(P) == sizeof...(A),
+      "kwb-sim: the number of arguments of this kernel launch does not match the kernel's parameter "
+      "count");
   std::tuple<P...> converted{argCast<P>(std::forward<A>(args))...};
   int index = 0;
   std::apply(
       [&](auto&... p) {
-        ((std::is_pointer_v<std::decay_t<decltype(p)>> ? checkKernelPointerArg(name, index, asPtr(p), loc)
-                                                       : void(),
+        ((std::is_pointer_v<std::decay_t<decltype(p)>>
+              ? checkKernelPointerArg(name, form, index, asPtr(p), loc, deviceMemory)
+              : void(),
           ++index),
          ...);
       },
       converted);
   KernelCall<P...> call{fn, &converted};
+  setDeviceMemoryOnly(deviceMemory);
   launch(name, blockDim, &KernelCall<P...>::run, &call, loc, KWB_SIM_SOC_NAME, KWB_SIM_AUTO_SYNC != 0);
+  setDeviceMemoryOnly(false);
+}
+
+template <typename... P, typename... A>
+void runKernel(const char* name, void (*fn)(P...), std::uint32_t blockDim, SrcLoc loc, A&&... args) {
+  runKernelAs("ICPU_RUN_KF", false, name, fn, blockDim, loc, std::forward<A>(args)...);
+}
+
+// kernel<<<blockDim, l2ctrl, stream>>>(args...): the launch runs to completion before the call returns
+// (streams are in order, so aclrtSynchronizeStream afterwards has nothing left to wait for).
+template <typename... P>
+struct ChevronLaunch {
+  const char* name;
+  void (*fn)(P...);
+  std::uint32_t blockDim;
+  SrcLoc loc;
+  template <typename... A>
+  void operator()(A&&... args) const {
+    runKernelAs("<<<>>>", true, name, fn, blockDim, loc, std::forward<A>(args)...);
+  }
+};
+template <typename... P, typename B, typename L2, typename S>
+ChevronLaunch<P...> chevronLaunch(const char* name, void (*fn)(P...), SrcLoc loc, B blockDim, L2&& /*l2ctrl*/,
+                                  S&& /*stream*/) {
+  return ChevronLaunch<P...>{name, fn, static_cast<std::uint32_t>(blockDim), loc};
+}
+
+// ACLRT_LAUNCH_KERNEL(kernel)(blockDim, stream, args...), the kernel-launch samples' NPU form.
+template <typename... P>
+struct AclrtLaunch {
+  const char* name;
+  void (*fn)(P...);
+  SrcLoc loc;
+  template <typename B, typename S, typename... A>
+  int operator()(B blockDim, S&& /*stream*/, A&&... args) const {
+    runKernelAs("ACLRT_LAUNCH_KERNEL", true, name, fn, static_cast<std::uint32_t>(blockDim), loc,
+                std::forward<A>(args)...);
+    return 0;
+  }
+};
+template <typename... P>
+AclrtLaunch<P...> aclrtLaunch(const char* name, void (*fn)(P...), SrcLoc loc) {
+  return AclrtLaunch<P...>{name, fn, loc};
 }
 
 }  // namespace kwb_sim
@@ -97,3 +158,4 @@ inline void SetKernelMode(KernelMode mode) {
   ::kwb_sim::runKernel(name, func, static_cast<std::uint32_t>(blkdim), ::kwb_sim::SrcLoc::current(), \
                        ##__VA_ARGS__)
 #define ICPU_SET_TILING_KEY(key) ::kwb_sim::setTilingKey(static_cast<std::uint64_t>(key))
+#define ACLRT_LAUNCH_KERNEL(kernel) ::kwb_sim::aclrtLaunch(#kernel, kernel, ::kwb_sim::SrcLoc::current())

@@ -14,6 +14,14 @@ void dumpLocal(const void* ptr, DType dt, std::uint32_t count, std::uint32_t des
                SrcLoc loc);
 }  // namespace kwb_sim
 
+// The kernel-side globals of Ascend C: this block's index and the launch's block count (what
+// GetBlockIdx/GetBlockNum return). Set by the runtime when a block starts (each block is a process).
+// Their names are Ascend C's; kernels read them directly.
+// NOLINTBEGIN(cppcoreguidelines-avoid-non-const-global-variables)
+extern std::int64_t block_idx;
+extern std::int64_t block_num;
+// NOLINTEND(cppcoreguidelines-avoid-non-const-global-variables)
+
 namespace AscendC {
 
 inline int64_t GetBlockIdx() {

@@ -190,4 +190,54 @@ inline TPipe* GetTPipePtr() {
   return TPipe::current();
 }
 
+// Static tensor programming (no TPipe/TQue): LocalMemAllocator<hard> hands out LocalTensors from one
+// physical memory in order. Each Alloc is a buffer of its own (bounds, use-after-free and capacity
+// checked like InitBuffer's); GetCurAddr is the byte offset where the next one starts.
+enum class Hardware : uint8_t { GM, UB, L1, L0A, L0B, L0C, BIAS, FIXBUF, MAX };
+
+template <Hardware hard = Hardware::UB>
+class LocalMemAllocator {
+  static_assert(
+      hard == Hardware::UB || hard == Hardware::L1,
+      "kwb-sim: unsupported-api: LocalMemAllocator is emulated for Hardware::UB and Hardware::L1 only");
+  static constexpr TPosition kPos = hard == Hardware::UB ? TPosition::VECCALC : TPosition::A1;
+
+ public:
+  LocalMemAllocator() = default;
+  uint32_t GetCurAddr() const { return next_; }
+
+  template <typename T, uint32_t tileSize>
+  LocalTensor<T> Alloc(KWB_SIM_LOC) {
+    return allocate<T>(kPos, tileSize, loc_);
+  }
+  template <TPosition pos, typename T, uint32_t tileSize>
+  LocalTensor<T> Alloc(KWB_SIM_LOC) {
+    return allocate<T>(pos, tileSize, loc_);
+  }
+  template <typename T>
+  LocalTensor<T> Alloc(uint32_t tileSize, KWB_SIM_LOC) {
+    return allocate<T>(kPos, tileSize, loc_);
+  }
+  template <TPosition pos, typename T>
+  LocalTensor<T> Alloc(uint32_t tileSize, KWB_SIM_LOC) {
+    return allocate<T>(pos, tileSize, loc_);
+  }
+
+ private:
+  template <typename T>
+  LocalTensor<T> allocate(TPosition pos, uint32_t tileSize, kwb_sim::SrcLoc loc) {
+    const uint64_t bytes = static_cast<uint64_t>(tileSize) * sizeof(T);
+    const int slot = kwb_sim::allocBuffer(kwb_sim::positionSpace(kPos), static_cast<uint32_t>(bytes), -1,
+                                          "LocalMemAllocator::Alloc", loc, kwb_sim::kOperandNone);
+    LocalTensor<T> t = kwb_sim::tensorForSlot<T>(slot, pos);
+    if (slot >= 0) {
+      t.size_ = tileSize;
+      const kwb_sim::BufferSlot& s = kwb_sim::g_block.bufs[slot];
+      next_ = s.off + s.len;
+    }
+    return t;
+  }
+  uint32_t next_ = 0;
+};
+
 }  // namespace AscendC

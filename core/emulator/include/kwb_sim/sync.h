@@ -61,6 +61,23 @@ inline void ResetMask(KWB_SIM_LOC) {
 
 }  // namespace AscendC
 
+namespace kwb_sim {
+void atomicSet(AtomicOp op, DType dt, const char* api, SrcLoc loc);
+}  // namespace kwb_sim
+
+namespace AscendC {
+
+// InitSocState: the AI Core's global state back to its defaults, as the devkit's samples do first in a
+// kernel: no atomic accumulation, the mask in normal mode and all ones (the vector core's part; the
+// emulator runs every block on the vector model).
+inline void InitSocState(KWB_SIM_LOC) {
+  kwb_sim::atomicSet(kwb_sim::AtomicOp::None, kwb_sim::DType::None, "InitSocState", loc_);
+  kwb_sim::maskSetCounter(false, loc_);
+  kwb_sim::maskReset(loc_);
+}
+
+}  // namespace AscendC
+
 // The raw CCE spellings some samples use.
 inline void pipe_barrier(pipe_t pipe, KWB_SIM_LOC) {
   kwb_sim::barrier(pipe, loc_);

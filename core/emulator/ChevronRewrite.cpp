@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: MIT
+#include "core/emulator/ChevronRewrite.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace kwb {
+
+namespace {
+
+// For every byte of `s`: true when it is program text, false inside comments and literals.
+std::vector<bool> codeMask(std::string_view s) {
+  std::vector<bool> code(s.size(), true);
+  std::size_t i = 0;
+  const std::size_t n = s.size();
+  auto mark = [&](std::size_t from, std::size_t to) {
+    for (std::size_t k = from; k < to && k < n; ++k) code[k] = false;
+  };
+  while (i < n) {
+    const char c = s[i];
+    if (c == '/' && i + 1 < n && s[i + 1] == '/') {
+      std::size_t e = s.find('\n', i);
+      if (e == std::string_view::npos) e = n;
+      mark(i, e);
+      i = e;
+    } else if (c == '/' && i + 1 < n && s[i + 1] == '*') {
+      std::size_t e = s.find("*/", i + 2);
+      e = e == std::string_view::npos ? n : e + 2;
+      mark(i, e);
+      i = e;
+    } else if (c == 'R' && i + 1 < n && s[i + 1] == '"' &&
+               (i == 0 || !(std::isalnum(static_cast<unsigned char>(s[i - 1])) || s[i - 1] == '_'))) {
+      const std::size_t open = s.find('(', i + 2);
+      if (open == std::string_view::npos) {
+        mark(i, n);
+        break;
+      }
+      const std::string close = ")" + std::string(s.substr(i + 2, open - i - 2)) + "\"";
+      std::size_t e = s.find(close, open + 1);
+      e = e == std::string_view::npos ? n : e + close.size();
+      mark(i, e);
+      i = e;
+    } else if (c == '"' || c == '\'') {
+      // A digit separator (1'000) is not a character literal.
+      if (c == '\'' && i > 0 && std::isxdigit(static_cast<unsigned char>(s[i - 1]))) {
+        ++i;
+        continue;
+      }
+      std::size_t e = i + 1;
+      while (e < n && s[e] != c && s[e] != '\n') e += s[e] == '\\' ? 2 : 1;
+      e = std::min(n, e + 1);
+      mark(i, e);
+      i = e;
+    } else {
+      ++i;
+    }
+  }
+  return code;
+}
+
+bool isIdent(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+int lineOf(std::string_view s, std::size_t pos) {
+  return 1 + static_cast<int>(std::count(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(pos), '\n'));
+}
+
+// Start of the kernel expression that ends right before `end` (a name, `ns::name`, `name<T, ...>`).
+std::size_t calleeStart(std::string_view s, std::size_t end) {
+  std::size_t j = end;
+  while (j > 0 && std::isspace(static_cast<unsigned char>(s[j - 1]))) --j;
+  const std::size_t last = j;
+  bool templateAllowed = true;
+  while (j > 0) {
+    if (templateAllowed && s[j - 1] == '>') {
+      int depth = 0;
+      std::size_t k = j;
+      while (k > 0) {
+        --k;
+        if (s[k] == '>') ++depth;
+        if (s[k] == '<' && --depth == 0) break;
+        if (s[k] == ';' || s[k] == '{' || s[k] == '}') return last;
+      }
+      if (depth != 0) return last;
+      j = k;
+      templateAllowed = false;
+    } else if (isIdent(s[j - 1])) {
+      while (j > 0 && isIdent(s[j - 1])) --j;
+      if (j >= 2 && s[j - 1] == ':' && s[j - 2] == ':') {
+        j -= 2;
+        templateAllowed = true;
+      } else {
+        break;
+      }
+    } else {
+      break;
+    }
+  }
+  return j;
+}
+
+// How a launch of `kernel` is written, for the refusals.
+std::string launchForm(const std::string& kernel) {
+  return kernel + "<<<blockDim, l2ctrl, stream>>>(arguments...)";
+}
+
+std::string cString(std::string_view text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c == '\n' || c == '\r') continue;
+    out += c;
+  }
+  return out + "\"";
+}
+
+// The launcher is declared by the emulator's host header, which the source may not include itself (an
+// `.asc` that includes only kernel_operator.h); the #line after it restores the user's numbering.
+std::string prologue(const std::string& fileName) {
+  return "#include \"kwb_sim/host.h\"\n#line 1 " + cString(fileName) + "\n";
+}
+
+}  // namespace
+
+ChevronRewrite rewriteChevronLaunches(std::string_view s, const std::string& fileName) {
+  ChevronRewrite r;
+  const std::vector<bool> code = codeMask(s);
+  r.text = prologue(fileName);
+  r.text.reserve(s.size() + 64);
+  std::size_t copied = 0;
+  std::size_t i = 0;
+  while (i + 3 <= s.size()) {
+    if (!(code[i] && s.compare(i, 3, "<<<") == 0)) {
+      ++i;
+      continue;
+    }
+    const int line = lineOf(s, i);
+    const std::size_t start = calleeStart(s, i);
+    std::size_t calleeEnd = i;
+    while (calleeEnd > start && std::isspace(static_cast<unsigned char>(s[calleeEnd - 1]))) --calleeEnd;
+    if (start == calleeEnd || start < copied) {
+      r.errors.push_back({line, "a <<<blockDim, l2ctrl, stream>>> launch needs the kernel's name before it"});
+      i += 3;
+      continue;
+    }
+    // The closing >>> at bracket depth 0; the launch's values are split at depth-0 commas.
+    int depth = 0;
+    std::size_t k = i + 3;
+    std::size_t close = std::string_view::npos;
+    int values = 1;
+    bool emptyValue = true;
+    for (; k < s.size(); ++k) {
+      if (!code[k]) continue;
+      const char c = s[k];
+      if (depth == 0 && s.compare(k, 3, ">>>") == 0) {
+        close = k;
+        break;
+      }
+      if (c == '(' || c == '[' || c == '{') ++depth;
+      if (c == ')' || c == ']' || c == '}') --depth;
+      if (depth < 0 || (depth == 0 && c == ';')) break;
+      if (depth == 0 && c == ',') ++values;
+      if (!std::isspace(static_cast<unsigned char>(c))) emptyValue = false;
+    }
+    const std::string kernel(s.substr(start, calleeEnd - start));
+    if (close == std::string_view::npos) {
+      r.errors.push_back({line, "the launch of " + kernel + " opens <<< but has no matching >>>"});
+      i += 3;
+      continue;
+    }
+    if (emptyValue || values != 3) {
+      std::string message = "the launch of " + kernel;
+      message += " gives " + std::to_string(emptyValue ? 0 : values);
+      message += " launch values; a kernel launch takes three: ";
+      message += launchForm(kernel);
+      r.errors.push_back({line, message});
+      i = close + 3;
+      continue;
+    }
+    std::size_t after = close + 3;
+    while (after < s.size() && std::isspace(static_cast<unsigned char>(s[after]))) ++after;
+    if (after >= s.size() || s[after] != '(') {
+      std::string message = "the launch of " + kernel;
+      message += " must be followed by the kernel's argument list: ";
+      message += launchForm(kernel);
+      r.errors.push_back({line, message});
+      i = close + 3;
+      continue;
+    }
+    r.text.append(s.substr(copied, start - copied));
+    r.text +=
+        "::kwb_sim::chevronLaunch(" + cString(kernel) + ", " + kernel + ", ::kwb_sim::SrcLoc::current(), ";
+    r.text.append(s.substr(i + 3, close - i - 3));
+    r.text += ")";
+    // Line breaks between the name and <<< stay, so that the lines below keep their numbers.
+    const auto gap = s.substr(calleeEnd, i - calleeEnd);
+    r.text.append(static_cast<std::size_t>(std::count(gap.begin(), gap.end(), '\n')), '\n');
+    copied = close + 3;
+    i = copied;
+    ++r.launches;
+  }
+  r.text.append(s.substr(copied));
+  return r;
+}
+
+bool needsChevronRewrite(const std::string& fileName, std::string_view source) {
+  const bool asc = fileName.size() >= 4 && fileName.compare(fileName.size() - 4, 4, ".asc") == 0;
+  if (asc) return true;
+  const std::vector<bool> code = codeMask(source);
+  for (std::size_t p = source.find("<<<"); p != std::string_view::npos; p = source.find("<<<", p + 1))
+    if (code[p]) return true;
+  return false;
+}
+
+}  // namespace kwb

@@ -1,0 +1,86 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# The samples' own build files against an installed emulator (docs/emulator.md, "The samples' own build
+# files"): `cmake --install` into a temp prefix, then
+#  1. an asc-devkit-style .asc example (tests/emulator/asc/vector_add) configured with its own CMake
+#     (find_package(ASC), LANGUAGES ASC CXX, -DCMAKE_ASC_RUN_MODE=cpu), built, run: it checks itself;
+#  2. npu run mode is refused with a message saying why;
+#  3. a kernel reading host memory (aclrtMallocHost) gets a gm-out-of-bounds error at its DataCopy line;
+#     a static-tensor program (LocalMemAllocator) runs correct and clean;
+#  4. a kernel-launch project (tests/emulator/kernel_launch/add_invocation) through `bash run.sh -r cpu
+#     -v Ascend910B1` under the variables `kwb sim env` prints, its verify script saying "test pass";
+#  5. `kwb doctor` finds both.
+set -u
+KWB="$1"; SRC="$2"
+BUILD=$(cd "$(dirname "$KWB")/../.." && pwd)
+WORK=$(mktemp -d); trap 'rm -rf "$WORK"' EXIT
+chmod 755 "$WORK"  # sandboxed programs may run as another user and must reach the work folder
+fail() { echo "FAIL: $*"; exit 1; }
+export XDG_CACHE_HOME="$WORK/cache"
+unset KWB_DATA_DIR CMAKE_PREFIX_PATH ASCEND_HOME_PATH ASCEND_INSTALL_PATH ASCEND_TOOLKIT_HOME
+
+cmake --install "$BUILD" --prefix "$WORK/prefix" > "$WORK/install.log" 2>&1 || { cat "$WORK/install.log"; fail "cmake --install"; }
+P="$WORK/prefix"
+
+# 1. The .asc example through its own CMake.
+cp -r "$SRC/tests/emulator/asc/vector_add" "$WORK/vector_add"
+cmake -S "$WORK/vector_add" -B "$WORK/vector_add/build" -DCMAKE_ASC_RUN_MODE=cpu -DCMAKE_PREFIX_PATH="$P" \
+  > "$WORK/asc-configure.log" 2>&1 || { cat "$WORK/asc-configure.log"; fail "configure of the .asc example"; }
+cmake --build "$WORK/vector_add/build" > "$WORK/asc-build.log" 2>&1 || { cat "$WORK/asc-build.log"; fail "build of the .asc example"; }
+(cd "$WORK/vector_add/build" && ./demo) > "$WORK/asc-run.log" 2>&1 || { cat "$WORK/asc-run.log"; fail "the .asc example failed"; }
+grep -q "\[Success\] vector_add matches" "$WORK/asc-run.log" || { cat "$WORK/asc-run.log"; fail "no success line"; }
+grep -q "8 blocks run on the kwb emulator" "$WORK/asc-run.log" || { cat "$WORK/asc-run.log"; fail "the program does not say it ran on the emulator"; }
+grep -q "ERROR" "$WORK/asc-run.log" && { cat "$WORK/asc-run.log"; fail "error diagnostics on a correct program"; }
+# A rebuild after touching the source recompiles it (the dependency file names the .asc, not its copy).
+touch "$WORK/vector_add/vector_add.asc"
+cmake --build "$WORK/vector_add/build" 2>&1 | grep -q "vector_add.asc" || fail "touching the .asc did not rebuild it"
+
+# 2. npu mode: refused, saying why.
+cmake -S "$WORK/vector_add" -B "$WORK/npu" -DCMAKE_ASC_RUN_MODE=npu -DCMAKE_PREFIX_PATH="$P" > "$WORK/npu.log" 2>&1 \
+  && fail "npu run mode was accepted"
+grep -q "CPU mode only" "$WORK/npu.log" || { cat "$WORK/npu.log"; fail "npu refusal does not say why"; }
+
+# 3. Host memory handed to a kernel.
+"$P/bin/kwb" sim build -o "$WORK/host_memory" "$SRC/tests/emulator/asc/host_memory/host_memory.asc" \
+  > "$WORK/hm-build.log" 2>&1 || { cat "$WORK/hm-build.log"; fail "kwb sim build of host_memory.asc"; }
+(cd "$WORK" && KWB_SIM_REPORT="$WORK/hm.json" ./host_memory) > "$WORK/hm-run.log" 2>&1 && fail "host_memory ran clean"
+python3 - "$WORK/hm.json" <<'PY' || { cat "$WORK/hm-run.log"; fail "host memory diagnostic"; }
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["status"] == "error", d["status"]
+errs = [x for x in d["diagnostics"] if x["severity"] == "error"]
+assert errs, d["diagnostics"]
+e = errs[0]
+assert e["category"] == "gm-out-of-bounds", e
+assert e["file"].endswith("host_memory.asc") and e["line"] == 18, e
+assert "host memory" in e["message"] and "kwb_sim" not in e["message"], e
+PY
+
+# 3b. Static tensor programming (LocalMemAllocator, block_idx, InitSocState) through `kwb sim build`:
+# correct, and not one diagnostic.
+"$P/bin/kwb" sim build -o "$WORK/static_add" "$SRC/tests/emulator/asc/static_tensor/static_add.asc" \
+  > "$WORK/st-build.log" 2>&1 || { cat "$WORK/st-build.log"; fail "kwb sim build of static_add.asc"; }
+(cd "$WORK" && KWB_SIM_REPORT="$WORK/st.json" ./static_add) > "$WORK/st-run.log" 2>&1 || { cat "$WORK/st-run.log"; fail "static_add failed"; }
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['status']=='ok' and not d['diagnostics'], d" "$WORK/st.json" \
+  || fail "static_add: diagnostics on a correct program"
+
+# 4. The kernel-launch project through run.sh under `kwb sim env`.
+eval "$("$P/bin/kwb" sim env)" || fail "kwb sim env"
+[ -f "$ASCEND_HOME_PATH/tools/tikicpulib/lib/cmake/tikicpulib/tikicpulib-config.cmake" ] || fail "ASCEND_HOME_PATH=$ASCEND_HOME_PATH has no tikicpulib"
+unset CMAKE_PREFIX_PATH  # as in a shell that only sourced the CANN variables
+cp -r "$SRC/tests/emulator/kernel_launch/add_invocation" "$WORK/kl"
+(cd "$WORK/kl" && bash run.sh -r cpu -v Ascend910B1) > "$WORK/kl.log" 2>&1 || { cat "$WORK/kl.log"; fail "run.sh -r cpu"; }
+grep -q "test pass" "$WORK/kl.log" || { cat "$WORK/kl.log"; fail "verify did not pass"; }
+grep -q "blocks run on the kwb emulator" "$WORK/kl.log" || { cat "$WORK/kl.log"; fail "the kernel-launch program does not say it ran on the emulator"; }
+
+# 5. doctor finds both.
+"$P/bin/kwb" doctor --json > "$WORK/doctor.json" || fail "doctor exited $?"
+python3 - "$WORK/doctor.json" "$P" <<'PY' || fail "doctor: $(cat "$WORK/doctor.json")"
+import json, sys
+d = json.load(open(sys.argv[1])); prefix = sys.argv[2]
+by = {c["name"]: c for c in d["checks"]}
+for name in ("ASC CMake package", "CANN-layout folder"):
+    assert by[name]["status"] == "ok", by[name]
+    assert by[name]["path"].startswith(prefix), by[name]
+PY
+echo ok
