@@ -12,8 +12,8 @@ namespace {
 // not `&&` (a logical and).
 bool endsTypeSpecifier(const PpToken& t) {
   static const std::unordered_set<std::string> typeKeywords = {
-      "bool", "char", "char8_t", "char16_t", "char32_t", "wchar_t", "short", "int",   "long",
-      "signed", "unsigned", "float", "double", "auto", "void"};
+      "bool", "char",   "char8_t",  "char16_t", "char32_t", "wchar_t", "short", "int",
+      "long", "signed", "unsigned", "float",    "double",   "auto",    "void"};
   if (t.kind == PpTokenKind::Identifier) return true;
   return t.text == "*" || t.text == "&" || typeKeywords.count(t.text) > 0;
 }
@@ -21,13 +21,15 @@ bool endsTypeSpecifier(const PpToken& t) {
 bool isKeywordLike(const std::string& w) {
   // Identifiers that are statements' keywords: `return atol;` is a use, not a declaration.
   static const std::unordered_set<std::string> words = {
-      "return", "case",  "goto",  "throw",     "new",       "delete",   "sizeof",   "alignof",
-      "typeid", "co_return", "co_yield", "co_await", "else", "do", "decltype", "noexcept",
-      "using",  "typename", "template", "operator", "static_assert", "namespace", "class", "struct",
-      "union",  "enum",  "public", "private", "protected", "friend", "typedef", "const", "volatile",
-      "static", "inline", "constexpr", "consteval", "constinit", "extern", "mutable", "register",
-      "thread_local", "virtual", "explicit", "if", "while", "for", "switch", "and", "or", "not",
-      "bitand", "bitor", "xor", "compl", "not_eq", "and_eq", "or_eq", "xor_eq"};
+      "return",    "case",      "goto",      "throw",    "new",      "delete",   "sizeof",
+      "alignof",   "typeid",    "co_return", "co_yield", "co_await", "else",     "do",
+      "decltype",  "noexcept",  "using",     "typename", "template", "operator", "static_assert",
+      "namespace", "class",     "struct",    "union",    "enum",     "public",   "private",
+      "protected", "friend",    "typedef",   "const",    "volatile", "static",   "inline",
+      "constexpr", "consteval", "constinit", "extern",   "mutable",  "register", "thread_local",
+      "virtual",   "explicit",  "if",        "while",    "for",      "switch",   "and",
+      "or",        "not",       "bitand",    "bitor",    "xor",      "compl",    "not_eq",
+      "and_eq",    "or_eq",     "xor_eq"};
   return words.count(w) > 0;
 }
 
@@ -44,8 +46,8 @@ bool startsDeclaration(const std::vector<PpToken>& tokens, std::size_t k) {
   while (start > 0 && tokens[start - 1].text != ";" && tokens[start - 1].text != "{" &&
          tokens[start - 1].text != "}")
     --start;
-  static const std::unordered_set<std::string> qualifiers = {"const", "static", "constexpr", "inline",
-                                                             "volatile", "mutable"};
+  static const std::unordered_set<std::string> qualifiers = {"const",  "static",   "constexpr",
+                                                             "inline", "volatile", "mutable"};
   while (start < k && qualifiers.count(tokens[start].text)) ++start;
   if (start + 1 >= k) return false;
   const PpToken& first = tokens[start];
@@ -79,8 +81,8 @@ std::unordered_set<std::size_t> ownDeclaredUses(const std::vector<PpToken>& toke
     if (t == "{") {
       bool ns = false;
       for (std::size_t h = headStart; h < k; ++h)
-        if (tokens[h].text == "namespace" || (tokens[h].text == "extern" && h + 1 < k &&
-                                              tokens[h + 1].kind == PpTokenKind::String))
+        if (tokens[h].text == "namespace" ||
+            (tokens[h].text == "extern" && h + 1 < k && tokens[h + 1].kind == PpTokenKind::String))
           ns = true;
       scopes.push_back({stack.back(), !ns, tokens.size()});
       stack.push_back(static_cast<int>(scopes.size()) - 1);
