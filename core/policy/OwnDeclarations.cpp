@@ -79,11 +79,11 @@ std::unordered_set<std::size_t> ownDeclaredUses(const std::vector<PpToken>& toke
     const std::string& t = tokens[k].text;
     scopeOf[k] = stack.back();
     if (t == "{") {
-      bool ns = false;
+      // A namespace, or a linkage block `extern "C" {` (not `extern "C" int f() {`, a function body).
+      bool ns = k == headStart + 2 && tokens[headStart].text == "extern" &&
+                tokens[headStart + 1].kind == PpTokenKind::String;
       for (std::size_t h = headStart; h < k; ++h)
-        if (tokens[h].text == "namespace" ||
-            (tokens[h].text == "extern" && h + 1 < k && tokens[h + 1].kind == PpTokenKind::String))
-          ns = true;
+        if (tokens[h].text == "namespace") ns = true;
       scopes.push_back({stack.back(), !ns, tokens.size()});
       stack.push_back(static_cast<int>(scopes.size()) - 1);
       headStart = k + 1;
