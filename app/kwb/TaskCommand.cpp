@@ -108,7 +108,8 @@ void addTaskCommand(CLI::App& app, Context& ctx) {
   validate->callback(
       [&ctx, path, json] { ctx.action = [path, json] { return validateTaskCommand(*path, *json); }; });
 
-  auto* import = task->add_subcommand("import", "Turn a msopgen operator project into a task folder");
+  auto* import = task->add_subcommand(
+      "import", "Turn a msopgen operator project or a kernel-launch sample folder into a task folder");
   auto dir = std::make_shared<std::string>();
   auto out = std::make_shared<std::string>();
   auto options = std::make_shared<OperatorProjectImportOptions>();
@@ -116,7 +117,8 @@ void addTaskCommand(CLI::App& app, Context& ctx) {
   auto reference = std::make_shared<std::string>();
   import
       ->add_option("DIR", *dir,
-                   "The operator project (op_host/, op_kernel/), or a .py with --from kernelbench")
+                   "The operator project (op_host/, op_kernel/), a kernel-launch sample folder (a kernel "
+                   ".cpp with its main.cpp), or a .py with --from kernelbench")
       ->required();
   import->add_option("--cases", *cases, "JSON array of task.json cases");
   import->add_option("--reference", *reference, "reference.cpp (docs/task-format.md)");

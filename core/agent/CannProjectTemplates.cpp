@@ -40,7 +40,7 @@ int attrTypeCode(AttrType t) {
     case AttrType::FloatList:
       return 4;
     case AttrType::String:
-      return -1;
+      return 5;  // KWB_ATTR_STRING
   }
   return -1;
 }
@@ -252,7 +252,10 @@ int32_t main(int32_t argc, char* argv[]) {
     const nlohmann::json& v = attrs[a.name];
     s << "  {\n    KwbAttr& a = in.attrs[in.attrNum++];\n    std::snprintf(a.name, sizeof a.name, \"%s\", \""
       << a.name << "\");\n    a.type = " << code << ";\n";
-    if (v.is_array()) {
+    if (v.is_string()) {
+      // A JSON string literal is a valid C string literal for the characters dump() escapes.
+      s << "    std::snprintf(a.str, sizeof a.str, \"%s\", " << v.dump(-1, ' ', true) << ");\n";
+    } else if (v.is_array()) {
       s << "    a.listLen = " << v.size() << ";\n";
       for (std::size_t k = 0; k < v.size() && k < 8; ++k)
         s << "    a.flist[" << k << "] = " << v[k].get<double>() << "; a.ilist[" << k

@@ -159,7 +159,7 @@ std::string kwbTilingOpHostSource(const Task& task, const std::string& soc) {
       " for a candidate in the kwb_tiling form\n"
       "// (docs/candidate-contract.md, \"Exporting to a CANN project\"): the TilingFunc hands the\n"
       "// gert::TilingContext to the candidate's kwb_tiling, the OpDef is the task's signature.\n"
-      "#include <cstring>\n\n"
+      "#include <cstdio>\n#include <cstring>\n\n"
       "#include \"register/op_def_registry.h\"\n"
       "#include \"tiling/platform/platform_ascendc.h\"\n"
       "#include \"kwb_tiling.h\"\n"
@@ -197,7 +197,6 @@ std::string kwbTilingOpHostSource(const Task& task, const std::string& soc) {
       "in.outputs[k]);\n";
   std::size_t k = 0;
   for (const auto& a : task.attrs) {
-    if (a.type == AttrType::String) continue;
     const std::string idx = std::to_string(k);
     s += "  {\n    KwbAttr& a = in.attrs[in.attrNum++];\n    std::strncpy(a.name, \"" + a.name +
          "\", sizeof a.name - 1);\n";
@@ -231,6 +230,8 @@ std::string kwbTilingOpHostSource(const Task& task, const std::string& soc) {
              "= data[j];\n    }\n";
         break;
       case AttrType::String:
+        s += "    a.type = KWB_ATTR_STRING;\n    if (const char* v = context->GetAttrs()->GetStr(" + idx +
+             ")) std::snprintf(a.str, sizeof a.str, \"%s\", v);\n";
         break;
     }
     s += "  }\n";

@@ -336,6 +336,7 @@ void to_json(nlohmann::json& j, const EvalReport& r) {
                     {"block_dim", c.tiling.blockDim},
                     {"tiling_rc", c.tiling.rc},
                     {"workspace_bytes", c.tiling.workspaceSize},
+                    {"tiling_key", c.tiling.tilingKey},
                     {"dir", c.dir},
                     {"profile", c.profile}});
   j["runs"] = runs;

@@ -63,7 +63,9 @@ const char* kAscendC =
     "RmsNorm  "
     "RoundMode Rsqrt SELMODE SHM SPM S_MTE2 S_MTE3 S_V Scatter Select SetAtomicAdd SetAtomicMax SetAtomicMin "
     " "
-    "SetAtomicNone SetAtomicType SetFlag SetGlobalBuffer SetL2CacheHint SetMaskCount SetMaskNorm SetSize  "
+    "SetAtomicNone SetAtomicType SetFlag SetGlobalBuffer SetL2CacheHint CacheMode CACHE_MODE_DISABLE "
+    "CACHE_MODE_NORMAL CACHE_MODE_LAST CACHE_MODE_PERSISTENT SetMaskCount SetMaskNorm SetSize "
+    "MASK_PLACEHOLDER MASK_PLACEHOLDER_LIST  "
     "SetSysWorkspace SetUserTag SetValue SetVectorMask ShiftLeft ShiftRight Sigmoid Sin SoftMax SoftmaxFlash "
     "Sort  "
     "Sort32 Sqrt Sub SubRelu SyncAll TBuf TEventID TOTAL_L1_SIZE TOTAL_UB_SIZE TPipe TPosition TQue TQueBind "
@@ -89,13 +91,13 @@ const char* kAscendC =
 // kwb_tiling.h (resources/tasks/include).
 const char* kTiling =
     "KwbTilingInput KwbTilingOutput KwbTensorDesc KwbAttr KwbDType KwbAttrType kwb_tiling kwb_set_block_dim "
-    "kwb_set_workspace kwb_set_tiling kwb_find_attr kwb_attr_float kwb_attr_int kwb_dtype_size "
+    "kwb_set_workspace kwb_set_tiling kwb_find_attr kwb_attr_float kwb_attr_int kwb_attr_str kwb_dtype_size "
     "inputNum outputNum inputs outputs attrNum attrs coreNumAiv coreNumAic ubSize socVersion dtype dimNum "
     "dims "
-    "elements name type i f listLen ilist flist blockDim tilingDataSize workspaceSize tilingData "
+    "elements name type i f listLen ilist flist str blockDim tilingDataSize workspaceSize tilingData "
     "KWB_DT_FLOAT KWB_DT_FLOAT16 KWB_DT_INT8 KWB_DT_INT32 KWB_DT_UINT8 KWB_DT_INT16 KWB_DT_UINT16 "
     "KWB_DT_UINT32 KWB_DT_INT64 KWB_DT_UINT64 KWB_DT_DOUBLE KWB_DT_BOOL KWB_DT_BF16 KWB_ATTR_INT "
-    "KWB_ATTR_FLOAT KWB_ATTR_BOOL KWB_ATTR_INT_LIST KWB_ATTR_FLOAT_LIST";
+    "KWB_ATTR_FLOAT KWB_ATTR_BOOL KWB_ATTR_INT_LIST KWB_ATTR_FLOAT_LIST KWB_ATTR_STRING KWB_MAX_ATTR_STRING";
 
 // The operator-project form (core/emulator/include/register, tiling/platform, kwb_op, and the kernel's
 // GET_TILING_DATA / TILING_KEY_IS): the CANN host API an op_host TilingFunc and OpDef use.

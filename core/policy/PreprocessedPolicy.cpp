@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "core/policy/AllowedNames.h"
+#include "core/policy/OwnDeclarations.h"
 #include "core/policy/PreprocessedTokens.h"
 
 namespace kwb {
@@ -201,8 +202,8 @@ std::vector<Diagnostic> checkPreprocessedPolicy(const std::string& preprocessed,
     if (own.count(inc.file) && inc.file != cand && !inc.systemHeader) continue;
     const std::string& path = u.files[static_cast<std::size_t>(inc.file)];
     const std::string base = baseName(path);
-    const bool opProjectApi =
-        base == "tilingdata_base.h" || base == "op_def_registry.h" || base == "platform_ascendc.h";
+    const bool opProjectApi = base == "tilingdata_base.h" || base == "op_def_registry.h" ||
+                              base == "platform_ascendc.h" || base == "orig_dtypes.h";
     const bool hostHeader = options.hostCode && inc.systemHeader &&
                             std::find(allowedHostIncludes().begin(), allowedHostIncludes().end(), base) !=
                                 allowedHostIncludes().end();
@@ -283,6 +284,13 @@ std::vector<Diagnostic> checkPreprocessedPolicy(const std::string& preprocessed,
       "types, std math/limits/type-traits/algorithm names); use the AscendC API, or give your own name to "
       "your "
       "own variable/function";
+  // Header names the candidate declares as its own variables, members or parameters (OwnDeclarations.h).
+  std::unordered_set<std::string> shadowable;
+  for (const auto& t : candTokens)
+    if (t.kind == PpTokenKind::Identifier && headers.count(t.text) && !allow.keywords.count(t.text) &&
+        !allow.external.count(t.text) && !isReservedIdentifier(t.text) && !isAlwaysRefused(t.text))
+      shadowable.insert(t.text);
+  const std::unordered_set<std::size_t> ownUses = ownDeclaredUses(candTokens, shadowable);
   for (std::size_t k = 0; k < candTokens.size(); ++k) {
     const PpToken& t = candTokens[k];
     const std::string prev = k > 0 ? candTokens[k - 1].text : "";
@@ -377,7 +385,7 @@ std::vector<Diagnostic> checkPreprocessedPolicy(const std::string& preprocessed,
     }
     if (allow.external.count(w)) continue;
     if (options.hostCode && allow.hostExternal.count(w)) continue;
-    if (headers.count(w) || isAlwaysRefused(w)) refuseName(t, notListed);
+    if (isAlwaysRefused(w) || (headers.count(w) && !ownUses.count(k))) refuseName(t, notListed);
   }
   std::stable_sort(rep.out.begin(), rep.out.end(), [](const Diagnostic& a, const Diagnostic& b) {
     return a.line != b.line ? a.line < b.line : a.column < b.column;

@@ -69,6 +69,17 @@ std::string generateCpuHarness(const Task& task, const std::string& entrySymbol)
 }
 
 namespace {
+std::string hexBytes(const std::string& text) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string hex = text.empty() ? "-" : "";
+  for (const char c : text) {
+    const auto b = static_cast<unsigned char>(c);
+    hex += kDigits[b >> 4U];
+    hex += kDigits[b & 15U];
+  }
+  return hex;
+}
+
 void manifestHeader(std::ostringstream& m, const Task& task, const verify::PreparedCase& p,
                     const SocInfo& soc) {
   m.precision(17);
@@ -95,6 +106,10 @@ void manifestHeader(std::ostringstream& m, const Task& task, const verify::Prepa
         type = 4;
         break;
       case AttrType::String:
+        // Hex, so that spaces survive the line format: "attr NAME 5 BYTES HEX" (manifest_reader.inc).
+        if (v.is_string())
+          m << "attr " << decl.name << " 5 " << v.get<std::string>().size() << " "
+            << hexBytes(v.get<std::string>()) << "\n";
         continue;
     }
     if (v.is_array()) {

@@ -2,10 +2,20 @@
 #include "core/toolchain/OpProjectForm.h"
 
 #include <cctype>
+#include <utility>
 
 #include "core/model/Candidate.h"
+#include "core/toolchain/Backend.h"
 
 namespace kwb {
+
+namespace {
+// ge::DataType's enumerators (core/emulator/include/kwb_op/ge_types.h), which ORIG_DTYPE_<NAME> names.
+constexpr std::pair<const char*, int> kGeDataTypeNames[] = {
+    {"DT_FLOAT", 0},   {"DT_FLOAT16", 1}, {"DT_INT8", 2},   {"DT_INT32", 3}, {"DT_UINT8", 4},
+    {"DT_INT16", 6},   {"DT_UINT16", 7},  {"DT_UINT32", 8}, {"DT_INT64", 9}, {"DT_UINT64", 10},
+    {"DT_DOUBLE", 11}, {"DT_BOOL", 12},   {"DT_BF16", 27}};
+}  // namespace
 
 std::optional<OpProjectForm> detectOpProjectForm(const std::map<std::string, std::string>& files,
                                                  const std::string& primaryName,
@@ -43,6 +53,8 @@ std::string opProjectKernelUnit(const OpProjectForm& form, const std::string& ke
                           "limits", "type_traits", "utility"})
       s += std::string("#include <") + h + ">\n";
   for (const auto& h : form.tilingHeaders) s += "#include \"" + h + "\"\n";
+  // The DT_* names ORIG_DTYPE_<NAME> expands to, as macros for the kernel only (kwb_op/orig_dtypes.h).
+  s += "#include \"kwb_op/orig_dtypes.h\"\n";
   if (!renamedEntry.empty()) s += "#define " + renamedEntry + " " + opProjectEntrySymbol(renamedEntry) + "\n";
   s += "#include \"" + kernelFileName + "\"\n";
   if (!renamedEntry.empty()) s += "#undef " + renamedEntry + "\n";
@@ -79,6 +91,8 @@ std::vector<std::string> opProjectDefines(const OpProjectForm& form, const Task&
     std::string upper = t.name;
     for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     defines.push_back("DTYPE_" + upper + "=" + std::string(dtypeCppName(t.dtype)));
+    for (const auto& [name, code] : kGeDataTypeNames)
+      if (code == geDataType(t.dtype)) defines.push_back("ORIG_DTYPE_" + upper + "=" + name);
   };
   for (const auto& t : task.inputs) addDType(t);
   for (const auto& t : task.outputs) addDType(t);

@@ -55,7 +55,8 @@ std::string opProjectTilingDefine(const OpProjectForm& form);
 // Every -D (without the -D) the operator project's units are compiled with: the tiling class above and,
 // as msopgen's kernel build defines them for the dtype combination being compiled, DTYPE_<NAME> (the
 // tensor's name in upper case) as the Ascend C type of each of the task's inputs and outputs
-// ("DTYPE_X1=half").
+// ("DTYPE_X1=half"), and ORIG_DTYPE_<NAME> as its ge::DataType name ("ORIG_DTYPE_X1=DT_FLOAT16";
+// the kernel unit defines the DT_* names as macros).
 std::vector<std::string> opProjectDefines(const OpProjectForm& form, const Task& task);
 
 }  // namespace kwb

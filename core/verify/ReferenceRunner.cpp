@@ -160,8 +160,19 @@ ReferenceOutput ReferenceRunner::run(const ReferenceBuild& build, const Prepared
     } else if (value.is_number()) {
       type = value.is_number_integer() ? "int" : "float";
       vals.push_back(value.get<double>());
+    } else if (value.is_string()) {
+      // Hex, so that spaces survive the line format (kwb_reference.h reads it back).
+      static constexpr char kDigits[] = "0123456789abcdef";
+      const auto& text = value.get_ref<const std::string&>();
+      std::string hex = text.empty() ? "-" : "";
+      for (const char c : text) {
+        hex += kDigits[static_cast<unsigned char>(c) >> 4U];
+        hex += kDigits[static_cast<unsigned char>(c) & 15U];
+      }
+      m << "attr " << name << " string " << text.size() << " " << hex << "\n";
+      continue;
     } else {
-      continue;  // string attributes are not passed to references
+      continue;
     }
     m << "attr " << name << " " << type << " " << vals.size();
     for (double v : vals) m << " " << v;

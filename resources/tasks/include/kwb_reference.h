@@ -59,8 +59,9 @@ struct Tensor {
 
 struct Attr {
   std::string name;
-  std::string type;  // "int", "float", "bool", "int_list", "float_list"
+  std::string type;  // "int", "float", "bool", "int_list", "float_list", "string"
   std::vector<double> values;
+  std::string text;  // "string"
 };
 
 struct Case {
@@ -92,6 +93,12 @@ struct Case {
     throw std::out_of_range("reference: no attribute named " + n);
   }
   double attr(const std::string& n, double def) const { return hasAttr(n) ? attr(n) : def; }
+  // A string attribute (the case's value or the task default).
+  const std::string& attrStr(const std::string& n) const {
+    for (const auto& a : attrs)
+      if (a.name == n && a.type == "string") return a.text;
+    throw std::out_of_range("reference: no string attribute named " + n);
+  }
   std::vector<double> attrList(const std::string& n) const {
     for (const auto& a : attrs)
       if (a.name == n) return a.values;
@@ -262,8 +269,16 @@ int main(int argc, char** argv) {
         Attr a;
         int n = 0;
         is >> a.name >> a.type >> n;
-        a.values.resize(static_cast<size_t>(n));
-        for (auto& v : a.values) is >> v;
+        if (a.type == "string") {
+          // N bytes as hex, "-" when empty (core/verify/ReferenceRunner.cpp).
+          std::string hex;
+          is >> hex;
+          for (size_t k = 0; n > 0 && k + 1 < hex.size() && a.text.size() < static_cast<size_t>(n); k += 2)
+            a.text += static_cast<char>(std::stoi(hex.substr(k, 2), nullptr, 16));
+        } else {
+          a.values.resize(static_cast<size_t>(n));
+          for (auto& v : a.values) is >> v;
+        }
         c.attrs.push_back(a);
       } else if (kind == "input" || kind == "output") {
         Tensor t;

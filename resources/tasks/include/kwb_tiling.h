@@ -39,6 +39,7 @@
 #define KWB_MAX_DIMS 8
 #define KWB_MAX_ATTRS 16
 #define KWB_MAX_ATTR_LIST 8
+#define KWB_MAX_ATTR_STRING 64 /* bytes of a string attribute, its terminating 0 included */
 #define KWB_TILING_CAPACITY 4096
 
 /* ge::DataType numbering. */
@@ -63,7 +64,8 @@ enum KwbAttrType {
   KWB_ATTR_FLOAT = 1,
   KWB_ATTR_BOOL = 2,
   KWB_ATTR_INT_LIST = 3,
-  KWB_ATTR_FLOAT_LIST = 4
+  KWB_ATTR_FLOAT_LIST = 4,
+  KWB_ATTR_STRING = 5
 };
 
 typedef struct KwbTensorDesc {
@@ -81,6 +83,7 @@ typedef struct KwbAttr {
   int32_t listLen; /* *_LIST */
   int64_t ilist[KWB_MAX_ATTR_LIST];
   double flist[KWB_MAX_ATTR_LIST];
+  char str[KWB_MAX_ATTR_STRING]; /* KWB_ATTR_STRING, 0-terminated */
 } KwbAttr;
 
 typedef struct KwbTilingInput {
@@ -136,6 +139,11 @@ static inline int64_t kwb_attr_int(const KwbTilingInput* in, const char* name, i
   const KwbAttr* a = kwb_find_attr(in, name);
   if (!a) return def;
   return a->type == KWB_ATTR_FLOAT ? (int64_t)a->f : a->i;
+}
+/* A string attribute's value, or def when the case gives none. */
+static inline const char* kwb_attr_str(const KwbTilingInput* in, const char* name, const char* def) {
+  const KwbAttr* a = kwb_find_attr(in, name);
+  return a && a->type == KWB_ATTR_STRING ? a->str : def;
 }
 /* Size in bytes of one element of a KwbDType (0 for unknown codes). */
 static inline uint32_t kwb_dtype_size(int32_t dtype) {

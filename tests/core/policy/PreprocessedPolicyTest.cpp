@@ -214,6 +214,45 @@ TEST(PolicyPreprocessed, FunctionPointerToSystem) {
   EXPECT_FLAGS(c, "system");
 }
 
+// Operators name their own data after C library functions (IsClose's `atol` tolerance): a variable,
+// member or parameter the candidate declares is its own, and so is every later unqualified use in its
+// scope (core/policy/OwnDeclarations.h). A call of the library's function stays refused.
+TEST(PolicyPreprocessed, AVariableMemberOrParameterNamedLikeALibraryFunctionIsTheCandidates) {
+  const std::string top =
+      "#include \"register/tilingdata_base.h\"\n"
+      "BEGIN_TILING_DATA_DEF(IsCloseTiling)\nTILING_DATA_FIELD_DEF(float, atol);\nEND_TILING_DATA_DEF;\n"
+      "struct Tolerance { float atol = 0; float Scaled() const { return atol * 2; } };\n"
+      "struct Pair { float rtol, atol; float Sum() const { return rtol + atol; } };\n"
+      "inline float Twice(float atol) { return atol + atol; }\n";
+  auto c = run(candidate(top,
+                         "IsCloseTiling t;\nt.set_atol(0.5f);\nfloat atol = t.atol;\n"
+                         "for (int i = 0; i < 2; ++i) { atol = Twice(atol); }\n(void)atol;"));
+  EXPECT_TRUE(c.pre.ok) << c.all();
+  EXPECT_TRUE(c.policy.empty()) << c.all();
+}
+
+TEST(PolicyPreprocessed, TheLibraryFunctionBehindAnOwnNameStaysRefused) {
+  // A call where no own declaration is in scope.
+  EXPECT_FLAGS(run(candidate("", "{ float atol = 1; (void)atol; }\nlong v = atol(\"7\");\n(void)v;")),
+               "atol");
+  // Its address, after the own variable's block has closed.
+  EXPECT_FLAGS(run(candidate("", "{ float atol = 1; (void)atol; }\nauto p = atol;\n(void)p;")), "atol");
+  // Redeclaring the function in a nested block, plainly or with a parenthesized declarator.
+  EXPECT_FLAGS(run(candidate("", "float atol = 1;\n{ long atol(const char*); }\n(void)atol;")), "atol");
+  EXPECT_FLAGS(run(candidate("", "float atol = 1;\n{ long (atol)(const char*); (void)(atol)(\"7\"); }")),
+               "atol");
+  // A namespace-scope variable: its symbol is not mangled.
+  EXPECT_FLAGS(run(candidate("float atol = 1;", "(void)atol;")), "atol");
+  // A qualified name is the library's.
+  EXPECT_FLAGS(run(candidate("", "float atol = 1;\n(void)atol;\nlong v = std::atol(\"7\");\n(void)v;")),
+               "atol");
+  // The comma operator is no declarator list.
+  EXPECT_FLAGS(run(candidate("", "int a = 1, b = 2;\na * b, atol;\nauto q = atol;\n(void)q;")), "atol");
+  // A comparison is no declaration: `p > atol;` leaves atol the library's.
+  EXPECT_FLAGS(run(candidate("", "long (*p)(const char*) = nullptr;\np > atol;\nauto q = atol;\n(void)q;")),
+               "atol");
+}
+
 TEST(PolicyPreprocessed, Environ) {
   auto c = run(candidate("extern char** environ;", "char** e = environ;\n(void)e;"));
   EXPECT_FLAGS(c, "extern");

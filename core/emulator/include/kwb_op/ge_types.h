@@ -7,6 +7,34 @@
 #include <utility>
 #include <vector>
 
+// The operator-project kernel build defines these names as macros too (kwb_sim/op_tiling.h, for
+// ORIG_DTYPE_<NAME>); the enumerators are declared without them.
+#pragma push_macro("DT_FLOAT")
+#undef DT_FLOAT
+#pragma push_macro("DT_FLOAT16")
+#undef DT_FLOAT16
+#pragma push_macro("DT_INT8")
+#undef DT_INT8
+#pragma push_macro("DT_INT32")
+#undef DT_INT32
+#pragma push_macro("DT_UINT8")
+#undef DT_UINT8
+#pragma push_macro("DT_INT16")
+#undef DT_INT16
+#pragma push_macro("DT_UINT16")
+#undef DT_UINT16
+#pragma push_macro("DT_UINT32")
+#undef DT_UINT32
+#pragma push_macro("DT_INT64")
+#undef DT_INT64
+#pragma push_macro("DT_UINT64")
+#undef DT_UINT64
+#pragma push_macro("DT_DOUBLE")
+#undef DT_DOUBLE
+#pragma push_macro("DT_BOOL")
+#undef DT_BOOL
+#pragma push_macro("DT_BF16")
+#undef DT_BF16
 namespace ge {
 
 enum DataType {
@@ -25,6 +53,21 @@ enum DataType {
   DT_BF16 = 27,
   DT_UNDEFINED = 28
 };
+}  // namespace ge
+#pragma pop_macro("DT_FLOAT")
+#pragma pop_macro("DT_FLOAT16")
+#pragma pop_macro("DT_INT8")
+#pragma pop_macro("DT_INT32")
+#pragma pop_macro("DT_UINT8")
+#pragma pop_macro("DT_INT16")
+#pragma pop_macro("DT_UINT16")
+#pragma pop_macro("DT_UINT32")
+#pragma pop_macro("DT_INT64")
+#pragma pop_macro("DT_UINT64")
+#pragma pop_macro("DT_DOUBLE")
+#pragma pop_macro("DT_BOOL")
+#pragma pop_macro("DT_BF16")
+namespace ge {
 
 enum Format {
   FORMAT_NCHW = 0,

@@ -73,8 +73,9 @@ class OpAttrDef {
     i_ = v ? 1 : 0;
     return *this;
   }
-  OpAttrDef& String(const char*) {
-    kind_ = -1;
+  OpAttrDef& String(const char* v) {
+    kind_ = KWB_ATTR_STRING;
+    str_ = v != nullptr ? v : "";
     return *this;
   }
   // Without a default, as CANN declares a required attribute: the kind only.
@@ -101,6 +102,7 @@ class OpAttrDef {
   int64_t i_ = 0;
   std::vector<int64_t> ilist_;
   std::vector<float> flist_;
+  const char* str_ = "";
 };
 
 class OpAICoreConfig {

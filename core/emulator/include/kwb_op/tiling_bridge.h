@@ -36,6 +36,8 @@ inline void fillAttr(const ops::OpAttrDef& def, const KwbAttr* given, gert::Runt
   a.f_[k] = kind == KWB_ATTR_FLOAT ? f : static_cast<float>(i);
   a.i_[k] = kind == KWB_ATTR_FLOAT ? static_cast<int64_t>(f) : i;
   a.b_[k] = a.i_[k] != 0;
+  a.isStr_[k] = kind == KWB_ATTR_STRING;
+  if (a.isStr_[k]) std::snprintf(a.s_[k], sizeof a.s_[k], "%s", given != nullptr ? given->str : def.str_);
   if (kind == KWB_ATTR_INT_LIST || kind == KWB_ATTR_FLOAT_LIST) {
     if (given) {
       n = static_cast<size_t>(given->listLen > 0 ? given->listLen : 0);

@@ -126,6 +126,7 @@ class RuntimeAttrs {
     if constexpr (std::is_same_v<T, int64_t>) return &i_[i];
     if constexpr (std::is_same_v<T, bool>) return &b_[i];
     if constexpr (std::is_same_v<T, ContinuousVector>) return &ilist_[i];
+    if constexpr (std::is_same_v<T, char>) return isStr_[i] ? s_[i] : nullptr;
     return nullptr;
   }
   const float* GetFloat(size_t i) const { return GetAttrPointer<float>(i); }
@@ -137,8 +138,9 @@ class RuntimeAttrs {
   const TypedContinuousVector<float>* GetListFloat(size_t i) const {
     return i < num_ && set_[i] ? &flist_[i] : nullptr;
   }
-  // String attributes are not part of the tiling input (kwb_tiling.h); always nullptr.
-  const char* GetStr(size_t) const { return nullptr; }
+  // A string attribute's value (0-terminated, at most KWB_MAX_ATTR_STRING - 1 bytes); nullptr for an
+  // attribute of another type, as CANN's typed getters.
+  const char* GetStr(size_t i) const { return GetAttrPointer<char>(i); }
 
   static constexpr size_t kMax = KWB_MAX_ATTRS;
   size_t num_ = 0;
@@ -146,6 +148,8 @@ class RuntimeAttrs {
   float f_[kMax] = {};
   int64_t i_[kMax] = {};
   bool b_[kMax] = {};
+  bool isStr_[kMax] = {};
+  char s_[kMax][KWB_MAX_ATTR_STRING] = {};
   TypedContinuousVector<int64_t> ilist_[kMax];
   TypedContinuousVector<float> flist_[kMax];
 };

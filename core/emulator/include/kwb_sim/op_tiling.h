@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 #include "kwb_sim/base.h"
 #include "kwb_sim/runtime.h"
@@ -59,9 +60,29 @@ enum KernelMetaType {
 };
 #define KERNEL_TASK_TYPE_DEFAULT(type) static_cast<void>(static_cast<KernelMetaType>(type))
 
+// The standard C++ tiling form (a plain struct in op_kernel/, context->GetTilingData<T>() on the
+// host): REGISTER_TILING_DEFAULT(T) in the kernel names the struct GET_TILING_DATA reads, as a local
+// alias; a project with a registered TilingData class (KWB_OP_TILING_DATA) reads that one.
+// REGISTER_TILING_FOR_TILINGKEY("condition", T) names a key's own struct, which the kernel reads with
+// GET_TILING_DATA_WITH_STRUCT; here it only checks that T is a tiling struct.
+#define REGISTER_TILING_DEFAULT(tiling_struct)                     \
+  static_assert(::std::is_trivially_copyable_v<tiling_struct>,     \
+                "kwb-sim: REGISTER_TILING_DEFAULT(" #tiling_struct \
+                "): a tiling struct is trivially copyable");       \
+  using KwbTilingDefault = tiling_struct
+#define REGISTER_TILING_FOR_TILINGKEY(condition, tiling_struct)                          \
+  static_assert(::std::is_trivially_copyable_v<tiling_struct>,                           \
+                "kwb-sim: REGISTER_TILING_FOR_TILINGKEY(" #condition ", " #tiling_struct \
+                "): a tiling struct is trivially copyable")
+#ifdef KWB_OP_TILING_DATA
 #define GET_TILING_DATA(tiling_var, tiling_arg) \
   KWB_OP_TILING_DATA tiling_var;                \
   ::AscendC::KwbCopyTilingData(&tiling_var, tiling_arg)
+#else
+#define GET_TILING_DATA(tiling_var, tiling_arg) \
+  KwbTilingDefault tiling_var;                  \
+  ::AscendC::KwbCopyTilingData(&tiling_var, tiling_arg)
+#endif
 #define GET_TILING_DATA_WITH_STRUCT(tiling_struct, tiling_var, tiling_arg) \
   tiling_struct tiling_var;                                                \
   ::AscendC::KwbCopyTilingData(&tiling_var, tiling_arg)

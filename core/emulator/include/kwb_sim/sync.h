@@ -58,6 +58,10 @@ void SetVectorMask(int32_t len, KWB_SIM_LOC) {
 inline void ResetMask(KWB_SIM_LOC) {
   kwb_sim::maskReset(loc_);
 }
+// The mask argument of a call with isSetMask = false, which takes its mask from the register set
+// above: a placeholder the call ignores (the API reference's mask-operation guide).
+constexpr uint64_t MASK_PLACEHOLDER = 0;
+constexpr uint64_t MASK_PLACEHOLDER_LIST[2] = {0, 0};
 
 }  // namespace AscendC
 

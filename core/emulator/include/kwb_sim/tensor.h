@@ -116,6 +116,15 @@ class LocalTensor {
   }
 };
 
+// GlobalTensor::SetL2CacheHint's modes (the API reference's SetL2CacheHint page); the emulator has no
+// L2, so the hint has no effect.
+enum class CacheMode : uint8_t {
+  CACHE_MODE_DISABLE = 0,
+  CACHE_MODE_NORMAL = 1,
+  CACHE_MODE_LAST = 2,
+  CACHE_MODE_PERSISTENT = 4
+};
+
 template <typename T>
 class GlobalTensor {
  public:
