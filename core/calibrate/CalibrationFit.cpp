@@ -303,9 +303,12 @@ std::string fittedSocJson(std::string_view baseSocJson, const FitResult& fit, do
     node["value"] = pct;
     node["unit"] = "%";
     node["source"] = "fitted";
-    node["ref"] = "kwb calibrate fit: worst |error| after the fit over the " +
-                  std::to_string(fit.expectedErrorPoints.at(bound)) + " " + bound + "-bound point(s) of " +
-                  folders + " (in-sample)";
+    std::string source = "kwb calibrate fit: worst |error| after the fit over the ";
+    source += std::to_string(fit.expectedErrorPoints.at(bound));
+    source += " " + bound;
+    source += "-bound point(s) of " + folders;
+    source += " (in-sample)";
+    node["ref"] = source;
   }
   if (measuredClockMhz > 0) {
     auto& clock = j["clock_mhz"];
