@@ -175,9 +175,20 @@ int fitAction(const std::vector<std::string>& dirs, const std::string& soc, cons
   std::vector<FitPoint> fitPoints;
   for (std::size_t i = 0; i < measured.size(); ++i) {
     const auto* trace = &(*traces)[i];
+    auto predict = [trace](const sim::SocParams& s) {
+      const sim::Profile p = sim::simulate(s, *trace);
+      FitPrediction out{p.totalUs, {}};
+      const auto ratio = [&](kwb_sim::Pipe pipe) { return p.pipes[static_cast<std::size_t>(pipe)].ratio; };
+      out.ratios = {{"vec", ratio(kwb_sim::Pipe::V)},
+                    {"scalar", ratio(kwb_sim::Pipe::S)},
+                    {"mte2", ratio(kwb_sim::Pipe::MTE2)},
+                    {"mte3", ratio(kwb_sim::Pipe::MTE3)}};
+      return out;
+    };
     fitPoints.push_back({measured[i].point.tag, measured[i].opBasicInfoFile.parent_path().string(),
                          measured[i].measurement.taskDurationUs,
-                         [trace](const sim::SocParams& s) { return sim::simulate(s, *trace).totalUs; }});
+                         [predict](const sim::SocParams& s) { return predict(s).us; },
+                         sim::simulate(start, *trace).bound, measured[i].measurement.pipeRatios, predict});
   }
   const FitResult fit = fitSocParams(start, fitPoints);
   const std::string text = fittedSocJson(baseText, fit, clock > 0 ? clock : 0, clockSource);

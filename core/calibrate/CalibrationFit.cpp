@@ -22,6 +22,7 @@ constexpr double kRange = 10.0;
 // A sensitivity column counts as new information when at least this share of its length lies outside
 // the span of the columns kept before it.
 constexpr double kIndependent = 0.15;  // a fitted value stays within [base / 10, base * 10]
+constexpr double kMinRatio = 0.02;     // pipe ratios below this are too small to compare
 
 std::string fixed(double v, int digits) {
   std::ostringstream s;
@@ -55,6 +56,19 @@ const std::vector<FitParameter>& fitParameters() {
       {"launch.block_start_cycles",
        {"launch", "block_start_cycles"},
        [](SocParams& s) -> double& { return s.blockStartCycles; }},
+      // Seen mostly through the pipe ratios: the vector and scalar costs of kernels that are memory-bound.
+      {"scalar.api_issue_cycles",
+       {"scalar", "api_issue_cycles"},
+       [](SocParams& s) -> double& { return s.apiIssueCycles; }},
+      {"scalar.ub_get_value_cycles",
+       {"scalar", "ub_get_value_cycles"},
+       [](SocParams& s) -> double& { return s.ubGetValueCycles; }},
+      {"vector.head_cycles",
+       {"vector", "head_cycles"},
+       [](SocParams& s) -> double& { return s.vectorHeadCycles; }},
+      {"vector.ub_banks.read_write_conflict_cycles",
+       {"vector", "ub_banks", "read_write_conflict_cycles"},
+       [](SocParams& s) -> double& { return s.ubBanks.readWriteBeats; }},
   };
   return params;
 }
@@ -65,12 +79,49 @@ FitResult fitSocParams(const SocParams& start, const std::vector<FitPoint>& poin
     if (!(p.measuredUs > 0)) throw std::invalid_argument(p.measuredIn + ": measured time is not positive");
   FitResult r;
   r.fitted = start;
+  const auto evaluate = [](const FitPoint& p, const SocParams& soc) {
+    return p.predict ? p.predict(soc) : FitPrediction{p.predictUs(soc), {}};
+  };
+  std::vector<FitPrediction> basePred;
+  basePred.reserve(points.size());
+  for (const auto& p : points) basePred.push_back(evaluate(p, start));
   std::vector<double> base;
   base.reserve(points.size());
-  for (const auto& p : points) base.push_back(p.predictUs(start));
+  for (const auto& b : basePred) base.push_back(b.us);
+  // The ratio residuals: every (point, pipe) both sides give at least kMinRatio of the block time.
+  struct RatioTerm {
+    std::size_t point;
+    std::string pipe;
+    double measured;
+  };
+  std::vector<RatioTerm> ratioTerms;
+  for (std::size_t i = 0; i < points.size(); ++i)
+    for (const auto& [pipe, measured] : points[i].measuredRatios) {
+      const auto it = basePred[i].ratios.find(pipe);
+      if (measured >= kMinRatio && it != basePred[i].ratios.end() && it->second >= kMinRatio)
+        ratioTerms.push_back({i, pipe, measured});
+    }
+  // Residual vector: ln(predicted / measured) of every time, then kRatioWeight * ln of every ratio term.
+  auto residuals = [&](const SocParams& soc) {
+    ++r.evaluations;
+    std::vector<FitPrediction> pred;
+    pred.reserve(points.size());
+    for (const auto& p : points) pred.push_back(evaluate(p, soc));
+    std::vector<double> res;
+    res.reserve(points.size() + ratioTerms.size());
+    for (std::size_t i = 0; i < points.size(); ++i)
+      res.push_back(pred[i].us > 0 ? std::log(pred[i].us / points[i].measuredUs) : 50.0);
+    for (const auto& t : ratioTerms) {
+      const auto it = pred[t.point].ratios.find(t.pipe);
+      const double v = it == pred[t.point].ratios.end() ? 0 : it->second;
+      res.push_back(kRatioWeight * std::log(std::max(v, 1e-6) / t.measured));
+    }
+    return res;
+  };
+  const std::vector<double> baseRes = residuals(start);
 
-  // Which parameters the points can tell apart: the log-sensitivity of every prediction to each
-  // parameter (a column), in the order of fitParameters(); a column that (nearly) lies in the span of the
+  // Which parameters the points can tell apart: the sensitivity of every residual to each parameter's
+  // logarithm (a column), in the order of fitParameters(); a column that (nearly) lies in the span of the
   // columns kept before it is a direction these points cannot resolve (e.g. launch overhead and block
   // start when every point runs one wave), so that parameter keeps its value.
   std::vector<std::size_t> free;
@@ -82,15 +133,16 @@ FitResult fitSocParams(const SocParams& start, const std::vector<FitPoint>& poin
     FitResult::Parameter out{params[k].key, v, v, false, ""};
     if (v > 0) {
       v *= kDeterminedScale;
-      std::vector<double> column(points.size());
+      const std::vector<double> shifted = residuals(probe);
+      std::vector<double> column(shifted.size());
       double largest = 0;
-      for (std::size_t i = 0; i < points.size(); ++i) {
-        column[i] = std::log(points[i].predictUs(probe) / base[i]) / std::log(kDeterminedScale);
+      for (std::size_t i = 0; i < column.size(); ++i) {
+        column[i] = (shifted[i] - baseRes[i]) / std::log(kDeterminedScale);
         largest = std::max(largest, std::abs(column[i]));
       }
       const double norm = std::sqrt(std::inner_product(column.begin(), column.end(), column.begin(), 0.0));
       if (largest * std::log(kDeterminedScale) <= kDeterminedChange) {
-        out.why = "no point's time depends on it";
+        out.why = "no point's time or pipe ratio depends on it";
       } else {
         for (const auto& b : basis) {
           const double dot = std::inner_product(column.begin(), column.end(), b.begin(), 0.0);
@@ -115,15 +167,6 @@ FitResult fitSocParams(const SocParams& start, const std::vector<FitPoint>& poin
   // Levenberg-Marquardt on x = ln(value) of the free parameters, residuals ln(predicted / measured),
   // Jacobian by forward differences; then a coordinate search polishes what the piecewise-linear cost
   // model (maxima of pipe times) leaves to a gradient method.
-  auto residuals = [&](const SocParams& soc) {
-    ++r.evaluations;
-    std::vector<double> res;
-    for (const auto& p : points) {
-      const double pred = p.predictUs(soc);
-      res.push_back(pred > 0 ? std::log(pred / p.measuredUs) : 50.0);
-    }
-    return res;
-  };
   auto sumSquares = [](const std::vector<double>& v) {
     return std::inner_product(v.begin(), v.end(), v.begin(), 0.0);
   };
@@ -139,7 +182,7 @@ FitResult fitSocParams(const SocParams& start, const std::vector<FitPoint>& poin
   std::vector<double> res = residuals(r.fitted);
   double best = sumSquares(res);
   double lambda = 1e-3;
-  const std::size_t n = points.size(), m = free.size();
+  const std::size_t n = res.size(), m = free.size();
   for (int iteration = 0; iteration < 40 && m > 0 && best > 1e-12; ++iteration) {
     constexpr double h = 0.02;
     std::vector<std::vector<double>> jac(n, std::vector<double>(m));
@@ -213,11 +256,24 @@ FitResult fitSocParams(const SocParams& start, const std::vector<FitPoint>& poin
 
   double before = 0, after = 0;
   for (std::size_t i = 0; i < points.size(); ++i) {
-    FitResult::Residual res{points[i].tag, points[i].measuredIn, points[i].measuredUs, base[i],
-                            points[i].predictUs(r.fitted)};
-    before += std::pow(std::log(res.beforeUs / res.measuredUs), 2);
-    after += std::pow(std::log(res.afterUs / res.measuredUs), 2);
-    r.residuals.push_back(res);
+    const FitPrediction fitted = evaluate(points[i], r.fitted);
+    FitResult::Residual row{
+        points[i].tag, points[i].measuredIn, points[i].measuredUs, base[i], fitted.us, {}};
+    for (const auto& t : ratioTerms)
+      if (t.point == i) {
+        const auto found = fitted.ratios.find(t.pipe);
+        row.ratios[t.pipe] = {t.measured, basePred[i].ratios.at(t.pipe),
+                              found == fitted.ratios.end() ? 0.0 : found->second};
+      }
+    before += std::pow(std::log(row.beforeUs / row.measuredUs), 2);
+    after += std::pow(std::log(row.afterUs / row.measuredUs), 2);
+    if (!points[i].bound.empty()) {
+      const double pct = std::ceil(100 * std::abs(row.afterUs / row.measuredUs - 1));
+      double& worst = r.expectedErrorPct[points[i].bound];
+      worst = std::max({worst, pct, 1.0});
+      ++r.expectedErrorPoints[points[i].bound];
+    }
+    r.residuals.push_back(row);
   }
   r.rmsLogBefore = std::sqrt(before / static_cast<double>(points.size()));
   r.rmsLogAfter = std::sqrt(after / static_cast<double>(points.size()));
@@ -241,6 +297,19 @@ std::string fittedSocJson(std::string_view baseSocJson, const FitResult& fit, do
     (*node)["source"] = "fitted";
     (*node)["ref"] = ref + " (before the fit: " + fixed(fit.parameters[k].before, 3) + ")";
   }
+  for (const auto& [bound, pct] : fit.expectedErrorPct) {
+    auto& node = j["calibration"]["expected_error_pct"][bound];
+    node = nlohmann::ordered_json::object();
+    node["value"] = pct;
+    node["unit"] = "%";
+    node["source"] = "fitted";
+    std::string source = "kwb calibrate fit: worst |error| after the fit over the ";
+    source += std::to_string(fit.expectedErrorPoints.at(bound));
+    source += " " + bound;
+    source += "-bound point(s) of " + folders;
+    source += " (in-sample)";
+    node["ref"] = source;
+  }
   if (measuredClockMhz > 0) {
     auto& clock = j["clock_mhz"];
     if (!clock.is_object()) clock = nlohmann::ordered_json::object();
@@ -260,12 +329,29 @@ std::string fitReportMarkdown(const FitResult& fit, const std::string& soc) {
   for (const auto& p : fit.parameters)
     s << "| " << p.key << " | " << fixed(p.before, 3) << " | " << fixed(p.after, 3) << " | "
       << (p.determined ? std::string("yes (fitted)") : "no (kept: " + p.why + ")") << " |\n";
+  if (!fit.expectedErrorPct.empty()) {
+    s << "\nExpected error written to calibration.expected_error_pct (worst |error| after the fit, "
+         "in-sample):";
+    for (const auto& [bound, pct] : fit.expectedErrorPct)
+      s << " " << bound << " " << fixed(pct, 0) << " % (" << fit.expectedErrorPoints.at(bound) << " points);";
+    s << "\n";
+  }
   s << "\n| Point | Measured µs | Before µs | Error before | After µs | Error after | Folder |\n"
     << "|---|---|---|---|---|---|---|\n";
   for (const auto& r : fit.residuals)
     s << "| " << r.tag << " | " << fixed(r.measuredUs, 2) << " | " << fixed(r.beforeUs, 2) << " | "
       << fixed(100 * (r.beforeUs / r.measuredUs - 1), 1) << " % | " << fixed(r.afterUs, 2) << " | "
       << fixed(100 * (r.afterUs / r.measuredUs - 1), 1) << " % | " << r.measuredIn << " |\n";
+  bool anyRatio = false;
+  for (const auto& r : fit.residuals) anyRatio = anyRatio || !r.ratios.empty();
+  if (anyRatio) {
+    s << "\nPipe ratios in the fit (weight " << fixed(kRatioWeight, 2) << " against a time):\n\n"
+      << "| Point | Pipe | Measured | Before | After |\n|---|---|---|---|---|\n";
+    for (const auto& r : fit.residuals)
+      for (const auto& [pipe, v] : r.ratios)
+        s << "| " << r.tag << " | " << pipe << " | " << fixed(v[0], 3) << " | " << fixed(v[1], 3) << " | "
+          << fixed(v[2], 3) << " |\n";
+  }
   return s.str();
 }
 

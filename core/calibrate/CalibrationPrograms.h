@@ -19,8 +19,8 @@ struct CalibrationPoint {
 };
 
 // The published setups of docs/calibration.md (elementwise add/mul/relu/div over the batch sizes and the
-// six data_copy scenarios); quick: a few small shapes that emulate in well under a second each (tests,
-// a first try on a device).
+// six data_copy scenarios); quick: four small shapes that emulate in well under a second each and one
+// HBM-bound copy larger than the L2 (a few seconds), for tests and a first try on a device.
 std::vector<CalibrationPoint> calibrationPoints(bool quick);
 
 // The embedded text of bench/calibration/<program>; empty for an unknown name (generated file).

@@ -191,6 +191,86 @@ TEST(CalibrationFit, TheWrittenSocFileMarksFittedAndMeasuredValuesAndLoads) {
   EXPECT_EQ(j["launch"]["block_start_cycles"], b["launch"]["block_start_cycles"]);
 }
 
+// The vector head cost does not move a memory-bound point's time, only its vector ratio: with the
+// measured ratios in the fit it is recovered, without them it is kept.
+TEST(CalibrationFit, PipeRatiosDetermineCostsTheTimesDoNotSee) {
+  const sim::SocParams start = shippedSoc("Ascend910B3");
+  sim::SocParams truth = start;
+  truth.vectorHeadCycles *= 2.2;
+  truth.taskOverheadCycles *= 1.3;
+  struct Shape {
+    double us, vectorInstrs;
+  };
+  const std::vector<Shape> shapes = {{10, 1000}, {20, 1500}, {5, 800}};
+  auto predictOf = [](Shape sh) {
+    return [sh](const sim::SocParams& s) {
+      const double us = s.taskOverheadCycles / s.clockMhz + sh.us;
+      const double blockCycles = sh.us * s.clockMhz;
+      return FitPrediction{us, {{"vec", sh.vectorInstrs * s.vectorHeadCycles / blockCycles}, {"mte2", 0.9}}};
+    };
+  };
+  std::vector<FitPoint> withRatios, timesOnly;
+  for (const auto& sh : shapes) {
+    const auto predict = predictOf(sh);
+    const FitPrediction measured = predict(truth);
+    const auto us = [predict](const sim::SocParams& s) { return predict(s).us; };
+    withRatios.push_back({"p", "dir", measured.us, us, "memory", measured.ratios, predict});
+    timesOnly.push_back({"p", "dir", measured.us, us, "memory"});
+  }
+  const FitResult fit = fitSocParams(start, withRatios);
+  EXPECT_NEAR(fit.fitted.vectorHeadCycles / truth.vectorHeadCycles, 1, 0.01);
+  EXPECT_NEAR(fit.fitted.taskOverheadCycles / truth.taskOverheadCycles, 1, 0.01);
+  ASSERT_EQ(fit.residuals.front().ratios.count("vec"), 1u);
+  EXPECT_NEAR(fit.residuals.front().ratios.at("vec")[2], fit.residuals.front().ratios.at("vec")[0], 1e-3);
+  EXPECT_NE(fitReportMarkdown(fit, "Ascend910B3").find("| p | vec |"), std::string::npos);
+
+  const FitResult blind = fitSocParams(start, timesOnly);
+  for (const auto& p : blind.parameters)
+    if (p.key == "vector.head_cycles") {
+      EXPECT_FALSE(p.determined);
+      EXPECT_DOUBLE_EQ(p.after, p.before);
+    }
+  EXPECT_DOUBLE_EQ(blind.fitted.vectorHeadCycles, start.vectorHeadCycles);
+}
+
+// The expected error of each bound the points cover comes from the residuals after the fit; a bound
+// without points keeps the base file's figure.
+TEST(CalibrationFit, ExpectedErrorPerBoundComesFromTheResidualsAfterTheFit) {
+  const auto file = std::filesystem::path(KWB_SOURCE_DIR) / "resources" / "soc" / "Ascend910B3.json";
+  const std::string base = readTextFileOrThrow(file);
+  const sim::SocParams start = sim::parseSocParams(base, "base");
+  // Launch overhead is the only parameter these points see; the scalar-bound point carries a 12 % error
+  // no overhead can remove together with the exact memory-bound ones.
+  const double overheadUs = start.taskOverheadCycles / start.clockMhz;
+  auto predict = [](double fixedUs) {
+    return [fixedUs](const sim::SocParams& s) { return s.taskOverheadCycles / s.clockMhz + fixedUs; };
+  };
+  std::vector<FitPoint> points = {
+      {"m1", "runs/m1", overheadUs + 10, predict(10), "memory"},
+      {"m2", "runs/m2", overheadUs + 20, predict(20), "memory"},
+      {"s1", "runs/s1", (overheadUs + 30) / 1.12, predict(30), "scalar"},
+  };
+  const FitResult fit = fitSocParams(start, points);
+  ASSERT_EQ(fit.expectedErrorPct.size(), 2u);
+  EXPECT_EQ(fit.expectedErrorPoints.at("memory"), 2);
+  EXPECT_GE(fit.expectedErrorPct.at("scalar"), 5);
+  EXPECT_LE(fit.expectedErrorPct.at("scalar"), 13);
+  for (const auto& r : fit.residuals) {
+    if (r.tag == "s1") continue;
+    EXPECT_LE(100 * std::abs(r.afterUs / r.measuredUs - 1), fit.expectedErrorPct.at("memory")) << r.tag;
+  }
+  const std::string text = fittedSocJson(base, fit, 0, "");
+  const sim::SocParams written = sim::parseSocParams(text, "written");
+  EXPECT_DOUBLE_EQ(written.expectedErrorPct.at("memory"), fit.expectedErrorPct.at("memory"));
+  EXPECT_DOUBLE_EQ(written.expectedErrorPct.at("scalar"), fit.expectedErrorPct.at("scalar"));
+  EXPECT_DOUBLE_EQ(written.expectedErrorPct.at("vector"), start.expectedErrorPct.at("vector"));
+  EXPECT_EQ(written.provenance.at("calibration.expected_error_pct.scalar").source, "fitted");
+  EXPECT_NE(
+      written.provenance.at("calibration.expected_error_pct.memory").ref.find("2 memory-bound point(s)"),
+      std::string::npos);
+  EXPECT_NE(fitReportMarkdown(fit, "Ascend910B3").find("calibration.expected_error_pct"), std::string::npos);
+}
+
 TEST(CalibrationFit, RejectsNoPointsAndNonPositiveMeasurements) {
   const sim::SocParams start = shippedSoc("Ascend910B1");
   EXPECT_THROW(fitSocParams(start, {}), std::invalid_argument);

@@ -87,7 +87,18 @@ TEST(CostModelEndToEnd, DoubleBufferingBeatsSingleThroughTheEmulator) {
     ASSERT_FALSE(p.contains("error")) << p.dump(2);
     EXPECT_EQ(p.at("soc"), "Ascend910B1");
     EXPECT_EQ(p.at("blocks").size(), 8u);
-    EXPECT_EQ(p.at("bound"), "memory");
+    // MTE2 is the busiest pipe either way; the public layout puts x, y and z into the same UB bank groups
+    // (docs/calibration.md, "UB bank conflicts"), so single buffering, which runs V between the copies,
+    // may leave no pipe busy half the time ("latency"); double buffering overlaps it ("memory").
+    const auto& pipes = p.at("pipes");
+    for (const char* other : {"S", "V", "MTE3"})
+      EXPECT_GT(pipes.at("MTE2").at("ratio").get<double>(), pipes.at(other).at("ratio").get<double>())
+          << other;
+    if (r == &dbl) {
+      EXPECT_EQ(p.at("bound"), "memory");
+    } else {
+      EXPECT_TRUE(p.at("bound") == "memory" || p.at("bound") == "latency") << p.at("bound");
+    }
     EXPECT_GE(p.at("total_us").get<double>(), p.at("floor_us").get<double>());
     EXPECT_EQ(p.at("gm_to_ub_bytes").get<std::uint64_t>(), 2u * 8 * 65536 * 2);
     EXPECT_EQ(p.at("ub_to_gm_bytes").get<std::uint64_t>(), 8u * 65536 * 2);

@@ -220,10 +220,13 @@ inline kwb_sim::LaunchTrace buildElementwise(const ElementwiseKernel& k) {
     for (std::uint64_t i = 0; i < tiles; ++i) {
       const int slot = static_cast<int>(i % static_cast<std::uint64_t>(k.bufferNum));
       const std::int32_t xId = slot, yId = k.bufferNum + slot, zId = 2 * k.bufferNum + slot;
-      // UB layout: x buffers, then y buffers, then z buffers.
+      // UB layout free of bank conflicts (docs/calibration.md, "UB bank conflicts"): x, y and z buffers
+      // each in their own 64 KB third of the 910B UB (different banks), y shifted by 256 B so that its
+      // DataBlocks fall into the other 8 bank groups than x's. CostModelBankConflictTest costs the
+      // conflicting placements.
       const std::uint32_t xUb = static_cast<std::uint32_t>(slot) * tileBytes;
-      const std::uint32_t yUb = static_cast<std::uint32_t>(k.bufferNum + slot) * tileBytes;
-      const std::uint32_t zUb = static_cast<std::uint32_t>(2 * k.bufferNum + slot) * tileBytes;
+      const std::uint32_t yUb = 0x10000 + 256 + static_cast<std::uint32_t>(slot) * tileBytes;
+      const std::uint32_t zUb = 0x20000 + static_cast<std::uint32_t>(slot) * tileBytes;
       const std::uint64_t off = blockOff + i * tileBytes;
       // CopyIn (lines 40-46)
       tb.queue(b, SyncKind::AllocTensor, Pipe::MTE2, Pipe::V, xId, 40);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <unordered_map>
 
 #include "core/emulator/costmodel/BlockTimeline.h"
@@ -86,6 +87,59 @@ void attributeLines(const kwb_sim::LaunchTrace& trace, const detail::InstrCoster
     }
   }
   std::sort(p.lines.begin(), p.lines.end(), [](const LineCost& a, const LineCost& b) {
+    if (a.cycles != b.cycles) return a.cycles > b.cycles;
+    if (a.file != b.file) return a.file < b.file;
+    return a.line < b.line;
+  });
+}
+
+// One hint per source line whose vector records lose time to UB bank conflicts (docs/calibration.md).
+void bankConflictHints(const kwb_sim::LaunchTrace& trace, const detail::InstrCoster& coster, Profile& p) {
+  struct Acc {
+    PerfHint hint;
+    std::uint8_t kinds = 0;
+  };
+  std::unordered_map<std::uint64_t, Acc> byLine;
+  for (const auto& block : trace.blocks)
+    for (const auto& in : block.instrs) {
+      if (in.pipe != Pipe::V || in.sync != SyncKind::None) continue;
+      const detail::WorkCost w = coster.work(in, 0);
+      if (w.bankConflictCycles <= 0) continue;
+      Acc& a = byLine[(std::uint64_t{in.file} << 32) | in.line];
+      if (a.hint.kind.empty()) {
+        a.hint.kind = "ub-bank-conflict";
+        a.hint.file = trace.str(in.file);
+        a.hint.line = in.line;
+        a.hint.api = trace.str(in.api);
+      }
+      a.hint.calls += std::max<std::uint32_t>(1, in.times);
+      a.hint.cycles += w.bankConflictCycles;
+      a.kinds |= w.bankConflictKinds;
+      p.bankConflictCycles += w.bankConflictCycles;
+    }
+  for (auto& [key, a] : byLine) {
+    PerfHint& h = a.hint;
+    h.conflict = ubBankConflictName(a.kinds);
+    for (const LineCost& lc : p.lines)
+      if (lc.line == h.line && lc.file == h.file && lc.cycles > 0) h.share = h.cycles / lc.cycles;
+    char pct[32];
+    std::snprintf(pct, sizeof pct, "%.0f", h.share * 100);
+    h.message =
+        "UB bank conflict (" + h.conflict + ") in " + h.api + " at " + h.file + ":" + std::to_string(h.line) +
+        ": " + std::to_string(static_cast<long long>(std::llround(h.cycles))) + " cycles over " +
+        std::to_string(h.calls) + " calls (" + pct + " % of the line's time). " +
+        ((a.kinds & kReadReadConflict) != 0
+             ? "The sources' DataBlocks fall into the same bank groups: start one source buffer 256 B "
+               "(8 rows of 32 B) further into the UB. "
+             : "") +
+        ((a.kinds & kReadWriteConflict) != 0
+             ? "The destination shares a bank with a source: place it in another 64 KB third of the UB "
+               "or use a separate buffer. "
+             : "") +
+        "Performance hint, not an error.";
+    p.hints.push_back(std::move(h));
+  }
+  std::sort(p.hints.begin(), p.hints.end(), [](const PerfHint& a, const PerfHint& b) {
     if (a.cycles != b.cycles) return a.cycles > b.cycles;
     if (a.file != b.file) return a.file < b.file;
     return a.line < b.line;
@@ -295,7 +349,9 @@ Profile simulate(const SocParams& soc, const kwb_sim::LaunchTrace& trace, const 
   classifyBound(p, soc);
   if (auto it = soc.expectedErrorPct.find(p.bound); it != soc.expectedErrorPct.end())
     p.expectedErrorPct = it->second;
-  attributeLines(trace, detail::InstrCoster(soc, tables), p);
+  const detail::InstrCoster coster(soc, tables);
+  attributeLines(trace, coster, p);
+  if (soc.ubBanks.present()) bankConflictHints(trace, coster, p);
   return p;
 }
 

@@ -76,6 +76,21 @@ struct LineCost {
   double waitCycles = 0;    // cycles the line's sync records kept a pipe waiting
 };
 
+// A performance hint the model can point at a source line (not an error: the kernel is correct, only
+// slower than it needs to be). kind "ub-bank-conflict": the line's vector instructions lose `cycles` to UB
+// bank conflicts of their operands' placement (UbBanks.h).
+struct PerfHint {
+  std::string kind;
+  std::string file;
+  std::uint32_t line = 0;
+  std::string api;
+  std::string conflict;     // "read-read", "read-write", ... (ub-bank-conflict)
+  std::uint64_t calls = 0;  // records of the line that had the conflict (folded records count `times`)
+  double cycles = 0;        // cycles the hint's cause added, summed over blocks
+  double share = 0;         // cycles / the line's pipe cycles
+  std::string message;
+};
+
 struct Profile {
   std::string soc;
   std::string socOrigin;
@@ -113,6 +128,8 @@ struct Profile {
 
   std::vector<LineCost> lines;     // sorted by cycles, descending
   std::vector<std::string> notes;  // approximations the model had to make for this trace
+  std::vector<PerfHint> hints;     // sorted by cycles, descending
+  double bankConflictCycles = 0;   // vector cycles lost to UB bank conflicts, summed over blocks
 
   // Timeline detail for the trace writer: timings[blockOffset[i] + k] is record k of blocks[i].
   std::vector<std::size_t> blockOffset;

@@ -203,9 +203,19 @@ WorkCost InstrCoster::vectorOp(const Instr& in) const {
   // with the narrower type of a Cast.
   const double elements = std::max(reps * perRepeat, static_cast<double>(in.count));
   const double times = std::max<std::uint32_t>(1, in.times);
+  const double elementsPerCycle = soc_.vectorElementsPerCycle(cls, size);
   WorkCost w;
-  w.pureCycles = elements / soc_.vectorElementsPerCycle(cls, size) * times;
-  w.cycles = soc_.vectorHeadCycles * times + w.pureCycles;
+  w.pureCycles = elements / elementsPerCycle * times;
+  // A repeat takes the longer of its computation and its UB accesses; bank conflicts lengthen the
+  // accesses (UbBanks.h, docs/calibration.md "UB bank conflicts"), so they cost only where the op is
+  // faster than one repeat per access cycle, as the devkit's bank-conflict guide describes for Add.
+  const UbBankConflicts banks = ubBankConflicts(soc_.ubBanks, in);
+  const double computePerRepeat = perRepeat / elementsPerCycle;
+  if (banks.beatsPerRepeat > computePerRepeat) {
+    w.bankConflictCycles = (banks.beatsPerRepeat - computePerRepeat) * reps * times;
+    w.bankConflictKinds = banks.kinds;
+  }
+  w.cycles = soc_.vectorHeadCycles * times + w.pureCycles + w.bankConflictCycles;
   return w;
 }
 

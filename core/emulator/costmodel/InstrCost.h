@@ -31,6 +31,10 @@ struct WorkCost {
   // What the transfer consumes of the chip's HBM/DDR bandwidth, in bytes: its misses in full, its L2 hits
   // at the ratio of HBM to L2 aggregate bandwidth, both divided by the alignment factor.
   double gmEquivalentBytes = 0;
+  // Vector records: cycles the UB bank conflicts of the operands' placement add (part of `cycles`, not of
+  // `pureCycles`: a better placement removes them), and which conflicts (UbBanks.h k*Conflict bits).
+  double bankConflictCycles = 0;
+  std::uint8_t bankConflictKinds = 0;
 };
 
 // Tiny direct-mapped model of the scalar DCache, for GetValue/SetValue on GM (64 B lines, 32 KB).

@@ -154,6 +154,21 @@ json profileToJson(const Profile& p) {
   }
   j["lines"] = std::move(lines);
   j["notes"] = p.notes;
+  j["ub_bank_conflict_cycles"] = static_cast<std::uint64_t>(std::llround(p.bankConflictCycles));
+  json hints = json::array();
+  for (const auto& h : p.hints)
+    hints.push_back({{"kind", h.kind},
+                     {"severity", "hint"},
+                     {"code", h.file + ":" + std::to_string(h.line)},
+                     {"file", h.file},
+                     {"line", h.line},
+                     {"api", h.api},
+                     {"conflict", h.conflict},
+                     {"calls", h.calls},
+                     {"cycles", static_cast<std::uint64_t>(std::llround(h.cycles))},
+                     {"share", rounded(h.share, 4)},
+                     {"message", h.message}});
+  j["hints"] = std::move(hints);
   return j;
 }
 

@@ -182,6 +182,20 @@ void readVector(Reader& r, const json& root, SocParams& s) {
     byName.emplace(c.name, static_cast<int>(s.vectorClasses.size()));
     s.vectorClasses.push_back(std::move(c));
   }
+  if (const json* banks = r.optionalChild(vec, "ub_banks")) {
+    const std::string path = "vector.ub_banks";
+    if (!banks->is_object()) r.fail(path, "must be an object");
+    const auto count = [&](std::string_view k) {
+      return static_cast<std::uint32_t>(intParam(r, *banks, path, k, 1));
+    };
+    s.ubBanks.rowBytes = count("row_bytes");
+    s.ubBanks.groups = count("groups");
+    s.ubBanks.banksPerGroup = count("banks_per_group");
+    s.ubBanks.rowsPerBank = count("rows_per_bank");
+    s.ubBanks.readWriteBeats = r.param(*banks, path, "read_write_conflict_cycles", 0);
+    if (s.ubBanks.groups > 64 || s.ubBanks.groups * s.ubBanks.banksPerGroup > 256)
+      r.fail(path, "at most 64 groups and 256 banks are supported");
+  }
   const json& ops = r.child(vec, "vector", "ops");
   if (!ops.is_object()) r.fail("vector.ops", "must be an object {API name: class name}");
   for (auto it = ops.begin(); it != ops.end(); ++it) {

@@ -18,6 +18,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/emulator/costmodel/UbBanks.h"
+
 namespace kwb::sim {
 
 // Thrown for any unreadable, malformed or incomplete SoC file; what() names the file and the field.
@@ -110,6 +112,9 @@ struct SocParams {
   std::vector<VectorClass> vectorClasses;
   std::unordered_map<std::string, int> vectorOpClass;  // API name -> index into vectorClasses
   int defaultVectorClass = 0;                          // for API names the table does not list
+  // UB bank layout and the cost of a read-write conflict (optional "vector.ub_banks"; absent: no bank
+  // conflicts are modelled).
+  UbBankGeometry ubBanks;
 
   // Data movement.
   std::array<TransferPath, kPathCount> paths{};
