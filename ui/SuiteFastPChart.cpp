@@ -26,6 +26,7 @@ SuiteFastPChart::SuiteFastPChart(QWidget* parent) : QChartView(parent) {
   axisY_ = new QValueAxis(chart);
   axisY_->setTitleText(tr("fast_p"));
   axisY_->setRange(0.0, 1.0);
+  axisY_->setTickCount(6);
   axisY_->setLabelFormat(QStringLiteral("%.1f"));
   chart->addAxis(axisX_, Qt::AlignBottom);
   chart->addAxis(axisY_, Qt::AlignLeft);

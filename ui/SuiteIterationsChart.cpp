@@ -5,6 +5,7 @@
 #include <QtCharts/QChart>
 #include <QtCharts/QLegend>
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "ui/CodeTheme.h"
@@ -61,8 +62,12 @@ void SuiteIterationsChart::setSamples(const std::vector<suite::SampleOutcome>& s
   axisX_->clear();
   axisX_->append(labels);
   const qreal top = *std::max_element(values.begin(), values.end());
-  axisY_->setRange(0, std::max<qreal>(1, top));
-  axisY_->setTickCount(std::clamp(int(top), 1, 5) + 1);
+  // Whole-sample ticks: a tick every 1, 2, 5, 10, … samples, so no label is a rounded fraction.
+  int step = 1;
+  while (top / step > 8) step = step == 1 ? 2 : (step % 5 == 0 ? step * 2 : step * 5 / 2);
+  const int ticks = int(std::ceil(std::max<qreal>(1, top) / step));
+  axisY_->setRange(0, ticks * step);
+  axisY_->setTickCount(ticks + 1);
 }
 
 QStringList SuiteIterationsChart::categories() const {

@@ -67,7 +67,6 @@ SuiteView::SuiteView(const QString& suiteDir, QWidget* parent)
   grid_->verticalHeader()->hide();
   grid_->horizontalHeader()->setStretchLastSection(false);
   connect(grid_, &QTableView::doubleClicked, this, &SuiteView::openCell);
-  connect(grid_, &QTableView::activated, this, &SuiteView::openCell);
   reload_->setToolTip(tr("Read the suite folder again"));
   connect(reload_, &QPushButton::clicked, this, &SuiteView::reload);
 

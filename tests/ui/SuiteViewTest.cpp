@@ -127,6 +127,9 @@ class SuiteViewTest : public QObject {
     QVERIFY2(kwb.exitStatus() == QProcess::NormalExit && kwb.exitCode() == 0,
              qPrintable(QString::fromUtf8(kwb.readAll())));
     QVERIFY(fs::exists(suite_ / "sessions/add_custom/sample-2.done.json"));
+    const nlohmann::json expert =
+        nlohmann::json::parse(std::ifstream(suite::expertResultFile(suite_, "add_custom")));
+    QVERIFY2(expert.value("verdict", "") == "pass", expert.dump().c_str());
   }
 
   void gridShowsVerdictsSpeedupsAndSummaries() {
