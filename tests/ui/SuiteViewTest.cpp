@@ -85,6 +85,9 @@ class SuiteViewTest : public QObject {
   void initTestCase() {
     uitest::isolateSettings(settingsDir_.path());
     const fs::path root = work_.path().toStdString();
+    // The sandbox runs candidates as another user, which must pass through the task folders
+    // (docs/sandbox.md); QTemporaryDir makes its folder 0700.
+    fs::permissions(root, fs::perms::group_exec | fs::perms::others_exec, fs::perm_options::add);
     const fs::path tasks = root / "tasks";
     fs::create_directories(tasks);
     for (const char* t : {"add_custom", "relu_custom", "include"})
@@ -208,6 +211,8 @@ class SuiteViewTest : public QObject {
     QTableView* grid = view->grid();
     grid->scrollTo(cell);
     const QPoint at = grid->visualRect(cell).center();
+    // A double-click is a click, then the second press that Qt reports as a double-click.
+    QTest::mouseClick(grid->viewport(), Qt::LeftButton, {}, at);
     QTest::mouseDClick(grid->viewport(), Qt::LeftButton, {}, at);
     QVERIFY(waitFor([&] { return !opened.isEmpty(); }, 60000));
     const QString expected =
