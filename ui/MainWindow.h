@@ -170,6 +170,7 @@ class MainWindow : public QMainWindow {
   void unpinRequested(int constraintId);
   void newSessionRequested();
   void openSessionRequested(const QString& dir);
+  void openSuiteRequested(const QString& dir);
 
  private:
   void buildActions();

@@ -72,6 +72,15 @@ void MainWindow::buildActions() {
   file->addAction(newSession);
   file->addAction(open);
   recentMenu_ = file->addMenu(tr("Open &recent"));
+  // A suite folder (kwb suite run --out DIR) opens in its own window (ui/SuiteView.h).
+  auto* openSuite = file->addAction(tr("Open s&uite…"));
+  actions_[QStringLiteral("openSuite")] = openSuite;
+  openSuite->setStatusTip(
+      tr("Shows a kwb suite run folder: its tasks x samples grid and the report's plots"));
+  connect(openSuite, &QAction::triggered, this, [this] {
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open suite folder"));
+    if (!dir.isEmpty()) emit openSuiteRequested(dir);
+  });
   auto* saveCopy = file->addAction(tr("Save a &copy…"));
   actions_[QStringLiteral("saveCopy")] = saveCopy;
   saveCopy->setStatusTip(tr("Sessions are saved as they go; this copies the session folder elsewhere"));

@@ -12,6 +12,7 @@
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTimer>
 
 #include "core/agent/AgentLoop.h"
 #include "core/agent/CandidateEvaluator.h"
@@ -30,6 +31,7 @@
 #include "ui/SessionDefaults.h"
 #include "ui/SessionHistory.h"
 #include "ui/SettingsDialog.h"
+#include "ui/SuiteView.h"
 #include "ui/UiLogging.h"
 
 namespace kwb::ui {
@@ -113,6 +115,7 @@ WorkbenchApp::WorkbenchApp(QString resourcesDir, QString sessionsRoot, QObject* 
   connect(window_.get(), &MainWindow::newSessionRequested, this, &WorkbenchApp::showNewSession);
   connect(window_.get(), &MainWindow::openSessionRequested, this,
           [this](const QString& dir) { openSession(dir); });
+  connect(window_.get(), &MainWindow::openSuiteRequested, this, &WorkbenchApp::openSuite);
   window_->installEventFilter(this);
   // A misspelt or unusable KWB_LLM_* variable is otherwise ignored without a word: the status bar keeps
   // a notice (the problems in its tooltip; the settings dialog lists them too).
@@ -385,7 +388,25 @@ bool WorkbenchApp::showOpenedSession(const QString& dir, OpenedSession opened) {
   return true;
 }
 
+SuiteView* WorkbenchApp::openSuite(const QString& dir) {
+  auto* view = new SuiteView(dir, window_.get());
+  view->setAttribute(Qt::WA_DeleteOnClose);
+  connect(view, &SuiteView::openSessionRequested, this, [this](const QString& sessionDir) {
+    openSession(sessionDir);
+    window_->raise();
+    window_->activateWindow();
+  });
+  view->show();
+  // Over the main window, which a launch shows after this (app/workbench/main.cpp).
+  QTimer::singleShot(0, view, [view] {
+    view->raise();
+    view->activateWindow();
+  });
+  return view;
+}
+
 void WorkbenchApp::launch(const LaunchRequest& request, const std::function<void(bool)>& done) {
+  if (!request.suiteDir.isEmpty()) openSuite(request.suiteDir);
   auto fallBack = [this, request, done](const QString& tried) {
     const QString why = lastError_;
     QSettings settings;

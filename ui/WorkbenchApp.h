@@ -27,6 +27,7 @@ namespace kwb::ui {
 
 class MainWindow;
 class AgentBridge;
+class SuiteView;
 struct OpenedSession;
 struct LessonCatalog;
 
@@ -40,6 +41,7 @@ struct LaunchRequest {
   QString taskDir;          // the task shown when nothing else opens
   QString sessionDir;       // --session DIR
   QString lesson;           // --lesson NAME
+  QString suiteDir;         // --suite DIR: its suite view opens over whatever else opens
   bool reopenLast = false;  // a plain launch: reopen the most recent session when it still opens
 };
 
@@ -71,6 +73,10 @@ class WorkbenchApp : public QObject {
   // why. The folder is read once, off the GUI thread; `done` (and sessionOpenFinished) report the
   // outcome on the GUI thread. A folder that is not a session leaves the open session as it was.
   void openSession(const QString& dir, std::function<void(bool)> done = {});
+
+  // Opens the suite view over a suite folder (kwb suite run --out DIR) in its own window; double-clicking
+  // a sample opens its session here (openSession). The view reads the folder off the GUI thread.
+  SuiteView* openSuite(const QString& dir);
 
   QString sessionDir() const { return sessionDir_; }
   QString lastError() const { return lastError_; }

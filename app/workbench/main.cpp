@@ -49,6 +49,10 @@ int main(int argc, char** argv) {
                                QStringLiteral("NAME"));
   QCommandLineOption newOpt(QStringLiteral("new"),
                             QStringLiteral("Start on the task instead of reopening the last session"));
+  QCommandLineOption suiteOpt(QStringLiteral("suite"),
+                              QStringLiteral("Open the suite view over a kwb suite run folder"),
+                              QStringLiteral("DIR"));
+  parser.addOption(suiteOpt);
   parser.addOption(taskOpt);
   parser.addOption(sessionOpt);
   parser.addOption(lessonOpt);
@@ -59,6 +63,7 @@ int main(int argc, char** argv) {
   request.taskDir = parser.value(taskOpt);
   request.sessionDir = parser.isSet(sessionOpt) ? parser.value(sessionOpt) : sessionArgument(given);
   request.lesson = parser.value(lessonOpt);
+  request.suiteDir = parser.value(suiteOpt);
   // A plain launch reopens the last session (docs/workbench.md, "Sessions").
   request.reopenLast = !parser.isSet(taskOpt) && !parser.isSet(newOpt);
   kwb::ui::WorkbenchApp workbench(resources);
