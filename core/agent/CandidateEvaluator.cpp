@@ -93,6 +93,12 @@ BackendEvaluator::BackendEvaluator(std::string backend, std::string soc,
     throw std::invalid_argument("unknown backend \"" + backend_ + "\" (ascend-sim or ascend-cann)");
 }
 
+BackendEvaluator::BackendEvaluator(std::string backend, std::string soc, BackendFactory factory,
+                                   std::optional<std::chrono::milliseconds> caseTimeout)
+    : backend_(std::move(backend)), soc_(std::move(soc)), caseTimeout_(caseTimeout), factory_(std::move(factory)) {
+  if (!factory_) throw std::invalid_argument("BackendEvaluator: no backend factory");
+}
+
 EvaluationOutcome BackendEvaluator::evaluate(const Task& task, const Candidate& candidate,
                                              const EvaluationContext& ctx) {
   BackendOptions bo;
@@ -100,7 +106,7 @@ EvaluationOutcome BackendEvaluator::evaluate(const Task& task, const Candidate& 
   bo.cacheDir = ctx.cacheDir;
   if (caseTimeout_) bo.caseTimeout = *caseTimeout_;
   std::string error;
-  auto backend = makeBackend(backend_, bo, error);
+  auto backend = factory_ ? factory_(bo) : makeBackend(backend_, bo, error);
   if (!backend) throw std::runtime_error("backend " + backend_ + ": " + error);
   auto [name, source] = primaryCandidateFile(candidate);
   EvalRequest req;
