@@ -71,7 +71,7 @@ lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 expert = [l for l in lines if l["event"] == "expert_measured"]
 assert expert and expert[0]["ran_on"] == "cann-sim", expert
 its = [l for l in lines if l["event"] == "iteration_finished"]
-assert its and its[0]["verdict"] == "runtime-error", its
+assert its and its[0]["verdict"] == "runtime_error", its
 summary = lines[-1]
 assert summary["event"] == "summary" and summary["finished"] == 1 and summary["failed"] == 0, summary
 text = ""
