@@ -21,8 +21,10 @@ void addDoctorCommand(CLI::App& app, Context& ctx) {
   cmd->add_flag("--json", a->json, "Print one JSON document");
   cmd->add_option("--host", a->ssh.url,
                   "Check a remote NPU host for the ssh executor instead: ssh://user@host[:port]");
-  cmd->add_option("--ssh-config", a->ssh.configFile, "ssh config file (default $KWB_SSH_CONFIG, else ~/.ssh/config)");
-  cmd->add_option("--remote-cann", a->ssh.remoteCann, "The CANN toolkit on the remote host (default: detected)");
+  cmd->add_option("--ssh-config", a->ssh.configFile,
+                  "ssh config file (default $KWB_SSH_CONFIG, else ~/.ssh/config)");
+  cmd->add_option("--remote-cann", a->ssh.remoteCann,
+                  "The CANN toolkit on the remote host (default: detected)");
   cmd->callback([&ctx, a] {
     ctx.action = [a] {
       if (!a->ssh.url.empty()) {

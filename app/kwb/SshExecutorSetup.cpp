@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "app/kwb/SshExecutorSetup.h"
 
-#include <cstdlib>
 #include <unistd.h>
+#include <cstdlib>
 
 #include "core/process/ProcessRunner.h"
 
@@ -20,15 +20,18 @@ std::unique_ptr<SshExecutorSetup> SshExecutorSetup::make(const SshOptions& o, st
     if (const char* env = std::getenv("KWB_SSH_CONFIG")) s->settings_.ssh.configFile = env;
   std::error_code ec;
   if (!s->settings_.ssh.configFile.empty() && !fs::is_regular_file(s->settings_.ssh.configFile, ec)) {
-    error = "the ssh config " + s->settings_.ssh.configFile + " (--ssh-config / KWB_SSH_CONFIG) is not a file";
+    error =
+        "the ssh config " + s->settings_.ssh.configFile + " (--ssh-config / KWB_SSH_CONFIG) is not a file";
     return nullptr;
   }
   if (!o.remoteDir.empty() && !remote::isSafeRemotePath(o.remoteDir)) {
-    error = "--remote-dir must be an absolute path of letters, digits and / _ . - + @ : , (got " + o.remoteDir + ")";
+    error = "--remote-dir must be an absolute path of letters, digits and / _ . - + @ : , (got " +
+            o.remoteDir + ")";
     return nullptr;
   }
   if (!o.remoteCann.empty() && !remote::isSafeRemotePath(o.remoteCann)) {
-    error = "--remote-cann must be an absolute path of letters, digits and / _ . - + @ : , (got " + o.remoteCann + ")";
+    error = "--remote-cann must be an absolute path of letters, digits and / _ . - + @ : , (got " +
+            o.remoteCann + ")";
     return nullptr;
   }
   s->settings_.remoteDir = o.remoteDir;

@@ -224,8 +224,9 @@ int runSuiteAgent(SuiteRunArgs a) {
     if (!sshSetup) return bad("--executor: " + error, a.json);
     if (a.backend.empty()) a.backend = "ascend-cann";
     if (a.backend != "ascend-cann")
-      return bad("--executor ssh:// runs the ascend-cann backend on the remote host; drop --backend " + a.backend,
-                 a.json);
+      return bad(
+          "--executor ssh:// runs the ascend-cann backend on the remote host; drop --backend " + a.backend,
+          a.json);
   } else if (a.executor != "local" && a.executor != "slurm") {
     return bad("--executor must be local, slurm or ssh://user@host[:port] (got " + a.executor + ")", a.json);
   }
@@ -299,14 +300,17 @@ int runSuiteAgent(SuiteRunArgs a) {
     if (!sshSetup->probe(error)) return bad("--executor " + a.executor + ": " + error, a.json);
     const auto& f = sshSetup->facts();
     if (!f.cann)
-      return bad("--executor " + a.executor +
-                     ": no CANN toolkit found there (ASCEND_TOOLKIT_HOME / ASCEND_HOME_PATH unset in its login "
-                     "environment, nothing under /usr/local/Ascend or ~/Ascend); install it or pass --remote-cann "
-                     "DIR (kwb doctor --host " + a.executor + ")",
-                 a.json);
+      return bad(
+          "--executor " + a.executor +
+              ": no CANN toolkit found there (ASCEND_TOOLKIT_HOME / ASCEND_HOME_PATH unset in its login "
+              "environment, nothing under /usr/local/Ascend or ~/Ascend); install it or pass --remote-cann "
+              "DIR (kwb doctor --host " +
+              a.executor + ")",
+          a.json);
     if (!a.json)
-      std::cerr << "kwb suite: " << a.executor << ": CANN " << f.cannVersion.value_or("(version unknown)") << " at "
-                << f.cann->root << ", " << (f.devices.empty() ? "no NPU device" : std::to_string(f.devices.size()) + " NPU device(s)")
+      std::cerr << "kwb suite: " << a.executor << ": CANN " << f.cannVersion.value_or("(version unknown)")
+                << " at " << f.cann->root << ", "
+                << (f.devices.empty() ? "no NPU device" : std::to_string(f.devices.size()) + " NPU device(s)")
                 << (f.bubblewrap ? ", bubblewrap" : ", no bubblewrap (rlimits only)") << "\n";
   }
   SuiteRunOptions options;
@@ -320,7 +324,8 @@ int runSuiteAgent(SuiteRunArgs a) {
   const std::string backend = plan.settings.backend;
   if (sshSetup)
     options.makeEvaluator = [backend, factory = sshSetup->backendFactory()](const Task& task) {
-      return std::shared_ptr<CandidateEvaluator>(std::make_shared<BackendEvaluator>(backend, task.soc, factory));
+      return std::shared_ptr<CandidateEvaluator>(
+          std::make_shared<BackendEvaluator>(backend, task.soc, factory));
     };
   else
     options.makeEvaluator = [backend](const Task& task) {
@@ -411,7 +416,8 @@ int runSuiteAgent(SuiteRunArgs a) {
   }
   if (const int sig = signals.received()) {
     std::cerr << "kwb suite: stopped by signal " << sig << "; continue with: kwb suite run --resume --out "
-              << dir.string() << (a.executor != "local" ? " --executor " + a.executor : std::string()) << "\n";
+              << dir.string() << (a.executor != "local" ? " --executor " + a.executor : std::string())
+              << "\n";
     return 128 + sig;
   }
   if (llmFailure) return LlmFailure;
@@ -467,7 +473,8 @@ void addSuiteRunCommands(CLI::App& suite, Context& ctx) {
   auto a = std::make_shared<SuiteRunArgs>();
   run->add_option("TASKS", a->tasks, "Task folders, or folders of task folders (e.g. resources/tasks)");
   addLlmOptions(*run, a->llm);
-  run->add_option("--backend", a->backend, "ascend-sim (emulator, default) or ascend-cann (default with ssh://)")
+  run->add_option("--backend", a->backend,
+                  "ascend-sim (emulator, default) or ascend-cann (default with ssh://)")
       ->check(CLI::IsMember({"ascend-sim", "ascend-cann"}));
   run->add_option("--samples", a->samples, "Independent sessions per task (K)")
       ->check(CLI::Range(1, kMaxSuiteSamples));
@@ -496,9 +503,12 @@ void addSuiteRunCommands(CLI::App& suite, Context& ctx) {
   run->add_option("--executor", a->executor,
                   "Where the samples run: local (threads), slurm (one job each) or ssh://user@host[:port] "
                   "(threads here, every build and run on that NPU host)");
-  run->add_option("--ssh-config", a->ssh.configFile, "ssh config file for ssh:// (default $KWB_SSH_CONFIG, else ~/.ssh/config)");
-  run->add_option("--remote-dir", a->ssh.remoteDir, "Remote folder of the workspaces (default ~/.cache/kwb-remote)");
-  run->add_option("--remote-cann", a->ssh.remoteCann, "The CANN toolkit on the remote host (default: as detectCann finds it)");
+  run->add_option("--ssh-config", a->ssh.configFile,
+                  "ssh config file for ssh:// (default $KWB_SSH_CONFIG, else ~/.ssh/config)");
+  run->add_option("--remote-dir", a->ssh.remoteDir,
+                  "Remote folder of the workspaces (default ~/.cache/kwb-remote)");
+  run->add_option("--remote-cann", a->ssh.remoteCann,
+                  "The CANN toolkit on the remote host (default: as detectCann finds it)");
   run->add_option("--partition", a->partition, "Slurm partition of the jobs (--executor slurm)");
   run->add_option("--time", a->timeLimit, "Slurm time limit of each job, e.g. 30 or 1:00:00");
   run->add_option("--account", a->account, "Slurm account to charge");

@@ -95,7 +95,10 @@ BackendEvaluator::BackendEvaluator(std::string backend, std::string soc,
 
 BackendEvaluator::BackendEvaluator(std::string backend, std::string soc, BackendFactory factory,
                                    std::optional<std::chrono::milliseconds> caseTimeout)
-    : backend_(std::move(backend)), soc_(std::move(soc)), caseTimeout_(caseTimeout), factory_(std::move(factory)) {
+    : backend_(std::move(backend)),
+      soc_(std::move(soc)),
+      caseTimeout_(caseTimeout),
+      factory_(std::move(factory)) {
   if (!factory_) throw std::invalid_argument("BackendEvaluator: no backend factory");
 }
 

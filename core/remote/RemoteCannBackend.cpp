@@ -50,7 +50,8 @@ std::string withoutMarkers(const std::string& text) {
   return out;
 }
 // A local tar stream of `names` under `dir` (the workbench's own files, so trusted).
-bool tarOf(const fs::path& dir, const std::vector<std::string>& names, std::string& data, std::string& error) {
+bool tarOf(const fs::path& dir, const std::vector<std::string>& names, std::string& data,
+           std::string& error) {
   ProcessSpec spec;
   spec.argv = {"tar", "-cf", "-", "-C", dir.string()};
   spec.argv.insert(spec.argv.end(), names.begin(), names.end());
@@ -71,13 +72,17 @@ std::string remoteWorkspaceFor(const std::string& remoteRoot, const fs::path& lo
   return remoteRoot + "/w-" + hex16(fnv1a64(fs::absolute(localWorkDir).lexically_normal().string()));
 }
 
-std::string remoteCasePath(const fs::path& localCaseDir, const std::string& remoteCaseDir, const fs::path& localFile) {
+std::string remoteCasePath(const fs::path& localCaseDir, const std::string& remoteCaseDir,
+                           const fs::path& localFile) {
   return remoteCaseDir + "/" + localFile.lexically_relative(localCaseDir).generic_string();
 }
 
 RemoteCannBackend::RemoteCannBackend(BackendOptions options, RemoteBackendSettings settings,
                                      std::shared_ptr<const RemoteHostFacts> facts)
-    : options_(std::move(options)), settings_(std::move(settings)), session_(settings_.ssh), facts_(std::move(facts)) {
+    : options_(std::move(options)),
+      settings_(std::move(settings)),
+      session_(settings_.ssh),
+      facts_(std::move(facts)) {
   mode_ = options_.runMode.empty() && facts_ ? remoteRunMode(*facts_, options_.soc) : options_.runMode;
 }
 
@@ -99,15 +104,17 @@ std::vector<Diagnostic> RemoteCannBackend::prepare(const Task& task, const std::
   const std::string host = settings_.ssh.target.url();
   if (!facts_) return {remoteError("the remote host " + host + " was not probed")};
   if (!facts_->cann)
-    return {remoteError("no CANN toolkit found on " + host +
-                        " (ASCEND_TOOLKIT_HOME / ASCEND_HOME_PATH unset in its login environment and nothing "
-                        "under /usr/local/Ascend or ~/Ascend); install CANN there, or name it with --remote-cann "
-                        "DIR; `kwb doctor --host " + host + "` checks the host")};
+    return {
+        remoteError("no CANN toolkit found on " + host +
+                    " (ASCEND_TOOLKIT_HOME / ASCEND_HOME_PATH unset in its login environment and nothing "
+                    "under /usr/local/Ascend or ~/Ascend); install CANN there, or name it with --remote-cann "
+                    "DIR; `kwb doctor --host " +
+                    host + "` checks the host")};
   if (!facts_->haveTar || !facts_->haveTimeout)
     return {remoteError(host + " lacks tar or timeout (coreutils), which the remote runs need")};
   CannWorkspace ws;
-  auto problems =
-      prepareCannWorkspace(task, candidateSource, companions, workDir, options_.soc, mode_, *facts_->cann, ws);
+  auto problems = prepareCannWorkspace(task, candidateSource, companions, workDir, options_.soc, mode_,
+                                       *facts_->cann, ws);
   for (auto& d : problems) d.message = host + ": " + d.message;
   if (!problems.empty()) return problems;
   soc_ = ws.soc;
@@ -115,7 +122,8 @@ std::vector<Diagnostic> RemoteCannBackend::prepare(const Task& task, const std::
   std::error_code ec;
   fs::create_directories(workDir_ / "kwb-remote", ec);
   writeText(workDir_ / "kwb-remote" / "run.sh", remoteRunScript());
-  workspaceFiles_ = {"kernel.cpp", "harness_acl.cpp", "harness_main.cpp", "CMakeLists.txt", "include", "kwb-remote"};
+  workspaceFiles_ = {"kernel.cpp",     "harness_acl.cpp", "harness_main.cpp",
+                     "CMakeLists.txt", "include",         "kwb-remote"};
   for (const auto& [name, text] : companions) workspaceFiles_.push_back(name);
   const std::string root =
       !settings_.remoteDir.empty() ? settings_.remoteDir : facts_->home + "/.cache/kwb-remote";
@@ -130,7 +138,8 @@ CompileResult RemoteCannBackend::compile() {
   CompileResult r;
   const auto start = std::chrono::steady_clock::now();
   auto finish = [&] {
-    r.durationMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    r.durationMs =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return r;
   };
   std::string tar, error;
@@ -143,8 +152,9 @@ CompileResult RemoteCannBackend::compile() {
       cannCompileArgv(mode_, *facts_->cann, options_.soc, npuArchFor(options_.soc), w, w + "/kernel_app");
   const std::string buildLine = remoteCommandLine(build);
   const std::string command = "rm -rf " + w + " && mkdir -p " + w + " && tar -xf - -C " + w +
-                              " || { echo 'kwb-remote: cannot write the workspace " + w + "' >&2; exit 96; }; cd " +
-                              w + " && " + buildLine + " && test -x kernel_app && echo '" + kBuiltMarker + "'";
+                              " || { echo 'kwb-remote: cannot write the workspace " + w +
+                              "' >&2; exit 96; }; cd " + w + " && " + buildLine +
+                              " && test -x kernel_app && echo '" + kBuiltMarker + "'";
   r.commandLine = "ssh " + settings_.ssh.target.url() + " 'cd " + w + " && " + buildLine + "'";
   const RemoteRun run = session_.run(command, tar, std::chrono::milliseconds(600000), std::size_t{16} << 20);
   if (!run.connected()) {
@@ -162,16 +172,17 @@ CompileResult RemoteCannBackend::compile() {
                                             : "cannot write the remote workspace " + w + ": " +
                                                   run.process.stderrText.substr(0, 1000)));
   else if (!r.ok && r.diagnostics.empty())
-    r.diagnostics.push_back(remoteError("the remote " + std::string(mode_ == "cpu" ? "g++ (CPU mode)" : "bisheng") +
-                                            " build on " + settings_.ssh.target.url() + " " +
-                                            run.process.describeOutcome() + "; see the log",
-                                        category::CompileError));
+    r.diagnostics.push_back(remoteError(
+        "the remote " + std::string(mode_ == "cpu" ? "g++ (CPU mode)" : "bisheng") + " build on " +
+            settings_.ssh.target.url() + " " + run.process.describeOutcome() + "; see the log",
+        category::CompileError));
   return finish();
 }
 
 bool RemoteCannBackend::fetchFile(const std::string& remote, const fs::path& local, std::size_t maxBytes,
                                   std::vector<Diagnostic>& diagnostics) const {
-  const RemoteRun r = session_.run("cat " + remote, std::nullopt, std::chrono::milliseconds(120000), maxBytes + 1);
+  const RemoteRun r =
+      session_.run("cat " + remote, std::nullopt, std::chrono::milliseconds(120000), maxBytes + 1);
   if (!r.connected()) {
     diagnostics.push_back(connectionError(r, "fetching " + remote));
     return false;
@@ -182,9 +193,10 @@ bool RemoteCannBackend::fetchFile(const std::string& remote, const fs::path& loc
 }
 
 std::string RemoteCannBackend::fetchText(const std::string& findName, const std::string& underDir) const {
-  const RemoteRun r = session_.run("f=$(find " + underDir + " -name " + findName +
-                                       " -type f 2>/dev/null | head -n 1); [ -n \"$f\" ] && head -c 1048576 \"$f\"",
-                                   std::nullopt, std::chrono::milliseconds(60000), std::size_t{1} << 20);
+  const RemoteRun r =
+      session_.run("f=$(find " + underDir + " -name " + findName +
+                       " -type f 2>/dev/null | head -n 1); [ -n \"$f\" ] && head -c 1048576 \"$f\"",
+                   std::nullopt, std::chrono::milliseconds(60000), std::size_t{1} << 20);
   return r.connected() && r.process.ok() ? r.process.stdoutText : std::string();
 }
 
@@ -196,8 +208,9 @@ CaseRunResult RemoteCannBackend::run(const verify::PreparedCase& prepared, const
   const std::string rc = w + "/cases/" + files.dir.filename().string();
   if (!isSafeRemotePath(rc)) {
     out.run.status = RunStatus::Error;
-    out.run.diagnostics.push_back(remoteError("the case folder name " + files.dir.filename().string() +
-                                              " cannot be used on the remote host (letters, digits, _ . - only)"));
+    out.run.diagnostics.push_back(
+        remoteError("the case folder name " + files.dir.filename().string() +
+                    " cannot be used on the remote host (letters, digits, _ . - only)"));
     return out;
   }
   auto remote = [&](const fs::path& local) { return remoteCasePath(files.dir, rc, local); };
@@ -225,9 +238,10 @@ CaseRunResult RemoteCannBackend::run(const verify::PreparedCase& prepared, const
   tilingRun.environment = env;
   tilingRun.argv = {binary, "tiling", remote(files.tilingManifest), remote(files.tilingResult)};
   const std::string tilingLine = remoteRunCommand(tilingRun);
-  const RemoteRun t = session_.run("rm -rf " + rc + " && mkdir -p " + rc + "/out " + rc + "/msprof && tar -xf - -C " +
-                                       rc + " && : > " + remote(files.tilingResult) + " && " + tilingLine,
-                                   tar, std::chrono::milliseconds((tilingRun.seconds + 60) * 1000LL));
+  const RemoteRun t =
+      session_.run("rm -rf " + rc + " && mkdir -p " + rc + "/out " + rc + "/msprof && tar -xf - -C " + rc +
+                       " && : > " + remote(files.tilingResult) + " && " + tilingLine,
+                   tar, std::chrono::milliseconds((tilingRun.seconds + 60) * 1000LL));
   if (!t.connected()) return fail(connectionError(t, "the remote tiling run"));
   TilingPhaseResult tiling;
   tiling.timedOut = t.process.exitCode == 124;
@@ -235,8 +249,8 @@ CaseRunResult RemoteCannBackend::run(const verify::PreparedCase& prepared, const
   fetchFile(remote(files.tilingResult), files.tilingResult, 64u << 10, fetchProblems);
   if (!fetchProblems.empty()) return fail(fetchProblems.front());
   tiling.tiling = readTilingResult(files.tilingResult, error);
-  judgeTilingRun(tiling, t.process.ok(), t.process.describeOutcome(), withoutMarkers(t.process.stderrText), error,
-                 "ssh " + settings_.ssh.target.url() + " " + tilingLine);
+  judgeTilingRun(tiling, t.process.ok(), t.process.describeOutcome(), withoutMarkers(t.process.stderrText),
+                 error, "ssh " + settings_.ssh.target.url() + " " + tilingLine);
   out.tiling = tiling.tiling;
   out.run.diagnostics = tiling.diagnostics;
   if (!tiling.ok) {
@@ -255,7 +269,8 @@ CaseRunResult RemoteCannBackend::run(const verify::PreparedCase& prepared, const
   kernelRun.readOnly = {binary, rc + "/in", tools.root};
   kernelRun.writable = {rc + "/out", rc + "/msprof"};
   if (mode_ == "sim") kernelRun.environment.emplace_back("CAMODEL_LOG_PATH", rc + "/work/sim_log");
-  kernelRun.argv = cannKernelRunArgv(mode_, tools, options_.soc, rc + "/msprof", binary, remote(files.manifest));
+  kernelRun.argv =
+      cannKernelRunArgv(mode_, tools, options_.soc, rc + "/msprof", binary, remote(files.manifest));
   std::string touch;
   for (const auto* v : {&rf.outputs, &rf.inputsAfter})
     for (const auto& p : *v) touch += ": > " + p.string() + " && ";
@@ -263,14 +278,16 @@ CaseRunResult RemoteCannBackend::run(const verify::PreparedCase& prepared, const
   const auto start = std::chrono::steady_clock::now();
   const RemoteRun k = session_.run("tar -xf - -C " + rc + " && " + touch + kernelLine, tar,
                                    std::chrono::milliseconds((seconds + 60) * 1000LL));
-  out.run.durationMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  out.run.durationMs =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (!k.connected()) return fail(connectionError(k, "the remote kernel run"));
   const std::string stderrText = withoutMarkers(k.process.stderrText);
   out.run.stdoutExcerpt = k.process.stdoutText.substr(0, 4000);
   out.run.stderrExcerpt = stderrText.substr(0, 8000);
   const int code = k.process.exitCode;
   if (k.process.exited) out.run.exitCode = code;
-  for (auto& d : parseRuntimeErrors(k.process.stdoutText + "\n" + stderrText)) out.run.diagnostics.push_back(std::move(d));
+  for (auto& d : parseRuntimeErrors(k.process.stdoutText + "\n" + stderrText))
+    out.run.diagnostics.push_back(std::move(d));
   if (remoteIsolation(k.process.stderrText) == "rlimits-only") {
     Diagnostic d = remoteError("the run on " + settings_.ssh.target.url() +
                                    " had rlimits and a time limit only: bubblewrap does not work there",
@@ -280,8 +297,8 @@ CaseRunResult RemoteCannBackend::run(const verify::PreparedCase& prepared, const
   }
   if (code == 124 || code == 137) {
     out.run.status = RunStatus::Timeout;
-    out.run.diagnostics.push_back(remoteError("the kernel run on " + settings_.ssh.target.url() + " passed its " +
-                                                  std::to_string(seconds) + " s limit",
+    out.run.diagnostics.push_back(remoteError("the kernel run on " + settings_.ssh.target.url() +
+                                                  " passed its " + std::to_string(seconds) + " s limit",
                                               category::Timeout));
   } else if (code > 128 && code < 128 + 65) {
     out.run.status = RunStatus::Crash;
@@ -293,8 +310,8 @@ CaseRunResult RemoteCannBackend::run(const verify::PreparedCase& prepared, const
   }
   if (out.run.status != RunStatus::Ok && out.run.diagnostics.empty())
     out.run.diagnostics.push_back(remoteError("the program on " + settings_.ssh.target.url() + " " +
-                                                  k.process.describeOutcome() + ": " + stderrText.substr(0, 2000) +
-                                                  "\ncommand: " + kernelLine,
+                                                  k.process.describeOutcome() + ": " +
+                                                  stderrText.substr(0, 2000) + "\ncommand: " + kernelLine,
                                               category::RuntimeCrash));
 
   // 3. Results and profiles back, each bounded, then read like any run's (hostile).
@@ -306,8 +323,8 @@ CaseRunResult RemoteCannBackend::run(const verify::PreparedCase& prepared, const
     const std::string basic = fetchText("OpBasicInfo.csv", rc + "/msprof");
     const std::string pipe = fetchText("PipeUtilization.csv", rc + "/msprof");
     if (!basic.empty() || !pipe.empty())
-      out.profile = cannProfileFromCsv(mode_, std::string(ranOnName(ranOn())), settings_.ssh.target.url() + ":" + rc + "/msprof",
-                                       basic, pipe);
+      out.profile = cannProfileFromCsv(mode_, std::string(ranOnName(ranOn())),
+                                       settings_.ssh.target.url() + ":" + rc + "/msprof", basic, pipe);
   }
   const auto errors = readCaseResults(files, prepared, out, "remote");
   if (!errors.empty()) out.run.status = RunStatus::Error;
@@ -316,12 +333,13 @@ CaseRunResult RemoteCannBackend::run(const verify::PreparedCase& prepared, const
 }
 
 std::map<std::string, std::string> RemoteCannBackend::artifacts() const {
-  std::map<std::string, std::string> a{{"kernel", (workDir_ / "kernel.cpp").string()},
-                                       {"harness", (workDir_ / (mode_ == "cpu" ? "harness_main.cpp" : "harness_acl.cpp")).string()},
-                                       {"cmake_project", (workDir_ / "CMakeLists.txt").string()},
-                                       {"run_mode", mode_},
-                                       {"remote_host", settings_.ssh.target.url()},
-                                       {"remote_workspace", remoteWork_}};
+  std::map<std::string, std::string> a{
+      {"kernel", (workDir_ / "kernel.cpp").string()},
+      {"harness", (workDir_ / (mode_ == "cpu" ? "harness_main.cpp" : "harness_acl.cpp")).string()},
+      {"cmake_project", (workDir_ / "CMakeLists.txt").string()},
+      {"run_mode", mode_},
+      {"remote_host", settings_.ssh.target.url()},
+      {"remote_workspace", remoteWork_}};
   if (facts_ && facts_->cann) a["cann_root"] = facts_->cann->root;
   return a;
 }

@@ -58,8 +58,8 @@ bool safeToken(const std::string& s) {
 bool isSafeRemotePath(const std::string& p) {
   if (p.empty() || p.front() != '/' || p.size() > 1024) return false;
   return std::all_of(p.begin(), p.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '/' || c == '_' || c == '.' || c == '-' || c == '+' ||
-           c == '@' || c == ':' || c == ',';
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '/' || c == '_' || c == '.' || c == '-' ||
+           c == '+' || c == '@' || c == ':' || c == ',';
   });
 }
 
@@ -143,8 +143,10 @@ std::optional<RemoteHostFacts> parseRemoteProbe(const std::string& answer, std::
     }
   }
   if (!inside || !ended) {
-    error = "the remote host's answer to the probe is not the probe's (no \"kwb-probe 1\" ... \"kwb-probe end\"): " +
-            answer.substr(0, 300);
+    error =
+        "the remote host's answer to the probe is not the probe's (no \"kwb-probe 1\" ... \"kwb-probe "
+        "end\"): " +
+        answer.substr(0, 300);
     return std::nullopt;
   }
   if (f.home.empty()) {
@@ -170,8 +172,9 @@ std::optional<RemoteHostFacts> probeRemoteHost(const SshSession& session, const 
                                   std::size_t{256} << 10);
   if (failure) *failure = r.failure.kind;
   if (!r.connected()) {
-    error = r.failure.message.empty() ? "ssh to " + session.settings().target.url() + " " + r.process.describeOutcome()
-                                      : r.failure.message;
+    error = r.failure.message.empty()
+                ? "ssh to " + session.settings().target.url() + " " + r.process.describeOutcome()
+                : r.failure.message;
     return std::nullopt;
   }
   return parseRemoteProbe(r.process.stdoutText, error);

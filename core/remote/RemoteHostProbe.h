@@ -15,16 +15,16 @@
 namespace kwb::remote {
 
 struct RemoteHostFacts {
-  std::string home;                     // the remote login's $HOME (absolute)
-  std::optional<CannToolPaths> cann;    // nullopt: no toolkit found
-  std::string cannFoundVia;             // "ASCEND_TOOLKIT_HOME", "ASCEND_HOME_PATH", "default location", "--remote-cann"
+  std::string home;                   // the remote login's $HOME (absolute)
+  std::optional<CannToolPaths> cann;  // nullopt: no toolkit found
+  std::string cannFoundVia;  // "ASCEND_TOOLKIT_HOME", "ASCEND_HOME_PATH", "default location", "--remote-cann"
   std::optional<std::string> cannVersion;
   std::vector<std::string> simulatorSocs;
-  std::vector<std::string> devices;     // /dev/davinciN
-  std::optional<std::string> npuSmi;    // path of npu-smi
-  bool bubblewrap = false;              // a trial bwrap sandbox worked
+  std::vector<std::string> devices;   // /dev/davinciN
+  std::optional<std::string> npuSmi;  // path of npu-smi
+  bool bubblewrap = false;            // a trial bwrap sandbox worked
   bool haveTar = false, haveTimeout = false;
-  std::vector<std::string> warnings;    // lines of the answer that were ignored, and why
+  std::vector<std::string> warnings;  // lines of the answer that were ignored, and why
 };
 
 // The probe script. `cannRoot` non-empty: look only there (the --remote-cann option).

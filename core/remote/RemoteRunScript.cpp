@@ -45,7 +45,9 @@ HOME=$work exec timeout -k 2 "$secs" "$@"
 )SH";
 }  // namespace
 
-std::string remoteRunScript() { return kScript; }
+std::string remoteRunScript() {
+  return kScript;
+}
 
 std::string remoteRunCommand(const RemoteRunRequest& r) {
   std::vector<std::string> argv = {"sh", r.script, std::to_string(r.seconds), r.workDir};

@@ -14,9 +14,9 @@ namespace kwb::remote {
 std::string remoteRunScript();
 
 struct RemoteRunRequest {
-  std::string script;            // the remote path of run.sh
-  int seconds = 60;              // wall limit (timeout; exit 124 when hit)
-  std::string workDir;           // the run's working folder and HOME (writable)
+  std::string script;                 // the remote path of run.sh
+  int seconds = 60;                   // wall limit (timeout; exit 124 when hit)
+  std::string workDir;                // the run's working folder and HOME (writable)
   std::vector<std::string> readOnly;  // bound read-only (the program, its inputs, the toolkit)
   std::vector<std::string> writable;  // bound writable (results, profiles)
   std::vector<std::pair<std::string, std::string>> environment;

@@ -9,9 +9,15 @@
 namespace kwb::remote {
 
 namespace {
-bool userChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-'; }
-bool hostChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_'; }
-bool contains(const std::string& text, const char* needle) { return text.find(needle) != std::string::npos; }
+bool userChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-';
+}
+bool hostChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_';
+}
+bool contains(const std::string& text, const char* needle) {
+  return text.find(needle) != std::string::npos;
+}
 std::string firstLine(const std::string& text) {
   std::string t = text;
   while (!t.empty() && (t.back() == '\n' || t.back() == '\r')) t.pop_back();
@@ -102,8 +108,8 @@ std::vector<std::string> sshArgv(const SshSettings& s, const std::string& remote
                                    "-T"};
   if (!s.configFile.empty()) argv.insert(argv.end(), {"-F", s.configFile});
   if (!s.controlDir.empty())
-    argv.insert(argv.end(),
-                {"-o", "ControlMaster=auto", "-o", "ControlPath=" + s.controlDir + "/%C", "-o", "ControlPersist=30"});
+    argv.insert(argv.end(), {"-o", "ControlMaster=auto", "-o", "ControlPath=" + s.controlDir + "/%C", "-o",
+                             "ControlPersist=30"});
   if (s.target.port != 0) argv.insert(argv.end(), {"-p", std::to_string(s.target.port)});
   if (!s.target.user.empty()) argv.insert(argv.end(), {"-l", s.target.user});
   argv.insert(argv.end(), {s.target.host, "--", remoteCommand});
@@ -139,16 +145,19 @@ SshFailure classifySshFailure(int exitCode, const std::string& stderrText, const
                 (target.user.empty() ? "" : target.user + "@") + target.host + "` works without a prompt";
   } else if (contains(stderrText, "Host key verification failed") ||
              contains(stderrText, "REMOTE HOST IDENTIFICATION HAS CHANGED") ||
-             contains(stderrText, "No ED25519 host key is known") || contains(stderrText, "host key is known")) {
+             contains(stderrText, "No ED25519 host key is known") ||
+             contains(stderrText, "host key is known")) {
     f.kind = SshFailureKind::HostKey;
     f.message = "the host key of " + where + " is not known or has changed (" + last +
                 "); connect once with ssh and verify the fingerprint, or add it to known_hosts";
-  } else if (contains(stderrText, "Connection refused") || contains(stderrText, "Could not resolve hostname") ||
-             contains(stderrText, "timed out") || contains(stderrText, "No route to host") ||
-             contains(stderrText, "Network is unreachable") || contains(stderrText, "Connection closed") ||
-             contains(stderrText, "Connection reset") || contains(stderrText, "Name or service not known")) {
+  } else if (contains(stderrText, "Connection refused") ||
+             contains(stderrText, "Could not resolve hostname") || contains(stderrText, "timed out") ||
+             contains(stderrText, "No route to host") || contains(stderrText, "Network is unreachable") ||
+             contains(stderrText, "Connection closed") || contains(stderrText, "Connection reset") ||
+             contains(stderrText, "Name or service not known")) {
     f.kind = SshFailureKind::Unreachable;
-    f.message = where + " is unreachable (" + last + "); check the host name, the port and that sshd runs there";
+    f.message =
+        where + " is unreachable (" + last + "); check the host name, the port and that sshd runs there";
   } else {
     f.kind = SshFailureKind::Other;
     f.message = "ssh to " + where + " failed" + (last.empty() ? std::string() : " (" + last + ")");

@@ -26,8 +26,8 @@ std::optional<SshTarget> parseSshUrl(const std::string& url, std::string& error)
 
 struct SshSettings {
   SshTarget target;
-  std::string configFile;         // -F FILE (KWB_SSH_CONFIG); empty: the user's ~/.ssh/config
-  std::string controlDir;         // connection sharing sockets (ControlPath DIR/%C); empty: none
+  std::string configFile;  // -F FILE (KWB_SSH_CONFIG); empty: the user's ~/.ssh/config
+  std::string controlDir;  // connection sharing sockets (ControlPath DIR/%C); empty: none
   int connectTimeoutSeconds = 10;
 };
 

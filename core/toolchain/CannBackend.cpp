@@ -109,7 +109,8 @@ std::vector<Diagnostic> prepareCannWorkspace(const Task& task, const std::string
                            " has no bisheng --npu-arch here (supported: Ascend910B*, "
                            "Ascend910_93*, Ascend310P*, Ascend310B*)")};
   if (mode != "cpu" && !tools.bisheng)
-    return {toolchainError("the CANN toolkit at " + tools.root + " has no bisheng (compiler/ccec_compiler/bin)")};
+    return {
+        toolchainError("the CANN toolkit at " + tools.root + " has no bisheng (compiler/ccec_compiler/bin)")};
   if (mode == "cpu" && !tools.tikicpulib)
     return {toolchainError("the CANN toolkit at " + tools.root + " has no tools/tikicpulib for CPU mode")};
   std::string error;
@@ -136,8 +137,8 @@ CompileResult CannBackend::compile() {
   ProcessSpec spec;
   spec.workingDirectory = workDir_.string();
   spec.timeout = std::chrono::milliseconds(600000);
-  spec.argv = cannCompileArgv(mode_, toolPaths(*cann_), options_.soc, npuArchFor(options_.soc), workDir_.string(),
-                              binary_.string());
+  spec.argv = cannCompileArgv(mode_, toolPaths(*cann_), options_.soc, npuArchFor(options_.soc),
+                              workDir_.string(), binary_.string());
   r.commandLine = formatCommandLine(spec);
   const ProcessResult p = ProcessRunner().run(spec);
   r.log = p.stderrText + p.stdoutText;
@@ -187,8 +188,8 @@ CaseRunResult CannBackend::run(const verify::PreparedCase& prepared, const CaseF
   // folder here, and what the workbench reads from it goes through the msprof parsers.
   if (mode_ == "sim") policy.environment["CAMODEL_LOG_PATH"] = (files.scratch / "sim_log").string();
   const fs::path profDir = files.scratch / "msprof";
-  const std::vector<std::string> argv = cannKernelRunArgv(mode_, toolPaths(*cann_), options_.soc, profDir.string(),
-                                                          binary_.string(), files.manifest.string());
+  const std::vector<std::string> argv = cannKernelRunArgv(
+      mode_, toolPaths(*cann_), options_.soc, profDir.string(), binary_.string(), files.manifest.string());
   const auto start = std::chrono::steady_clock::now();
   const SandboxResult r = Sandbox(policy).run(argv);
   out.run.durationMs =

@@ -48,8 +48,8 @@ std::vector<std::string> cannCompileArgv(const std::string& mode, const CannTool
                                    "harness_acl.cpp",
                                    "-L" + root + "/lib64"};
   if (mode == "sim")
-    argv.insert(argv.end(), {"-L" + root + "/tools/simulator/" + soc + "/lib", "-lascendcl", "-lruntime_camodel",
-                             "-lnpu_drv"});
+    argv.insert(argv.end(), {"-L" + root + "/tools/simulator/" + soc + "/lib", "-lascendcl",
+                             "-lruntime_camodel", "-lnpu_drv"});
   else
     argv.insert(argv.end(), {"-lascendcl", "-lruntime"});
   argv.insert(argv.end(), {"-o", binary});
@@ -59,22 +59,25 @@ std::vector<std::string> cannCompileArgv(const std::string& mode, const CannTool
 std::string cannLibraryPath(const std::string& mode, const CannToolPaths& tools, const std::string& soc) {
   std::string ld = tools.root + "/lib64";
   if (mode == "sim") ld = tools.root + "/tools/simulator/" + soc + "/lib:" + ld;
-  if (mode == "cpu" && tools.tikicpulib) ld = *tools.tikicpulib + ":" + *tools.tikicpulib + "/" + soc + ":" + ld;
+  if (mode == "cpu" && tools.tikicpulib)
+    ld = *tools.tikicpulib + ":" + *tools.tikicpulib + "/" + soc + ":" + ld;
   return ld;
 }
 
 std::vector<std::string> cannKernelRunArgv(const std::string& mode, const CannToolPaths& tools,
                                            const std::string& soc, const std::string& profileDir,
                                            const std::string& binary, const std::string& manifest) {
-  if (tools.msprof && mode == "npu") return {*tools.msprof, "op", "--output=" + profileDir, binary, "kernel", manifest};
+  if (tools.msprof && mode == "npu")
+    return {*tools.msprof, "op", "--output=" + profileDir, binary, "kernel", manifest};
   if (tools.msprof && mode == "sim")
-    return {*tools.msprof, "op", "simulator", "--soc-version=" + soc, "--output=" + profileDir, binary, "kernel",
-            manifest};
+    return {*tools.msprof, "op",     "simulator", "--soc-version=" + soc, "--output=" + profileDir,
+            binary,        "kernel", manifest};
   return {binary, "kernel", manifest};
 }
 
-nlohmann::json cannProfileFromCsv(const std::string& mode, const std::string& ranOn, const std::string& outputDir,
-                                  const std::string& opBasicInfoCsv, const std::string& pipeUtilizationCsv) {
+nlohmann::json cannProfileFromCsv(const std::string& mode, const std::string& ranOn,
+                                  const std::string& outputDir, const std::string& opBasicInfoCsv,
+                                  const std::string& pipeUtilizationCsv) {
   nlohmann::json profile = {{"tool", mode == "sim" ? "msprof op simulator" : "msprof op"},
                             {"ran_on", ranOn},
                             {"output_dir", outputDir}};

@@ -13,9 +13,9 @@
 namespace kwb {
 
 struct CannToolPaths {
-  std::string root;                     // the toolkit (ASCEND_TOOLKIT_HOME)
-  std::optional<std::string> bisheng;   // compiler/ccec_compiler/bin/bisheng
-  std::optional<std::string> msprof;    // tools/profiler/bin/msprof
+  std::string root;                       // the toolkit (ASCEND_TOOLKIT_HOME)
+  std::optional<std::string> bisheng;     // compiler/ccec_compiler/bin/bisheng
+  std::optional<std::string> msprof;      // tools/profiler/bin/msprof
   std::optional<std::string> tikicpulib;  // tools/tikicpulib/lib
 };
 

@@ -51,8 +51,9 @@ TilingPhaseResult runTilingPhase(const Task& task, const verify::PreparedCase& p
   return out;
 }
 
-void judgeTilingRun(TilingPhaseResult& out, bool ranOk, const std::string& outcome, const std::string& stderrText,
-                    const std::string& readError, const std::string& commandLine) {
+void judgeTilingRun(TilingPhaseResult& out, bool ranOk, const std::string& outcome,
+                    const std::string& stderrText, const std::string& readError,
+                    const std::string& commandLine) {
   out.ok = false;
   if (!ranOk || !out.tiling.called) {
     std::string why = !readError.empty() ? readError : "the tiling run " + outcome;
@@ -63,11 +64,11 @@ void judgeTilingRun(TilingPhaseResult& out, bool ranOk, const std::string& outco
     return;
   }
   if (out.tiling.rc != 0) {
-    out.diagnostics.push_back(harnessError(
-        std::string(category::InvalidParam), "kwb_tiling",
-        "kwb_tiling returned " + std::to_string(out.tiling.rc) +
-            " for this case: the tiling rejected its shapes" +
-            (stderrText.empty() ? std::string() : " (" + stderrText.substr(0, 1000) + ")")));
+    out.diagnostics.push_back(
+        harnessError(std::string(category::InvalidParam), "kwb_tiling",
+                     "kwb_tiling returned " + std::to_string(out.tiling.rc) +
+                         " for this case: the tiling rejected its shapes" +
+                         (stderrText.empty() ? std::string() : " (" + stderrText.substr(0, 1000) + ")")));
     return;
   }
   if (out.tiling.blockDim <= 0 || out.tiling.blockDim > 65535) {

@@ -34,7 +34,8 @@ TilingPhaseResult runTilingPhase(const Task& task, const verify::PreparedCase& p
 // what was wrong with the file): did it run (`ranOk`, `outcome` for the message), did kwb_tiling
 // accept the shapes, are block dim and workspace in range. Sets out.ok or appends the diagnostic.
 // Shared by the local sandboxed run and the remote one (core/remote/RemoteCannBackend.h).
-void judgeTilingRun(TilingPhaseResult& out, bool ranOk, const std::string& outcome, const std::string& stderrText,
-                    const std::string& readError, const std::string& commandLine);
+void judgeTilingRun(TilingPhaseResult& out, bool ranOk, const std::string& outcome,
+                    const std::string& stderrText, const std::string& readError,
+                    const std::string& commandLine);
 
 }  // namespace kwb

@@ -40,12 +40,14 @@ class RemoteCannBackendTest : public ::testing::Test {
     fs::remove_all(root_, ec);
     fs::create_directories(root_);
     fs::copy(fs::path(KWB_FIXTURES_DIR) / "cann_standin", root_ / "remote-cann", fs::copy_options::recursive);
-    const std::string cmd = std::string(KWB_SOURCE_DIR) + "/tests/services/start-sshd.sh " + (root_ / "sshd").string() +
-                            " " + (root_ / "remote-cann").string() + " > /dev/null 2>&1";
+    const std::string cmd = std::string(KWB_SOURCE_DIR) + "/tests/services/start-sshd.sh " +
+                            (root_ / "sshd").string() + " " + (root_ / "remote-cann").string() +
+                            " > /dev/null 2>&1";
     started_ = std::system(cmd.c_str()) == 0;
   }
   static void TearDownTestSuite() {
-    const std::string cmd = std::string(KWB_SOURCE_DIR) + "/tests/services/stop-sshd.sh " + (root_ / "sshd").string();
+    const std::string cmd =
+        std::string(KWB_SOURCE_DIR) + "/tests/services/stop-sshd.sh " + (root_ / "sshd").string();
     (void)std::system(cmd.c_str());
   }
   void SetUp() override {
@@ -60,7 +62,8 @@ class RemoteCannBackendTest : public ::testing::Test {
     ASSERT_TRUE(facts) << error;
     facts_ = std::make_shared<const RemoteHostFacts>(*facts);
   }
-  EvalReport evalWith(const std::string& source, const std::string& label, RemoteCannBackend** out = nullptr) {
+  EvalReport evalWith(const std::string& source, const std::string& label,
+                      RemoteCannBackend** out = nullptr) {
     BackendOptions o;
     o.soc = "Ascend910B1";
     backend_ = std::make_unique<RemoteCannBackend>(o, settings_, facts_);
@@ -79,7 +82,8 @@ class RemoteCannBackendTest : public ::testing::Test {
   RemoteBackendSettings settings_;
   std::shared_ptr<const RemoteHostFacts> facts_;
   std::unique_ptr<RemoteCannBackend> backend_;
-  const std::string expert_ = readText(fs::path(KWB_SOURCE_DIR) / "resources/tasks/add_custom/expert_candidate.cpp");
+  const std::string expert_ =
+      readText(fs::path(KWB_SOURCE_DIR) / "resources/tasks/add_custom/expert_candidate.cpp");
 };
 }  // namespace
 

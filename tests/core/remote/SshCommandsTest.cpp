@@ -83,7 +83,8 @@ TEST(SshCommands, ArgvIsBatchModeAndEndsWithTheCommand) {
 
 TEST(SshCommands, ClassifiesCapturedFailures) {
   const SshTarget t{"root", "127.0.0.1", 55619};
-  EXPECT_EQ(classifySshFailure(255, fixture("connection_refused.stderr"), t).kind, SshFailureKind::Unreachable);
+  EXPECT_EQ(classifySshFailure(255, fixture("connection_refused.stderr"), t).kind,
+            SshFailureKind::Unreachable);
   EXPECT_EQ(classifySshFailure(255, fixture("unknown_host.stderr"), t).kind, SshFailureKind::Unreachable);
   const SshFailure auth = classifySshFailure(255, fixture("auth_failed.stderr"), t);
   EXPECT_EQ(auth.kind, SshFailureKind::AuthFailed);
