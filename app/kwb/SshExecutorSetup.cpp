@@ -67,7 +67,7 @@ bool SshExecutorSetup::probe(std::string& error) {
   return true;
 }
 
-BackendEvaluator::BackendFactory SshExecutorSetup::backendFactory() const {
+FactoryBackendEvaluator::Factory SshExecutorSetup::backendFactory() const {
   auto settings = settings_;
   auto facts = facts_;
   return [settings, facts](const BackendOptions& options) -> std::unique_ptr<Backend> {

@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-#include "core/agent/CandidateEvaluator.h"
+#include "core/agent/FactoryBackendEvaluator.h"
 #include "core/remote/RemoteCannBackend.h"
 
 namespace kwb::cli {
@@ -36,7 +36,7 @@ class SshExecutorSetup {
   const remote::RemoteBackendSettings& settings() const { return settings_; }
   const std::string& remoteCann() const { return remoteCann_; }
   // Makes the remote ascend-cann backend of every evaluation.
-  BackendEvaluator::BackendFactory backendFactory() const;
+  FactoryBackendEvaluator::Factory backendFactory() const;
 
  private:
   SshExecutorSetup() = default;

@@ -325,7 +325,7 @@ int runSuiteAgent(SuiteRunArgs a) {
   if (sshSetup)
     options.makeEvaluator = [backend, factory = sshSetup->backendFactory()](const Task& task) {
       return std::shared_ptr<CandidateEvaluator>(
-          std::make_shared<BackendEvaluator>(backend, task.soc, factory));
+          std::make_shared<FactoryBackendEvaluator>(backend, task.soc, factory));
     };
   else
     options.makeEvaluator = [backend](const Task& task) {

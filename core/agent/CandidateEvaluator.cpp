@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/agent/CandidateEvaluator.h"
+#include "core/agent/FactoryBackendEvaluator.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -93,15 +94,6 @@ BackendEvaluator::BackendEvaluator(std::string backend, std::string soc,
     throw std::invalid_argument("unknown backend \"" + backend_ + "\" (ascend-sim or ascend-cann)");
 }
 
-BackendEvaluator::BackendEvaluator(std::string backend, std::string soc, BackendFactory factory,
-                                   std::optional<std::chrono::milliseconds> caseTimeout)
-    : backend_(std::move(backend)),
-      soc_(std::move(soc)),
-      caseTimeout_(caseTimeout),
-      factory_(std::move(factory)) {
-  if (!factory_) throw std::invalid_argument("BackendEvaluator: no backend factory");
-}
-
 EvaluationOutcome BackendEvaluator::evaluate(const Task& task, const Candidate& candidate,
                                              const EvaluationContext& ctx) {
   BackendOptions bo;
@@ -109,8 +101,13 @@ EvaluationOutcome BackendEvaluator::evaluate(const Task& task, const Candidate& 
   bo.cacheDir = ctx.cacheDir;
   if (caseTimeout_) bo.caseTimeout = *caseTimeout_;
   std::string error;
-  auto backend = factory_ ? factory_(bo) : makeBackend(backend_, bo, error);
+  auto backend = makeBackend(backend_, bo, error);
   if (!backend) throw std::runtime_error("backend " + backend_ + ": " + error);
+  return evaluateOnBackend(*backend, task, candidate, ctx);
+}
+
+EvaluationOutcome evaluateOnBackend(Backend& backend, const Task& task, const Candidate& candidate,
+                                    const EvaluationContext& ctx) {
   auto [name, source] = primaryCandidateFile(candidate);
   EvalRequest req;
   req.candidateSource = source;
@@ -145,7 +142,7 @@ EvaluationOutcome BackendEvaluator::evaluate(const Task& task, const Candidate& 
     seen[static_cast<int>(*phase)] = true;
     ctx.onPhase(*phase);
   };
-  const EvalReport report = kwb::evaluate(task, *backend, req);
+  const EvalReport report = kwb::evaluate(task, backend, req);
   return outcomeFromReport(report);
 }
 

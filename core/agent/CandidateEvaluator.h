@@ -9,7 +9,6 @@
 #include <chrono>
 #include <filesystem>
 #include <functional>
-#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,7 +23,6 @@
 #include "core/model/Task.h"
 #include "core/model/Verdict.h"
 #include "core/model/VerifyReport.h"
-#include "core/toolchain/Backend.h"
 
 namespace kwb {
 
@@ -73,11 +71,6 @@ class BackendEvaluator : public CandidateEvaluator {
   // `caseTimeout` bounds each sandboxed case run (the backend's default when unset).
   BackendEvaluator(std::string backend, std::string soc,
                    std::optional<std::chrono::milliseconds> caseTimeout = {});
-  // A backend made by `factory` for each evaluation (the remote ascend-cann of the ssh executor,
-  // core/remote/RemoteCannBackend.h); `backend` is its name.
-  using BackendFactory = std::function<std::unique_ptr<Backend>(const BackendOptions&)>;
-  BackendEvaluator(std::string backend, std::string soc, BackendFactory factory,
-                   std::optional<std::chrono::milliseconds> caseTimeout = {});
   EvaluationOutcome evaluate(const Task& task, const Candidate& candidate,
                              const EvaluationContext& ctx) override;
   std::string backendName() const override { return backend_; }
@@ -86,7 +79,6 @@ class BackendEvaluator : public CandidateEvaluator {
   std::string backend_;
   std::string soc_;
   std::optional<std::chrono::milliseconds> caseTimeout_;
-  BackendFactory factory_;
 };
 
 // The emulator/msprof profile JSON as the model's ProfileReport (null/non-object -> nullopt).

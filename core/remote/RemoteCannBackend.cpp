@@ -11,7 +11,7 @@
 #include "core/process/ProcessRunner.h"
 #include "core/remote/RemoteRunScript.h"
 #include "core/toolchain/CannBackend.h"
-#include "core/toolchain/TilingPhase.h"
+#include "core/toolchain/TilingJudgement.h"
 
 namespace kwb::remote {
 

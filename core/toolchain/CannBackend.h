@@ -17,7 +17,6 @@
 #include <optional>
 
 #include "core/toolchain/Backend.h"
-#include "core/toolchain/CannCommands.h"
 #include "core/toolchain/CannInstallation.h"
 
 namespace kwb {
@@ -48,21 +47,6 @@ class CannBackend : public Backend {
   SocInfo soc_;
   std::filesystem::path workDir_, kernelFile_, harnessFile_, binary_;
 };
-
-// The generated kernel-launch workspace in `workDir`: kernel.cpp and the candidate's companions,
-// include/kwb_tiling.h, harness_main.cpp (cpu), harness_acl.cpp (npu, sim) and the equivalent
-// CMakeLists.txt. Checks first what the toolchain cannot build (the operator-project form, a SoC
-// without an --npu-arch, a missing bisheng or tikicpulib) and returns those as diagnostics. Shared by
-// CannBackend and the remote backend (core/remote/RemoteCannBackend.h).
-struct CannWorkspace {
-  std::filesystem::path workDir;  // absolute
-  SocInfo soc;
-};
-std::vector<Diagnostic> prepareCannWorkspace(const Task& task, const std::string& candidateSource,
-                                             const std::map<std::string, std::string>& companions,
-                                             const std::filesystem::path& workDir, const std::string& soc,
-                                             const std::string& mode, const CannToolPaths& tools,
-                                             CannWorkspace& out);
 
 // dav-2201 for Ascend910B*/Ascend910_93*, dav-2002 for Ascend310P*, dav-3002 for Ascend310B*;
 // empty for SoCs bisheng has no arch for here.

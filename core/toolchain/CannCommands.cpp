@@ -2,10 +2,74 @@
 #include "core/toolchain/CannCommands.h"
 
 #include <exception>
+#include <fstream>
 
 #include "core/diag/MsprofParser.h"
+#include "core/toolchain/CannBackend.h"
+#include "core/toolchain/OpProjectForm.h"
+#include "core/verify/ReferenceRunner.h"
 
 namespace kwb {
+
+namespace fs = std::filesystem;
+
+namespace {
+void writeText(const fs::path& p, const std::string& text) {
+  std::ofstream out(p, std::ios::binary | std::ios::trunc);
+  out << text;
+}
+Diagnostic toolchainError(const std::string& message) {
+  Diagnostic d;
+  d.source = "toolchain";
+  d.category = std::string(category::InvalidParam);
+  d.message = message;
+  return d;
+}
+}  // namespace
+
+std::vector<Diagnostic> prepareCannWorkspace(const Task& task, const std::string& candidateSource,
+                                             const std::map<std::string, std::string>& companions,
+                                             const fs::path& workDir, const std::string& socName,
+                                             const std::string& mode, const CannToolPaths& tools,
+                                             CannWorkspace& out) {
+  {
+    std::map<std::string, std::string> all = companions;
+    all["kernel.cpp"] = candidateSource;
+    std::vector<Diagnostic> problems;
+    if (detectOpProjectForm(all, "kernel.cpp", problems))
+      return {toolchainError(
+          "a candidate in the operator-project form (a TilingFunc and OpDef) is evaluated on ascend-sim; on "
+          "CANN, export it as a msopgen project and build it with its build.sh "
+          "(docs/candidate-contract.md)")};
+  }
+  if (mode != "npu" && mode != "sim" && mode != "cpu")
+    return {toolchainError("unknown CANN run mode \"" + mode + "\"; expected npu, sim or cpu")};
+  if (npuArchFor(socName).empty())
+    return {toolchainError("SoC " + socName +
+                           " has no bisheng --npu-arch here (supported: Ascend910B*, "
+                           "Ascend910_93*, Ascend310P*, Ascend310B*)")};
+  if (mode != "cpu" && !tools.bisheng)
+    return {
+        toolchainError("the CANN toolkit at " + tools.root + " has no bisheng (compiler/ccec_compiler/bin)")};
+  if (mode == "cpu" && !tools.tikicpulib)
+    return {toolchainError("the CANN toolkit at " + tools.root + " has no tools/tikicpulib for CPU mode")};
+  std::string error;
+  auto soc = loadSocInfo(socName, error);
+  if (!soc) return {toolchainError(error)};
+  out.soc = *soc;
+  std::error_code ec;
+  out.workDir = fs::absolute(workDir, ec);
+  fs::create_directories(out.workDir / "include", ec);
+  writeText(out.workDir / "kernel.cpp", candidateSource);
+  if (std::string cerr; !writeCompanionFiles(out.workDir, companions, cerr)) return {toolchainError(cerr)};
+  const fs::path inc = verify::taskIncludeDir(task);
+  fs::copy_file(inc / "kwb_tiling.h", out.workDir / "include" / "kwb_tiling.h",
+                fs::copy_options::overwrite_existing, ec);
+  writeText(out.workDir / "harness_main.cpp", generateCpuHarness(task));
+  writeText(out.workDir / "harness_acl.cpp", generateAclHarness(task));
+  writeText(out.workDir / "CMakeLists.txt", generateCannCMake(task, socName));
+  return {};
+}
 
 std::vector<std::string> cannCompileArgv(const std::string& mode, const CannToolPaths& tools,
                                          const std::string& soc, const std::string& npuArch,

@@ -4,11 +4,17 @@
 // backend (CannBackend) and the one that builds and runs on a remote host over SSH
 // (core/remote/RemoteCannBackend.h). Paths are POSIX paths on the machine that runs the command.
 
+#include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "core/model/Diagnostic.h"
+#include "core/model/Task.h"
+#include "core/toolchain/SocInfo.h"
 
 namespace kwb {
 
@@ -39,5 +45,19 @@ std::vector<std::string> cannKernelRunArgv(const std::string& mode, const CannTo
 nlohmann::json cannProfileFromCsv(const std::string& mode, const std::string& ranOn,
                                   const std::string& outputDir, const std::string& opBasicInfoCsv,
                                   const std::string& pipeUtilizationCsv);
+
+// The generated kernel-launch workspace in `workDir`: kernel.cpp and the candidate's companions,
+// include/kwb_tiling.h, harness_main.cpp (cpu), harness_acl.cpp (npu, sim) and the equivalent
+// CMakeLists.txt. Checks first what the toolchain cannot build (the operator-project form, a SoC
+// without an --npu-arch, a missing bisheng or tikicpulib) and returns those as diagnostics.
+struct CannWorkspace {
+  std::filesystem::path workDir;  // absolute
+  SocInfo soc;
+};
+std::vector<Diagnostic> prepareCannWorkspace(const Task& task, const std::string& candidateSource,
+                                             const std::map<std::string, std::string>& companions,
+                                             const std::filesystem::path& workDir, const std::string& soc,
+                                             const std::string& mode, const CannToolPaths& tools,
+                                             CannWorkspace& out);
 
 }  // namespace kwb

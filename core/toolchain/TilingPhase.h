@@ -30,12 +30,4 @@ TilingPhaseResult runTilingPhase(const Task& task, const verify::PreparedCase& p
                                  const std::vector<std::filesystem::path>& extraReadOnly = {},
                                  const std::map<std::string, std::string>& environment = {});
 
-// Judges a finished tiling run whose result is already in out.tiling (readTilingResult; `readError`
-// what was wrong with the file): did it run (`ranOk`, `outcome` for the message), did kwb_tiling
-// accept the shapes, are block dim and workspace in range. Sets out.ok or appends the diagnostic.
-// Shared by the local sandboxed run and the remote one (core/remote/RemoteCannBackend.h).
-void judgeTilingRun(TilingPhaseResult& out, bool ranOk, const std::string& outcome,
-                    const std::string& stderrText, const std::string& readError,
-                    const std::string& commandLine);
-
 }  // namespace kwb
