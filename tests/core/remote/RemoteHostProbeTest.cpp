@@ -73,7 +73,7 @@ TEST(RemoteHostProbe, HostileAnswersAreRejectedOrDropped) {
   EXPECT_TRUE(f->simulatorSocs.empty());
   EXPECT_TRUE(f->devices.empty());
   EXPECT_FALSE(f->cannVersion);
-  EXPECT_GE(f->warnings.size(), 5u);
+  EXPECT_GE(f->warnings.size(), 4u);  // bisheng, msprof, the simulator, the unknown key
 }
 
 TEST(RemoteHostDoctor, LinesForEachOutcome) {
