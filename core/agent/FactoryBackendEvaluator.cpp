@@ -7,7 +7,10 @@ namespace kwb {
 
 FactoryBackendEvaluator::FactoryBackendEvaluator(std::string backend, std::string soc, Factory factory,
                                                  std::optional<std::chrono::milliseconds> caseTimeout)
-    : backend_(std::move(backend)), soc_(std::move(soc)), factory_(std::move(factory)), caseTimeout_(caseTimeout) {
+    : backend_(std::move(backend)),
+      soc_(std::move(soc)),
+      factory_(std::move(factory)),
+      caseTimeout_(caseTimeout) {
   if (!factory_) throw std::invalid_argument("FactoryBackendEvaluator: no backend factory");
 }
 

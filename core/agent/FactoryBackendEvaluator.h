@@ -21,7 +21,8 @@ class FactoryBackendEvaluator : public CandidateEvaluator {
   // `backend`: the made backends' name. Throws std::invalid_argument without a factory.
   FactoryBackendEvaluator(std::string backend, std::string soc, Factory factory,
                           std::optional<std::chrono::milliseconds> caseTimeout = {});
-  EvaluationOutcome evaluate(const Task& task, const Candidate& candidate, const EvaluationContext& ctx) override;
+  EvaluationOutcome evaluate(const Task& task, const Candidate& candidate,
+                             const EvaluationContext& ctx) override;
   std::string backendName() const override { return backend_; }
 
  private:
