@@ -53,7 +53,11 @@ std::string remoteRunCommand(const RemoteRunRequest& r) {
   std::vector<std::string> argv = {"sh", r.script, std::to_string(r.seconds), r.workDir};
   for (const auto& p : r.readOnly) argv.push_back("ro=" + p);
   for (const auto& p : r.writable) argv.push_back("rw=" + p);
-  for (const auto& [name, value] : r.environment) argv.push_back("env=" + name + "=" + value);
+  for (const auto& [name, value] : r.environment) {
+    std::string word = "env=";
+    word.append(name).append("=").append(value);
+    argv.push_back(std::move(word));
+  }
   argv.emplace_back("--");
   argv.insert(argv.end(), r.argv.begin(), r.argv.end());
   return remoteCommandLine(argv);
