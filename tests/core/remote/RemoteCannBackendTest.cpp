@@ -4,6 +4,7 @@
 // Skipped where sshd is not installed.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -35,7 +36,8 @@ std::string envLine(const fs::path& envFile, const std::string& name) {
 class RemoteCannBackendTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    root_ = fs::path(KWB_TEST_BIN_DIR) / "remote-cann-test";
+    // ctest runs each test in its own process, several at once: each gets its own sshd and folders.
+    root_ = fs::path(KWB_TEST_BIN_DIR) / ("remote-cann-test-" + std::to_string(getpid()));
     std::error_code ec;
     fs::remove_all(root_, ec);
     fs::create_directories(root_);
@@ -49,6 +51,8 @@ class RemoteCannBackendTest : public ::testing::Test {
     const std::string cmd =
         std::string(KWB_SOURCE_DIR) + "/tests/services/stop-sshd.sh " + (root_ / "sshd").string();
     (void)std::system(cmd.c_str());
+    std::error_code ec;
+    fs::remove_all(root_, ec);
   }
   void SetUp() override {
     if (!started_) GTEST_SKIP() << "no sshd here (openssh-server)";
