@@ -9,7 +9,8 @@ kwb_install_deps() {
     qt6-base-dev libqt6charts6-dev libqt6opengl6-dev libqscintilla2-qt6-dev
     bubblewrap xvfb xauth clang-format clang-tidy
     clang libclang-rt-14-dev  # the fuzz preset: clang with libFuzzer (docs/reliability.md)
-    slurm-wlm munge)  # the Slurm executor's test starts a single-node Slurm (docs/suites.md)
+    slurm-wlm munge  # the Slurm executor's test starts a single-node Slurm (docs/suites.md)
+    openssh-server openssh-client)  # the ssh executor's tests start an sshd on loopback (docs/suites.md)
   local missing=()
   for p in "${pkgs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -15,6 +15,7 @@
 
 #include "app/kwb/Cli.h"
 #include "app/kwb/LlmOptions.h"
+#include "app/kwb/SshExecutorSetup.h"
 #include "app/kwb/StopSignals.h"
 #include "core/agent/AgentEvents.h"
 #include "core/model/Task.h"
@@ -32,7 +33,7 @@ using namespace kwb::suite;
 
 struct SuiteRunArgs {
   std::vector<std::string> tasks;
-  std::string backend = "ascend-sim";
+  std::string backend;  // empty: ascend-sim, or ascend-cann with --executor ssh://
   LlmOptions llm;
   int samples = 0;  // 0: not given (1, or the plan's on --resume)
   int maxIterations = 0;
@@ -47,7 +48,8 @@ struct SuiteRunArgs {
   bool noExpert = false;
   bool noReport = false;
   SuiteBudgets budgets;
-  std::string executor = "local";  // "local" or "slurm"
+  std::string executor = "local";  // "local", "slurm" or "ssh://user@host[:port]"
+  SshOptions ssh;
   std::string partition, timeLimit, account;
   int maxRetries = 2;
   double pollSeconds = 2;
@@ -213,6 +215,22 @@ int runSuiteAgent(SuiteRunArgs a) {
     if (a.resume) return bad("--resume needs --out DIR (the suite folder to continue)", a.json);
     a.out = defaultOutDir();
   }
+  // --executor ssh://: the samples run here, every evaluation builds and runs on the remote host.
+  std::unique_ptr<SshExecutorSetup> sshSetup;
+  if (a.executor.rfind("ssh://", 0) == 0) {
+    a.ssh.url = a.executor;
+    std::string error;
+    sshSetup = SshExecutorSetup::make(a.ssh, error);
+    if (!sshSetup) return bad("--executor: " + error, a.json);
+    if (a.backend.empty()) a.backend = "ascend-cann";
+    if (a.backend != "ascend-cann")
+      return bad(
+          "--executor ssh:// runs the ascend-cann backend on the remote host; drop --backend " + a.backend,
+          a.json);
+  } else if (a.executor != "local" && a.executor != "slurm") {
+    return bad("--executor must be local, slurm or ssh://user@host[:port] (got " + a.executor + ")", a.json);
+  }
+  if (a.backend.empty()) a.backend = "ascend-sim";
   const fs::path dir(a.out);
   std::error_code ec;
   const bool hasPlan = fs::exists(dir / kSuitePlanFile, ec);
@@ -273,6 +291,28 @@ int runSuiteAgent(SuiteRunArgs a) {
           {"--time", a.timeLimit},
           {"--account", a.account}})
       if (auto why = slurmOptionProblem(option, value); !why.empty()) return bad(why, a.json);
+  if (sshSetup) {
+    if (plan.settings.backend != "ascend-cann")
+      return bad("the suite in " + dir.string() + " uses the " + plan.settings.backend +
+                     " backend; --executor ssh:// runs ascend-cann",
+                 a.json);
+    std::string error;
+    if (!sshSetup->probe(error)) return bad("--executor " + a.executor + ": " + error, a.json);
+    const auto& f = sshSetup->facts();
+    if (!f.cann)
+      return bad(
+          "--executor " + a.executor +
+              ": no CANN toolkit found there (ASCEND_TOOLKIT_HOME / ASCEND_HOME_PATH unset in its login "
+              "environment, nothing under /usr/local/Ascend or ~/Ascend); install it or pass --remote-cann "
+              "DIR (kwb doctor --host " +
+              a.executor + ")",
+          a.json);
+    if (!a.json)
+      std::cerr << "kwb suite: " << a.executor << ": CANN " << f.cannVersion.value_or("(version unknown)")
+                << " at " << f.cann->root << ", "
+                << (f.devices.empty() ? "no NPU device" : std::to_string(f.devices.size()) + " NPU device(s)")
+                << (f.bubblewrap ? ", bubblewrap" : ", no bubblewrap (rlimits only)") << "\n";
+  }
   SuiteRunOptions options;
   options.workers = a.workers;
   options.measureExpert = !a.noExpert;
@@ -282,9 +322,15 @@ int runSuiteAgent(SuiteRunArgs a) {
   options.loop.seed = seed;
   options.makeLlm = [cfg] { return std::shared_ptr<LlmClient>(makeLlmClient(cfg)); };
   const std::string backend = plan.settings.backend;
-  options.makeEvaluator = [backend](const Task& task) {
-    return std::shared_ptr<CandidateEvaluator>(std::make_shared<BackendEvaluator>(backend, task.soc));
-  };
+  if (sshSetup)
+    options.makeEvaluator = [backend, factory = sshSetup->backendFactory()](const Task& task) {
+      return std::shared_ptr<CandidateEvaluator>(
+          std::make_shared<FactoryBackendEvaluator>(backend, task.soc, factory));
+    };
+  else
+    options.makeEvaluator = [backend](const Task& task) {
+      return std::shared_ptr<CandidateEvaluator>(std::make_shared<BackendEvaluator>(backend, task.soc));
+    };
   const bool json = a.json;
   options.onEvent = [json](const SuiteEvent& e) { printEvent(e, json); };
   const auto onEvent = options.onEvent;
@@ -370,7 +416,8 @@ int runSuiteAgent(SuiteRunArgs a) {
   }
   if (const int sig = signals.received()) {
     std::cerr << "kwb suite: stopped by signal " << sig << "; continue with: kwb suite run --resume --out "
-              << dir.string() << (slurm ? " --executor slurm" : "") << "\n";
+              << dir.string() << (a.executor != "local" ? " --executor " + a.executor : std::string())
+              << "\n";
     return 128 + sig;
   }
   if (llmFailure) return LlmFailure;
@@ -426,7 +473,8 @@ void addSuiteRunCommands(CLI::App& suite, Context& ctx) {
   auto a = std::make_shared<SuiteRunArgs>();
   run->add_option("TASKS", a->tasks, "Task folders, or folders of task folders (e.g. resources/tasks)");
   addLlmOptions(*run, a->llm);
-  run->add_option("--backend", a->backend, "ascend-sim (emulator) or ascend-cann")
+  run->add_option("--backend", a->backend,
+                  "ascend-sim (emulator, default) or ascend-cann (default with ssh://)")
       ->check(CLI::IsMember({"ascend-sim", "ascend-cann"}));
   run->add_option("--samples", a->samples, "Independent sessions per task (K)")
       ->check(CLI::Range(1, kMaxSuiteSamples));
@@ -452,8 +500,15 @@ void addSuiteRunCommands(CLI::App& suite, Context& ctx) {
   run->add_flag("--no-expert", a->noExpert, "Do not measure the expert candidates (no fast_p vs expert)");
   run->add_flag("--no-report", a->noReport, "Do not write report.json/.xml/.html at the end");
   run->add_flag("--json", a->json, "One JSON line per event on stdout");
-  run->add_option("--executor", a->executor, "Where the samples run: local (threads) or slurm (one job each)")
-      ->check(CLI::IsMember({"local", "slurm"}));
+  run->add_option("--executor", a->executor,
+                  "Where the samples run: local (threads), slurm (one job each) or ssh://user@host[:port] "
+                  "(threads here, every build and run on that NPU host)");
+  run->add_option("--ssh-config", a->ssh.configFile,
+                  "ssh config file for ssh:// (default $KWB_SSH_CONFIG, else ~/.ssh/config)");
+  run->add_option("--remote-dir", a->ssh.remoteDir,
+                  "Remote folder of the workspaces (default ~/.cache/kwb-remote)");
+  run->add_option("--remote-cann", a->ssh.remoteCann,
+                  "The CANN toolkit on the remote host (default: as detectCann finds it)");
   run->add_option("--partition", a->partition, "Slurm partition of the jobs (--executor slurm)");
   run->add_option("--time", a->timeLimit, "Slurm time limit of each job, e.g. 30 or 1:00:00");
   run->add_option("--account", a->account, "Slurm account to charge");

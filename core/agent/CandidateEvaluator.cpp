@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/agent/CandidateEvaluator.h"
+#include "core/agent/FactoryBackendEvaluator.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -102,6 +103,11 @@ EvaluationOutcome BackendEvaluator::evaluate(const Task& task, const Candidate& 
   std::string error;
   auto backend = makeBackend(backend_, bo, error);
   if (!backend) throw std::runtime_error("backend " + backend_ + ": " + error);
+  return evaluateOnBackend(*backend, task, candidate, ctx);
+}
+
+EvaluationOutcome evaluateOnBackend(Backend& backend, const Task& task, const Candidate& candidate,
+                                    const EvaluationContext& ctx) {
   auto [name, source] = primaryCandidateFile(candidate);
   EvalRequest req;
   req.candidateSource = source;
@@ -136,7 +142,7 @@ EvaluationOutcome BackendEvaluator::evaluate(const Task& task, const Candidate& 
     seen[static_cast<int>(*phase)] = true;
     ctx.onPhase(*phase);
   };
-  const EvalReport report = kwb::evaluate(task, *backend, req);
+  const EvalReport report = kwb::evaluate(task, backend, req);
   return outcomeFromReport(report);
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/toolchain/CannBackend.h"
 #include "core/base/TextFile.h"
+#include "core/toolchain/CannCommands.h"
 #include "core/toolchain/OpProjectForm.h"
 
 #include <algorithm>
@@ -9,7 +10,6 @@
 #include <sstream>
 
 #include "core/diag/CompilerDiagnosticParser.h"
-#include "core/diag/MsprofParser.h"
 #include "core/diag/RuntimeErrorParser.h"
 #include "core/process/ProcessRunner.h"
 #include "core/sandbox/Sandbox.h"
@@ -32,6 +32,14 @@ Diagnostic toolchainError(const std::string& message, std::string_view cat = cat
   d.category = std::string(cat);
   d.message = message;
   return d;
+}
+CannToolPaths toolPaths(const CannInstallation& c) {
+  CannToolPaths t;
+  t.root = c.root.string();
+  if (c.bisheng) t.bisheng = c.bisheng->string();
+  if (c.msprof) t.msprof = c.msprof->string();
+  if (c.tikicpulib) t.tikicpulib = c.tikicpulib->string();
+  return t;
 }
 bool deviceVisible() {
   std::error_code ec;
@@ -67,44 +75,13 @@ std::vector<Diagnostic> CannBackend::prepare(const Task& task, const std::string
     return {toolchainError(
         "no CANN toolkit found (ASCEND_TOOLKIT_HOME / ASCEND_HOME_PATH unset and nothing under "
         "/usr/local/Ascend or ~/Ascend); use --backend ascend-sim, the emulator")};
-  {
-    std::map<std::string, std::string> all = companions;
-    all["kernel.cpp"] = candidateSource;
-    std::vector<Diagnostic> problems;
-    if (detectOpProjectForm(all, "kernel.cpp", problems))
-      return {toolchainError(
-          "a candidate in the operator-project form (a TilingFunc and OpDef) is evaluated on ascend-sim; on "
-          "CANN, export it as a msopgen project and build it with its build.sh "
-          "(docs/candidate-contract.md)")};
-  }
-  if (mode_ != "npu" && mode_ != "sim" && mode_ != "cpu")
-    return {toolchainError("unknown CANN run mode \"" + mode_ + "\"; expected npu, sim or cpu")};
-  if (npuArchFor(options_.soc).empty())
-    return {toolchainError("SoC " + options_.soc +
-                           " has no bisheng --npu-arch here (supported: Ascend910B*, "
-                           "Ascend910_93*, Ascend310P*, Ascend310B*)")};
-  if (mode_ != "cpu" && !cann_->bisheng)
-    return {toolchainError("the CANN toolkit at " + cann_->root.string() +
-                           " has no bisheng (compiler/ccec_compiler/bin)")};
-  if (mode_ == "cpu" && !cann_->tikicpulib)
-    return {toolchainError("the CANN toolkit at " + cann_->root.string() +
-                           " has no tools/tikicpulib for CPU mode")};
-  std::string error;
-  auto soc = loadSocInfo(options_.soc, error);
-  if (!soc) return {toolchainError(error)};
-  soc_ = *soc;
-  std::error_code ec;
-  workDir_ = fs::absolute(workDir, ec);
-  fs::create_directories(workDir_ / "include", ec);
-  kernelFile_ = workDir_ / "kernel.cpp";
-  writeText(kernelFile_, candidateSource);
-  if (std::string cerr; !writeCompanionFiles(workDir_, companions, cerr)) return {toolchainError(cerr)};
-  const fs::path inc = verify::taskIncludeDir(task);
-  fs::copy_file(inc / "kwb_tiling.h", workDir_ / "include" / "kwb_tiling.h",
-                fs::copy_options::overwrite_existing, ec);
-  writeText(workDir_ / "harness_main.cpp", generateCpuHarness(task));
-  writeText(workDir_ / "harness_acl.cpp", generateAclHarness(task));
-  writeText(workDir_ / "CMakeLists.txt", generateCannCMake(task, options_.soc));
+  CannWorkspace ws;
+  auto problems = prepareCannWorkspace(task, candidateSource, companions, workDir, options_.soc, mode_,
+                                       toolPaths(*cann_), ws);
+  if (!problems.empty()) return problems;
+  soc_ = ws.soc;
+  workDir_ = ws.workDir;
+  kernelFile_ = ws.workDir / "kernel.cpp";
   harnessFile_ = workDir_ / (mode_ == "cpu" ? "harness_main.cpp" : "harness_acl.cpp");
   binary_ = workDir_ / "kernel_app";
   return {};
@@ -113,54 +90,11 @@ std::vector<Diagnostic> CannBackend::prepare(const Task& task, const std::string
 CompileResult CannBackend::compile() {
   CompileResult r;
   const auto start = std::chrono::steady_clock::now();
-  const fs::path root = cann_->root;
   ProcessSpec spec;
   spec.workingDirectory = workDir_.string();
   spec.timeout = std::chrono::milliseconds(600000);
-  if (mode_ == "cpu") {
-    const fs::path lib = *cann_->tikicpulib;
-    spec.argv = {"g++",
-                 "-std=c++17",
-                 "-g",
-                 "-O0",
-                 "-DASCENDC_CPU_DEBUG",
-                 "-D__CCE_KT_TEST__",
-                 "-I" + (workDir_ / "include").string(),
-                 "-I" + (root / "include").string(),
-                 "-I" + (root / "tools" / "tikicpulib" / "include").string(),
-                 "kernel.cpp",
-                 "harness_main.cpp",
-                 "-L" + lib.string(),
-                 "-L" + (lib / options_.soc).string(),
-                 "-Wl,-rpath," + lib.string(),
-                 "-Wl,-rpath," + (lib / options_.soc).string(),
-                 "-ltikicpulib_npuchk",
-                 "-ltikicpulib_stubreg",
-                 "-o",
-                 binary_.string()};
-  } else {
-    spec.argv = {cann_->bisheng->string(),
-                 "-xcce",
-                 "--npu-arch=" + npuArchFor(options_.soc),
-                 "-O2",
-                 "-std=c++17",
-                 "--cce-auto-sync",
-                 "-I" + (workDir_ / "include").string(),
-                 "-I" + workDir_.string(),
-                 "-I" + (root / "include").string(),
-                 "-I" + (root / "compiler" / "tikcpp" / "tikcfw").string(),
-                 "-I" + (root / "compiler" / "tikcpp" / "tikcfw" / "impl").string(),
-                 "-I" + (root / "compiler" / "tikcpp" / "tikcfw" / "interface").string(),
-                 "harness_acl.cpp",
-                 "-L" + (root / "lib64").string()};
-    if (mode_ == "sim")
-      spec.argv.insert(spec.argv.end(),
-                       {"-L" + (root / "tools" / "simulator" / options_.soc / "lib").string(), "-lascendcl",
-                        "-lruntime_camodel", "-lnpu_drv"});
-    else
-      spec.argv.insert(spec.argv.end(), {"-lascendcl", "-lruntime"});
-    spec.argv.insert(spec.argv.end(), {"-o", binary_.string()});
-  }
+  spec.argv = cannCompileArgv(mode_, toolPaths(*cann_), options_.soc, npuArchFor(options_.soc),
+                              workDir_.string(), binary_.string());
   r.commandLine = formatCommandLine(spec);
   const ProcessResult p = ProcessRunner().run(spec);
   r.log = p.stderrText + p.stdoutText;
@@ -192,11 +126,7 @@ CaseRunResult CannBackend::run(const verify::PreparedCase& prepared, const CaseF
   policy.cpuSeconds = static_cast<int>(options_.caseTimeout.count() / 1000) + 5;
   policy.maxProcesses = 256;
   const fs::path root = cann_->root;
-  std::string ld = (root / "lib64").string();
-  if (mode_ == "sim") ld = (root / "tools" / "simulator" / options_.soc / "lib").string() + ":" + ld;
-  if (mode_ == "cpu" && cann_->tikicpulib)
-    ld = cann_->tikicpulib->string() + ":" + (*cann_->tikicpulib / options_.soc).string() + ":" + ld;
-  policy.environment["LD_LIBRARY_PATH"] = ld;
+  policy.environment["LD_LIBRARY_PATH"] = cannLibraryPath(mode_, toolPaths(*cann_), options_.soc);
   policy.environment["ASCEND_TOOLKIT_HOME"] = root.string();
   // The tiling first, where no tensor data exists (TilingPhase.h).
   {
@@ -213,23 +143,9 @@ CaseRunResult CannBackend::run(const verify::PreparedCase& prepared, const CaseF
   // CANN's tools (msprof, the simulator) write their own logs and profiles: the scratch stays a host
   // folder here, and what the workbench reads from it goes through the msprof parsers.
   if (mode_ == "sim") policy.environment["CAMODEL_LOG_PATH"] = (files.scratch / "sim_log").string();
-  std::vector<std::string> argv;
   const fs::path profDir = files.scratch / "msprof";
-  if (cann_->msprof && mode_ == "npu") {
-    argv = {cann_->msprof->string(), "op",     "--output=" + profDir.string(),
-            binary_.string(),        "kernel", files.manifest.string()};
-  } else if (cann_->msprof && mode_ == "sim") {
-    argv = {cann_->msprof->string(),
-            "op",
-            "simulator",
-            "--soc-version=" + options_.soc,
-            "--output=" + profDir.string(),
-            binary_.string(),
-            "kernel",
-            files.manifest.string()};
-  } else {
-    argv = {binary_.string(), "kernel", files.manifest.string()};
-  }
+  const std::vector<std::string> argv = cannKernelRunArgv(
+      mode_, toolPaths(*cann_), options_.soc, profDir.string(), binary_.string(), files.manifest.string());
   const auto start = std::chrono::steady_clock::now();
   const SandboxResult r = Sandbox(policy).run(argv);
   out.run.durationMs =
@@ -256,30 +172,14 @@ CaseRunResult CannBackend::run(const verify::PreparedCase& prepared, const CaseF
                                                  category::RuntimeCrash));
   std::error_code ec;
   if (fs::exists(profDir, ec)) {
-    out.profile = {{"tool", mode_ == "sim" ? "msprof op simulator" : "msprof op"},
-                   {"ran_on", ranOnName(ranOn())},
-                   {"output_dir", profDir.string()}};
-    // OPPROF_*/OpBasicInfo.csv and PipeUtilization.csv (docs/ascend-notes.md §4.1), parsed with MsprofParser.
+    // The first OpBasicInfo.csv / PipeUtilization.csv under the output folder (OPPROF_*/).
+    std::string basic, pipe;
     for (const auto& e : fs::recursive_directory_iterator(profDir, ec)) {
       const std::string fname = e.path().filename().string();
-      try {
-        if (fname == "OpBasicInfo.csv") {
-          const auto rows = parseOpBasicInfo(readTextFileOrEmpty(e.path()), e.path().string());
-          if (!rows.empty()) {
-            out.profile["task_duration_us"] = rows.front().taskDurationUs;
-            out.profile["block_dim"] = rows.front().blockDim;
-            out.profile["op_name"] = rows.front().opName;
-          }
-        } else if (fname == "PipeUtilization.csv") {
-          const auto rows = parsePipeUtilization(readTextFileOrEmpty(e.path()), e.path().string());
-          if (auto b = busiestPipe(rows))
-            out.profile["busiest_pipe"] = {
-                {"core", b->core}, {"pipe", b->pipe}, {"mean_ratio", b->meanRatio}};
-        }
-      } catch (const std::exception& ex) {
-        out.profile["parse_error"] = ex.what();
-      }
+      if (fname == "OpBasicInfo.csv" && basic.empty()) basic = readTextFileOrEmpty(e.path());
+      if (fname == "PipeUtilization.csv" && pipe.empty()) pipe = readTextFileOrEmpty(e.path());
     }
+    out.profile = cannProfileFromCsv(mode_, std::string(ranOnName(ranOn())), profDir.string(), basic, pipe);
   }
   const auto errors = readCaseResults(files, prepared, out, "toolchain");
   if (!errors.empty()) out.run.status = RunStatus::Error;

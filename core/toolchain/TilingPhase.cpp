@@ -4,19 +4,9 @@
 #include <fstream>
 
 #include "core/sandbox/Sandbox.h"
+#include "core/toolchain/TilingJudgement.h"
 
 namespace kwb {
-
-namespace {
-Diagnostic harnessError(std::string category, std::string api, std::string message) {
-  Diagnostic d;
-  d.source = "harness";
-  d.category = std::move(category);
-  if (!api.empty()) d.api = std::move(api);
-  d.message = std::move(message);
-  return d;
-}
-}  // namespace
 
 TilingPhaseResult runTilingPhase(const Task& task, const verify::PreparedCase& prepared,
                                  const CaseFiles& files, const SocInfo& soc,
@@ -47,38 +37,7 @@ TilingPhaseResult runTilingPhase(const Task& task, const verify::PreparedCase& p
   out.timedOut = r.timedOut || r.hasCategory(category::Timeout);
   std::string error;
   out.tiling = readTilingResult(files.tilingResult, error);
-  if (!r.ok() || !out.tiling.called) {
-    std::string why = !error.empty() ? error : "the tiling run " + r.process.describeOutcome();
-    if (!r.stderrText().empty()) why += ": " + r.stderrText().substr(0, 2000);
-    out.diagnostics.push_back(harnessError(
-        out.timedOut ? std::string(category::Timeout) : std::string(category::RuntimeCrash), "kwb_tiling",
-        "the host tiling (kwb_tiling) did not complete: " + why + "\ncommand: " + r.commandLine()));
-    return out;
-  }
-  if (out.tiling.rc != 0) {
-    out.diagnostics.push_back(harnessError(
-        std::string(category::InvalidParam), "kwb_tiling",
-        "kwb_tiling returned " + std::to_string(out.tiling.rc) +
-            " for this case: the tiling rejected its shapes" +
-            (r.stderrText().empty() ? std::string() : " (" + r.stderrText().substr(0, 1000) + ")")));
-    return out;
-  }
-  if (out.tiling.blockDim <= 0 || out.tiling.blockDim > 65535) {
-    out.diagnostics.push_back(
-        harnessError(std::string(category::InvalidParam), "kwb_set_block_dim",
-                     "kwb_tiling chose blockDim " + std::to_string(out.tiling.blockDim) +
-                         "; it must be 1..65535 (kwb_set_block_dim was not called, or with 0)"));
-    return out;
-  }
-  // A workspace beyond what the run may allocate would only fail later, less clearly.
-  if (out.tiling.workspaceSize > (4ull << 30)) {
-    out.diagnostics.push_back(harnessError(std::string(category::InvalidParam), "kwb_set_workspace",
-                                           "kwb_tiling asked for " +
-                                               std::to_string(out.tiling.workspaceSize) +
-                                               " bytes of workspace; at most 4 GiB"));
-    return out;
-  }
-  out.ok = true;
+  judgeTilingRun(out, r.ok(), r.process.describeOutcome(), r.stderrText(), error, r.commandLine());
   return out;
 }
 
