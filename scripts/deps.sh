@@ -6,7 +6,7 @@ kwb_install_deps() {
   local pkgs=(cmake ninja-build g++ pkg-config git python3
     nlohmann-json3-dev libcli11-dev libcpp-httplib-dev libcurl4-openssl-dev
     libgtest-dev libgmock-dev libbenchmark-dev libdtl-dev libeigen3-dev python3-numpy python3-torch
-    qt6-base-dev libqt6charts6-dev libqt6opengl6-dev libqscintilla2-qt6-dev
+    qt6-base-dev qt6-charts-dev libqt6opengl6-dev libqscintilla2-qt6-dev
     bubblewrap xvfb xauth clang-format clang-tidy
     clang libclang-rt-14-dev  # the fuzz preset: clang with libFuzzer (docs/reliability.md)
     slurm-wlm munge  # the Slurm executor's test starts a single-node Slurm (docs/suites.md)
