@@ -96,7 +96,12 @@ std::unordered_set<std::string> headerNames(const PreprocessedUnit& u, const std
     // or a use of a name declared elsewhere: it declares nothing a candidate could name by itself.
     if (k > 0 && u.tokens[k - 1].text == "::") continue;
     if (fk == 1 && (!inScope || afterNamespace)) names.insert(t.text);
-    if (fk == 2 && (afterNamespace || (!inScope && !inNamespace))) names.insert(t.text);
+    // The parameter names of a function the workbench's headers declare at global scope (set_flag's
+    // `pipe`, memcpy_s's `count`) are not visible to a candidate: only the names outside parentheses count.
+    const bool inParameters =
+        std::count_if(head.begin(), head.end(), [](const PpToken* h) { return h->text == "("; }) >
+        std::count_if(head.begin(), head.end(), [](const PpToken* h) { return h->text == ")"; });
+    if (fk == 2 && (afterNamespace || (!inScope && !inNamespace && !inParameters))) names.insert(t.text);
   }
   for (const auto& d : u.directives)
     if (!own.count(d.file) && (d.name == "define" || d.name == "undef") && !d.tokens.empty())
