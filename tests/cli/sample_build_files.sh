@@ -68,7 +68,10 @@ python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['status']=
 eval "$("$P/bin/kwb" sim env)" || fail "kwb sim env"
 [ -f "$ASCEND_HOME_PATH/tools/tikicpulib/lib/cmake/tikicpulib/tikicpulib-config.cmake" ] || fail "ASCEND_HOME_PATH=$ASCEND_HOME_PATH has no tikicpulib"
 unset CMAKE_PREFIX_PATH  # as in a shell that only sourced the CANN variables
+# The project's build files and scripts are its own; its kernel and host sources are the public-style
+# add_custom's (tests/emulator/public_style/add_custom), kept in one place.
 cp -r "$SRC/tests/emulator/kernel_launch/add_invocation" "$WORK/kl"
+cp "$SRC"/tests/emulator/public_style/add_custom/{add_custom.cpp,main.cpp,data_utils.h} "$WORK/kl/"
 (cd "$WORK/kl" && bash run.sh -r cpu -v Ascend910B1) > "$WORK/kl.log" 2>&1 || { cat "$WORK/kl.log"; fail "run.sh -r cpu"; }
 grep -q "test pass" "$WORK/kl.log" || { cat "$WORK/kl.log"; fail "verify did not pass"; }
 grep -q "blocks run on the kwb emulator" "$WORK/kl.log" || { cat "$WORK/kl.log"; fail "the kernel-launch program does not say it ran on the emulator"; }
