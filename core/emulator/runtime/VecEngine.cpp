@@ -10,6 +10,7 @@
 #include <string>
 
 #include "BlockContext.h"
+#include "VecMask.h"
 
 namespace kwb_sim {
 
@@ -19,71 +20,7 @@ std::uint32_t off(const LocalDesc& d) {
   return static_cast<std::uint32_t>(d.ptr - ubAlias(spaceBase(d.ref.space)));
 }
 
-struct Mask {
-  bool counter = false;
-  std::uint64_t bits[2] = {0, 0};
-  std::uint64_t total = 0;  // counter mode: elements over all repeats
-  std::uint32_t repeat = 0;
-  bool ok = true;
-};
-
-// Resolves the mask of a mask/repeat call and checks it (mask 0, mask over the per-repeat lane count,
-// repeatTime over 255).
-Mask resolveMask(const VecArgs& a, std::uint32_t lanes, SrcLoc loc) {
-  Mask m;
-  m.counter = g_block.mask.counter;
-  const bool useArg = a.isSetMask;
-  if (m.counter) {
-    m.total = useArg ? a.mask[0] : g_block.mask.bits[0];
-    m.repeat = static_cast<std::uint32_t>((m.total + lanes - 1) / lanes);
-    return m;
-  }
-  if (a.repeat > 255) {
-    report(Cat::InvalidParam, a.api, loc, Pipe::V, 0,
-           std::string(a.api) + ": repeatTime = " + std::to_string(static_cast<std::int32_t>(a.repeat)) +
-               " is outside 0..255 (the repeat field is 8 bits; split the work into several calls or use the "
-               "count "
-               "form)");
-    m.ok = false;
-    return m;
-  }
-  m.repeat = a.repeat;
-  if (useArg && !a.maskBits) {
-    const std::uint64_t c = a.mask[0];
-    if (c == 0 || c > lanes) {
-      report(Cat::InvalidParam, a.api, loc, Pipe::V, 0,
-             std::string(a.api) + ": continuous mask = " + std::to_string(c) +
-                 (c == 0 ? " selects no element (mask cannot be 0 in normal mode)"
-                         : " exceeds the " + std::to_string(lanes) + " elements one repeat holds for " +
-                               std::to_string(256 / lanes * 8) + "-bit data (256 bytes per repeat)"));
-      if (c == 0) {
-        m.ok = false;
-        return m;
-      }
-    }
-    const std::uint64_t n = c > lanes ? lanes : c;
-    m.bits[0] = n >= 64 ? ~0ull : ((1ull << n) - 1);
-    m.bits[1] = n > 64 ? (n >= 128 ? ~0ull : ((1ull << (n - 64)) - 1)) : 0;
-  } else {
-    m.bits[0] = useArg ? a.mask[0] : g_block.mask.bits[0];
-    m.bits[1] = useArg ? a.mask[1] : g_block.mask.bits[1];
-    if (lanes <= 64) {
-      if (useArg && m.bits[1] != 0)
-        report(Cat::InvalidParam, a.api, loc, Pipe::V, 0,
-               std::string(a.api) + ": mask[1] must be 0 for 32-bit data (a repeat holds only 64 elements)");
-      m.bits[1] = 0;
-      if (lanes < 64) m.bits[0] &= (1ull << lanes) - 1;
-    }
-    if ((m.bits[0] | m.bits[1]) == 0) {
-      report(Cat::InvalidParam, a.api, loc, Pipe::V, 0,
-             std::string(a.api) + ": the bit mask is all zero, no element would be computed");
-      m.ok = false;
-    }
-  }
-  return m;
-}
-
-bool laneOn(const Mask& m, std::uint32_t r, std::uint32_t i, std::uint32_t lanes) {
+bool laneOn(const VecMask& m, std::uint32_t r, std::uint32_t i, std::uint32_t lanes) {
   if (m.counter) return static_cast<std::uint64_t>(r) * lanes + i < m.total;
   return ((i < 64 ? m.bits[0] >> i : m.bits[1] >> (i - 64)) & 1u) != 0;
 }
@@ -105,7 +42,7 @@ std::uint64_t spanOf(std::uint32_t repeat, std::uint32_t lanes, std::uint32_t es
 
 // How many lanes of repeat r are on when they are lanes 0..n-1 (a continuous mask, a full bit mask, the
 // counter mode's repeats); -1 when the lanes on are not such a prefix.
-int prefixLanes(const Mask& m, std::uint32_t r, std::uint32_t lanes) {
+int prefixLanes(const VecMask& m, std::uint32_t r, std::uint32_t lanes) {
   if (m.counter) {
     const std::uint64_t first = static_cast<std::uint64_t>(r) * lanes;
     return first >= m.total ? 0 : static_cast<int>(m.total - first < lanes ? m.total - first : lanes);
@@ -257,7 +194,7 @@ void vecRun(const VecArgs& a, SrcLoc loc) {
     report(Cat::InvalidParam, a.api, loc, Pipe::V, 0,
            std::string(a.api) +
                ": dstBlkStride = 0 is undefined behaviour (every block would write the same 32 bytes)");
-  const Mask m = resolveMask(a, lanes, loc);
+  const VecMask m = vecResolveMask(a, lanes, loc);
   if (!m.ok || m.repeat == 0) {
     recordVec(a, loc, 0, 0, 0, 0);
     return;
@@ -327,7 +264,7 @@ void vecCompare(const VecArgs& a, int cmpMode, SrcLoc loc) {
            "Compare on int32_t supports only CMPMODE::EQ on this architecture");
   std::uint64_t n = 0;
   std::uint32_t repeat = 0;
-  Mask m;
+  VecMask m;
   if (a.countForm) {
     if (a.count < 0) return;
     const std::uint64_t bytes = static_cast<std::uint64_t>(a.count) * es;
@@ -342,7 +279,7 @@ void vecCompare(const VecArgs& a, int cmpMode, SrcLoc loc) {
     m.counter = true;
     m.total = static_cast<std::uint64_t>(repeat) * lanes;
   } else {
-    m = resolveMask(a, lanes, loc);
+    m = vecResolveMask(a, lanes, loc);
     if (!m.ok) return;
     repeat = m.repeat;
   }
@@ -444,7 +381,7 @@ void vecReduce(const VecArgs& a, RedOp op, bool whole, bool calIndex, int order,
   const std::uint32_t es = a.esize;
   const std::uint32_t lanes = 256 / es;
   std::uint32_t repeat = 0;
-  Mask m;
+  VecMask m;
   if (a.countForm) {
     if (a.count <= 0) {
       if (a.count < 0)
@@ -455,7 +392,7 @@ void vecReduce(const VecArgs& a, RedOp op, bool whole, bool calIndex, int order,
     m.total = static_cast<std::uint64_t>(a.count);
     repeat = static_cast<std::uint32_t>((m.total + lanes - 1) / lanes);
   } else {
-    m = resolveMask(a, lanes, loc);
+    m = vecResolveMask(a, lanes, loc);
     if (!m.ok) return;
     repeat = m.repeat;
   }

@@ -10,8 +10,8 @@
 
 namespace kwb_sim {
 
-// The same rules and messages as the engine's own mask resolution (VecEngine.cpp), kept separate so that
-// the ops outside the engine do not reach into it.
+// The mask resolution of every mask/repeat call, the engine's (VecEngine.cpp) and the ops outside it:
+// mask 0, a mask over the per-repeat lane count, repeatTime over 255.
 VecMask vecResolveMask(const VecArgs& a, std::uint32_t lanes, SrcLoc loc) {
   VecMask m;
   m.counter = g_block.mask.counter;
