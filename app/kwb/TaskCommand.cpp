@@ -6,6 +6,7 @@
 
 #include "app/kwb/Cli.h"
 #include "app/kwb/TaskImportKernelBench.h"
+#include "app/kwb/TaskImportNpuKernelBench.h"
 #include "core/agent/ImportedTask.h"
 #include "core/agent/OpProjectImport.h"
 #include "core/model/Task.h"
@@ -127,17 +128,28 @@ void addTaskCommand(CLI::App& app, Context& ctx) {
   import->add_option("--out", *out, "The task folder to write")->required();
   import->add_option("--dtype-combination", options->dtypeColumn, "Which DataType({...}) column (default 0)");
   import->add_option("--soc", options->soc, "Target SoC of the task");
-  import->callback([&ctx, dir, out, options, cases, reference, kernelBench] {
-    ctx.action = [dir, out, options, cases, reference, kernelBench] {
-      if (kernelBench->from == "kernelbench")
-        return importKernelBenchTaskCommand(*dir, *cases, options->soc, *kernelBench, *out);
-  OperatorProjectImportOptions o = *options;
-  o.casesFile = *cases;
-  o.referenceFile = *reference;
-  return importTaskCommand(*dir, o, *out);
-};
+  auto npu = std::make_shared<NpuKernelBenchCliOptions>();
+  import->add_option("--answer", npu->answer,
+                     "(npukernelbench) answer/N is the imported candidate (default 0)");
+  import->add_option("--max-cases", npu->maxCases, "(npukernelbench) import at most N rows (default 64)")
+      ->check(CLI::Range(1, 64));
+  auto* dtypeOption = import->get_option("--dtype-combination");
+  import->callback([&ctx, dir, out, options, cases, reference, kernelBench, npu, dtypeOption] {
+    const bool dtypeGiven = dtypeOption->count() > 0;
+  ctx.action = [dir, out, options, cases, reference, kernelBench, npu, dtypeGiven] {
+    if (kernelBench->from == "kernelbench")
+      return importKernelBenchTaskCommand(*dir, *cases, options->soc, *kernelBench, *out);
+    if (kernelBench->from == "npukernelbench")
+      return importNpuKernelBenchTaskCommand(
+          *dir, *npu, dtypeGiven ? std::optional<std::size_t>(options->dtypeColumn) : std::nullopt,
+          options->soc, *out);
+    OperatorProjectImportOptions o = *options;
+    o.casesFile = *cases;
+    o.referenceFile = *reference;
+    return importTaskCommand(*dir, o, *out);
+  };
 }  // namespace kwb::cli
 );
-}
+}  // namespace kwb::cli
 
 }  // namespace kwb::cli

@@ -11,8 +11,11 @@ namespace kwb::cli {
 
 void addKernelBenchImportOptions(CLI::App& import, const std::shared_ptr<KernelBenchCliOptions>& options) {
   import
-      .add_option("--from", options->from, "kernelbench: DIR is a KernelBench / MultiKernelBench problem .py")
-      ->check(CLI::IsMember({"kernelbench", "op-project"}));
+      .add_option(
+          "--from", options->from,
+          "kernelbench: DIR is a KernelBench / MultiKernelBench problem .py; npukernelbench: DIR is an "
+          "NPUKernelBench task folder (answer/, validation/)")
+      ->check(CLI::IsMember({"kernelbench", "npukernelbench", "op-project"}));
   import.add_option("--shape", options->shapes,
                     "(kernelbench) an extra case: INPUT=AxB[,INPUT=AxB...]; repeat for more cases");
   import.add_option("--name", options->name, "(kernelbench) the task name (default: from the file name)");

@@ -33,8 +33,8 @@ std::string writeImportedTask(const OperatorProjectImport& imported, const fs::p
   if (ec) return "cannot create " + (out / "imported").string() + ": " + ec.message();
   if (!writeFile(out / "task.json", nlohmann::json(imported.task).dump(2) + "\n"))
     return "cannot write " + (out / "task.json").string();
-  if (!writeFile(out / "reference.cpp", imported.referenceSource))
-    return "cannot write " + (out / "reference.cpp").string();
+  if (!writeFile(out / imported.referenceFileName, imported.referenceSource))
+    return "cannot write " + (out / imported.referenceFileName).string();
   for (const auto& [name, text] : imported.candidate.files)
     if (!writeFile(out / "imported" / name, text))
       return "cannot write " + (out / "imported" / name).string();

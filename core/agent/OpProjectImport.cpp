@@ -163,6 +163,8 @@ OperatorProjectImport importOperatorProject(const fs::path& dir,
   if (options.referenceFile.empty())
     errors.push_back(importError("--reference", 0, "the reference is required: --reference reference.cpp"));
   if (!sig || !errors.empty()) return r;
+  for (auto& d : opDefColumnProblems(*sig, options.dtypeColumn)) errors.push_back(std::move(d));
+  if (!errors.empty()) return r;
 
   // The task: signature from the OpDef, cases from the user.
   nlohmann::json j;
@@ -172,13 +174,6 @@ OperatorProjectImport importOperatorProject(const fs::path& dir,
   auto tensors = [&](const std::vector<OpDefParam>& params) {
     nlohmann::json a = nlohmann::json::array();
     for (const auto& p : params) {
-      if (options.dtypeColumn >= p.dtypes.size()) {
-        errors.push_back(importError(hostPath, p.line,
-                                     "\"" + p.name + "\" lists " + std::to_string(p.dtypes.size()) +
-                                         " dtypes; dtype combination " + std::to_string(options.dtypeColumn) +
-                                         " does not exist"));
-        continue;
-      }
       a.push_back({{"name", p.name}, {"dtype", std::string(dtypeName(p.dtypes[options.dtypeColumn]))}});
     }
     return a;

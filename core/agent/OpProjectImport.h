@@ -36,7 +36,8 @@ struct OperatorProjectImportOptions {
 struct OperatorProjectImport {
   Task task;
   std::string referenceSource;
-  Candidate candidate;  // origin Imported, operator-project form
+  std::string referenceFileName = "reference.cpp";  // reference.py for a Python reference
+  Candidate candidate;                              // origin Imported, operator-project form
   // The project's own files (path relative to the project -> text) that the candidate came from, so
   // an export back into the project changes only those (exportIntoOperatorProject).
   std::map<std::string, std::string> projectFiles;

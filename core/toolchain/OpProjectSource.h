@@ -21,8 +21,15 @@ namespace kwb {
 struct OpDefParam {
   std::string name;
   std::vector<std::string> geDTypes;  // as written, e.g. "DT_FLOAT16"
-  std::vector<DType> dtypes;          // the same, known to the workbench (same length when no problem)
-  std::vector<std::string> formats;   // "FORMAT_ND", ...
+  // The same, as the workbench's dtypes, column for column; a column the workbench does not know
+  // (ge::DT_COMPLEX64, ...) holds a placeholder and is listed in unknownDTypes.
+  std::vector<DType> dtypes;
+  struct UnknownDType {
+    std::size_t column = 0;
+    int line = 0;
+  };
+  std::vector<UnknownDType> unknownDTypes;
+  std::vector<std::string> formats;  // "FORMAT_ND", ...
   std::string paramType = "REQUIRED";
   int line = 0;
 };
@@ -72,6 +79,10 @@ std::optional<OpDefSignature> parseOpDef(const std::string& text, const std::str
 // Every REGISTER_TILING_DATA_CLASS in `text`, with the class qualified by its enclosing namespaces.
 std::vector<TilingRegistration> parseTilingRegistrations(const std::string& text,
                                                          const std::string& fileName);
+
+// What stops dtype combination `column` of the OpDef from being a task's signature: a parameter that
+// lists fewer combinations, or a dtype the workbench does not know in that column (at its line).
+std::vector<Diagnostic> opDefColumnProblems(const OpDefSignature& sig, std::size_t column);
 
 // ge::DataType enumerator name ("DT_FLOAT16", with or without "ge::") -> the workbench's dtype.
 std::optional<DType> dtypeFromGeName(std::string_view name);

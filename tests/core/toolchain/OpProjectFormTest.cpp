@@ -208,12 +208,32 @@ TEST(OpProjectSource, BadOpDefsNameTheFileAndLine) {
   std::vector<Diagnostic> problems;
   std::string unknown = host;
   unknown.replace(unknown.find("DT_FLOAT16"), 10, "DT_COMPLEX64");
-  parseOpDef(unknown, "op_host/add_custom.cpp", problems);
+  const auto unknownSig = parseOpDef(unknown, "op_host/add_custom.cpp", problems);
+  ASSERT_TRUE(unknownSig.has_value());
+  EXPECT_TRUE(problems.empty()) << "an unknown dtype only matters in the combination a task tests";
+  problems = opDefColumnProblems(*unknownSig, 0);
   ASSERT_EQ(problems.size(), 1u);
   EXPECT_EQ(problems[0].file, "op_host/add_custom.cpp");
   EXPECT_EQ(problems[0].line, 55);
   EXPECT_NE(problems[0].message.find("unknown dtype ge::DT_COMPLEX64 for input \"x\""), std::string::npos)
       << problems[0].message;
+
+  // A second combination the workbench does not know leaves the first one usable (public OpDefs list
+  // DT_COMPLEX64 beside the float columns).
+  problems.clear();
+  std::string twoColumns = host;
+  for (std::size_t at = twoColumns.find("DT_FLOAT16}"); at != std::string::npos;
+       at = twoColumns.find("DT_FLOAT16}", at + 30))
+    twoColumns.replace(at, 11, "DT_FLOAT16, ge::DT_COMPLEX64}");
+  const auto twoSig = parseOpDef(twoColumns, "op_host/add_custom.cpp", problems);
+  ASSERT_TRUE(twoSig.has_value());
+  EXPECT_TRUE(problems.empty()) << (problems.empty() ? "" : problems[0].message);
+  EXPECT_TRUE(opDefColumnProblems(*twoSig, 0).empty());
+  const auto second = opDefColumnProblems(*twoSig, 1);
+  ASSERT_FALSE(second.empty());
+  EXPECT_NE(second[0].message.find("unknown dtype ge::DT_COMPLEX64 for input \"x\" (dtype combination 1)"),
+            std::string::npos)
+      << second[0].message;
 
   problems.clear();
   std::string noOpDef = host.substr(0, host.find("namespace ops {"));
