@@ -127,11 +127,18 @@ std::vector<Diagnostic> RemoteCannBackend::prepare(const Task& task, const std::
   for (const auto& [name, text] : companions) workspaceFiles_.push_back(name);
   const std::string root =
       !settings_.remoteDir.empty() ? settings_.remoteDir : facts_->home + "/.cache/kwb-remote";
+  remoteRoot_ = root;
   remoteWork_ = remoteWorkspaceFor(root, workDir_);
   if (!isSafeRemotePath(remoteWork_))
     return {remoteError("the remote workspace folder " + remoteWork_ +
                         " is not an absolute path of letters, digits and / _ . - + @ : ,")};
   return {};
+}
+
+RemoteCannBackend::~RemoteCannBackend() {
+  if (remoteWork_.empty() || settings_.keepRemoteWorkspace || !isSafeRemotePath(remoteWork_)) return;
+  // Best effort: a host gone away keeps the folder until a later build prunes it.
+  (void)session_.run("rm -rf " + remoteWork_, std::nullopt, std::chrono::milliseconds(30000), 4096);
 }
 
 CompileResult RemoteCannBackend::compile() {
@@ -151,7 +158,11 @@ CompileResult RemoteCannBackend::compile() {
   const std::vector<std::string> build =
       cannCompileArgv(mode_, *facts_->cann, options_.soc, npuArchFor(options_.soc), w, w + "/kernel_app");
   const std::string buildLine = remoteCommandLine(build);
-  const std::string command = "rm -rf " + w + " && mkdir -p " + w + " && tar -xf - -C " + w +
+  // Workspaces of killed runs: only the w-* folders this backend names, only when untouched for long.
+  const std::string prune = "find " + remoteRoot_ + " -mindepth 1 -maxdepth 1 -type d -name 'w-*' -mmin +" +
+                            std::to_string(settings_.staleWorkspaceMinutes) +
+                            " -exec rm -rf {} + 2>/dev/null; ";
+  const std::string command = prune + "rm -rf " + w + " && mkdir -p " + w + " && tar -xf - -C " + w +
                               " || { echo 'kwb-remote: cannot write the workspace " + w +
                               "' >&2; exit 96; }; cd " + w + " && " + buildLine +
                               " && test -x kernel_app && echo '" + kBuiltMarker + "'";

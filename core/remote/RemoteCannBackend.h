@@ -24,6 +24,10 @@ namespace kwb::remote {
 struct RemoteBackendSettings {
   SshSettings ssh;
   std::string remoteDir;  // absolute remote folder of the workspaces; empty: $HOME/.cache/kwb-remote
+  // The evaluation's remote workspace is removed when the backend ends, and each build first removes
+  // workspaces under the folder untouched for this long (left by killed runs): docs/suites.md, "SSH".
+  bool keepRemoteWorkspace = false;
+  int staleWorkspaceMinutes = 24 * 60;
 };
 
 class RemoteCannBackend : public Backend {
@@ -31,6 +35,11 @@ class RemoteCannBackend : public Backend {
   // `facts`: the host's probe (probeRemoteHost), shared by every evaluation of a run.
   RemoteCannBackend(BackendOptions options, RemoteBackendSettings settings,
                     std::shared_ptr<const RemoteHostFacts> facts);
+  ~RemoteCannBackend() override;
+  RemoteCannBackend(const RemoteCannBackend&) = delete;
+  RemoteCannBackend& operator=(const RemoteCannBackend&) = delete;
+  RemoteCannBackend(RemoteCannBackend&&) = delete;
+  RemoteCannBackend& operator=(RemoteCannBackend&&) = delete;
   std::string name() const override { return "ascend-cann"; }
   std::string soc() const override { return options_.soc; }
   RanOn ranOn() const override;
@@ -61,6 +70,7 @@ class RemoteCannBackend : public Backend {
   SocInfo soc_;
   std::filesystem::path workDir_;
   std::vector<std::string> workspaceFiles_;  // relative names shipped to the remote
+  std::string remoteRoot_;
   std::string remoteWork_;
 };
 

@@ -4,6 +4,8 @@
 // Skipped where sshd is not installed.
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include <unistd.h>
 #include <cstdlib>
 #include <fstream>
@@ -118,6 +120,34 @@ TEST_F(RemoteCannBackendTest, BuildsAndRunsRemotelyUnderMsprofAndParsesWhatComes
   // The tiling ran remotely and was judged here: the stand-in's block dim 8.
   ASSERT_FALSE(r.runs.empty());
   EXPECT_EQ(r.runs[0].tiling.blockDim, 8);
+}
+
+TEST_F(RemoteCannBackendTest, RemoteWorkspacesAreRemovedAtTheEndAndStaleOnesBeforeABuild) {
+  // A workspace a killed run left two days ago, and one another run uses now.
+  const fs::path stale = fs::path(settings_.remoteDir) / "w-00000000deadbeef";
+  const fs::path busy = fs::path(settings_.remoteDir) / "w-00000000cafef00d";
+  const fs::path other = fs::path(settings_.remoteDir) / "not-a-workspace";
+  for (const auto& d : {stale, busy, other}) fs::create_directories(d / "sub");
+  const auto old = fs::file_time_type::clock::now() - std::chrono::hours(48);
+  fs::last_write_time(stale, old);
+  fs::last_write_time(other, old);
+  RemoteCannBackend* b = nullptr;
+  const EvalReport r = evalWith(expert_, "cleanup", &b);
+  ASSERT_TRUE(r.compile.has_value() && r.compile->ok) << nlohmann::json(r).dump(2);
+  const fs::path workspace = b->remoteWorkspace();
+  EXPECT_TRUE(fs::exists(workspace / "kernel_app"));
+  EXPECT_FALSE(fs::exists(stale)) << "a w-* folder untouched for 48 h goes before the build";
+  EXPECT_TRUE(fs::exists(busy)) << "a fresh one stays";
+  EXPECT_TRUE(fs::exists(other)) << "only w-* folders are the backend's";
+  backend_.reset();
+  EXPECT_FALSE(fs::exists(workspace)) << "the evaluation's workspace goes with the backend";
+  settings_.keepRemoteWorkspace = true;
+  evalWith(expert_, "kept", &b);
+  const fs::path kept = b->remoteWorkspace();
+  backend_.reset();
+  EXPECT_TRUE(fs::exists(kept / "kernel_app")) << "keepRemoteWorkspace keeps it";
+  fs::remove_all(busy);
+  fs::remove_all(other);
 }
 
 TEST_F(RemoteCannBackendTest, RemoteCompileErrorsPointAtTheCandidateLine) {
