@@ -75,7 +75,9 @@ std::string clip(std::string s) {
 class Reader {
  public:
   explicit Reader(std::vector<std::string>& problems) : problems_(problems) {}
-  void problem(const std::string& pointer, const std::string& what) { problems_.push_back(pointer + ": " + what); }
+  void problem(const std::string& pointer, const std::string& what) {
+    problems_.push_back(pointer + ": " + what);
+  }
 
   std::string text(const json& j, const std::string& p) {
     if (!j.is_string()) {
@@ -239,8 +241,10 @@ NpuKernelBenchCsv parseNpuKernelBenchCases(const std::string& text) {
     if (!ids.insert(id).second) problem(lineNo, "case_id " + id + " repeats");
     csv.rows.push_back(std::move(row));
   }
-  if (csv.columns.empty()) problem(0, "empty: no header line");
-  else if (csv.rows.empty() && csv.ok()) problem(lineNo, "no rows after the header");
+  if (csv.columns.empty())
+    problem(0, "empty: no header line");
+  else if (csv.rows.empty() && csv.ok())
+    problem(lineNo, "no rows after the header");
   return csv;
 }
 

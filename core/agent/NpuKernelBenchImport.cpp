@@ -72,7 +72,8 @@ bool rowFitsColumn(const NpuKernelBenchRowDescription& row, const OpDefSignature
     if (column >= sig.inputs[k].dtypes.size() || !dtypeFits(tensors[k]->dtype, sig.inputs[k].dtypes[column]))
       return false;
   for (std::size_t k = 0; k < row.outputs.size(); ++k)
-    if (column >= sig.outputs[k].dtypes.size() || !dtypeFits(row.outputs[k].dtype, sig.outputs[k].dtypes[column]))
+    if (column >= sig.outputs[k].dtypes.size() ||
+        !dtypeFits(row.outputs[k].dtype, sig.outputs[k].dtypes[column]))
       return false;
   return true;
 }
@@ -154,7 +155,8 @@ std::optional<std::string> readText(const fs::path& path, std::size_t limit, con
 
 }  // namespace
 
-NpuKernelBenchImport importNpuKernelBenchTask(const fs::path& dir, const NpuKernelBenchImportOptions& options) {
+NpuKernelBenchImport importNpuKernelBenchTask(const fs::path& dir,
+                                              const NpuKernelBenchImportOptions& options) {
   NpuKernelBenchImport r;
   auto& errors = r.project.errors;
   auto refuse = [&](const std::string& file, int line, std::string message) {
@@ -169,20 +171,24 @@ NpuKernelBenchImport importNpuKernelBenchTask(const fs::path& dir, const NpuKern
   const fs::path answerDir = dir / "answer" / std::to_string(options.answer);
   for (const char* f : {"validation/module.py", "validation/prepare_inputs.py", "validation/test_cases.csv"})
     if (!fs::is_regular_file(dir / f, ec))
-      refuse(f, 0,
-             "missing: an NPUKernelBench task folder has validation/module.py (class Model), "
-             "validation/prepare_inputs.py (get_inputs(param)) and validation/test_cases.csv (one case a row)");
+      refuse(
+          f, 0,
+          "missing: an NPUKernelBench task folder has validation/module.py (class Model), "
+          "validation/prepare_inputs.py (get_inputs(param)) and validation/test_cases.csv (one case a row)");
   if (!fs::is_directory(answerDir / "op_host", ec) || !fs::is_directory(answerDir / "op_kernel", ec))
     refuse(answerRel, 0,
            "missing: the answer is an operator project with op_host/ and op_kernel/ (--answer N chooses "
            "answer/N)");
   if (!errors.empty()) return r;
-  const auto moduleSource = readText(dir / "validation/module.py", kMaxPythonBytes, "validation/module.py", errors);
+  const auto moduleSource =
+      readText(dir / "validation/module.py", kMaxPythonBytes, "validation/module.py", errors);
   const auto prepareSource =
       readText(dir / "validation/prepare_inputs.py", kMaxPythonBytes, "validation/prepare_inputs.py", errors);
-  const auto csvText = readText(dir / "validation/test_cases.csv", kMaxCsvBytes, "validation/test_cases.csv", errors);
+  const auto csvText =
+      readText(dir / "validation/test_cases.csv", kMaxCsvBytes, "validation/test_cases.csv", errors);
   if (!errors.empty()) return r;
-  r.keptFiles = {{"module.py", *moduleSource}, {"prepare_inputs.py", *prepareSource}, {"test_cases.csv", *csvText}};
+  r.keptFiles = {
+      {"module.py", *moduleSource}, {"prepare_inputs.py", *prepareSource}, {"test_cases.csv", *csvText}};
   std::string apiDesc;
   if (fs::is_regular_file(dir / "api_desc.md", ec)) {
     std::vector<Diagnostic> ignored;
@@ -235,8 +241,8 @@ NpuKernelBenchImport importNpuKernelBenchTask(const fs::path& dir, const NpuKern
     refuse(script.string(), 0, "cannot write the describe script");
     return r;
   }
-  const SandboxResult run =
-      Sandbox(verify::torchSandboxPolicy(scratch.path())).run({verify::torchPython(), "-I", "-B", script.string()});
+  const SandboxResult run = Sandbox(verify::torchSandboxPolicy(scratch.path()))
+                                .run({verify::torchPython(), "-I", "-B", script.string()});
   const auto described = readBoundedRegularFile(output, kMaxDescriptionBytes, error);
   if (!described) {
     refuse("validation/module.py", 0,
@@ -246,7 +252,8 @@ NpuKernelBenchImport importNpuKernelBenchTask(const fs::path& dir, const NpuKern
     return r;
   }
   const NpuKernelBenchDescriptionParse parsed = parseNpuKernelBenchDescription(*described, csv.rows.size());
-  for (const auto& p : parsed.problems) refuse("validation/module.py", 0, "the sandbox's description is unusable: " + p);
+  for (const auto& p : parsed.problems)
+    refuse("validation/module.py", 0, "the sandbox's description is unusable: " + p);
   if (!errors.empty()) return r;
   const NpuKernelBenchDescription& d = parsed.description;
   if (!d.ok) {
@@ -263,9 +270,9 @@ NpuKernelBenchImport importNpuKernelBenchTask(const fs::path& dir, const NpuKern
     if (tensors != sig->inputs.size() || row.outputs.size() != sig->outputs.size()) {
       refuse("validation/module.py", d.forwardLine,
              "forward() takes " + std::to_string(tensors) + " tensors and returns " +
-                 std::to_string(row.outputs.size()) + " (case_id " + csv.rows[k].caseId() + "), but the OpDef in " +
-                 hostRel + " declares " + std::to_string(sig->inputs.size()) + " inputs and " +
-                 std::to_string(sig->outputs.size()) + " outputs");
+                 std::to_string(row.outputs.size()) + " (case_id " + csv.rows[k].caseId() +
+                 "), but the OpDef in " + hostRel + " declares " + std::to_string(sig->inputs.size()) +
+                 " inputs and " + std::to_string(sig->outputs.size()) + " outputs");
       return r;
     }
   }
@@ -290,12 +297,12 @@ NpuKernelBenchImport importNpuKernelBenchTask(const fs::path& dir, const NpuKern
     std::size_t failed = 0;
     for (std::size_t k = 0; k < d.rows.size() && failed < 3; ++k)
       if (!d.rows[k].ok && ++failed)
-        seen += "\n  case_id " + csv.rows[k].caseId() + " failed: " + d.rows[k].error +
-                (d.rows[k].file.empty() ? "" : " at " + d.rows[k].file + ":" + std::to_string(d.rows[k].line));
+        seen +=
+            "\n  case_id " + csv.rows[k].caseId() + " failed: " + d.rows[k].error +
+            (d.rows[k].file.empty() ? "" : " at " + d.rows[k].file + ":" + std::to_string(d.rows[k].line));
     refuse("validation/test_cases.csv", 0,
            "no row's tensors match a dtype combination of the OpDef in " + hostRel +
-               " that the workbench can test (--dtype-combination N chooses one); the rows have:" +
-               seen);
+               " that the workbench can test (--dtype-combination N chooses one); the rows have:" + seen);
     return r;
   }
   for (auto& p : opDefColumnProblems(*sig, *column)) errors.push_back(std::move(p));
@@ -315,7 +322,8 @@ NpuKernelBenchImport importNpuKernelBenchTask(const fs::path& dir, const NpuKern
   for (std::size_t k = 0; k < d.rows.size() && errors.empty(); ++k) {
     const auto& row = d.rows[k];
     const NpuKernelBenchRow& csvRow = csv.rows[k];
-    const std::string where = "case_id " + csvRow.caseId() + " (test_cases.csv:" + std::to_string(csvRow.line) + ")";
+    const std::string where =
+        "case_id " + csvRow.caseId() + " (test_cases.csv:" + std::to_string(csvRow.line) + ")";
     if (!row.ok) {
       r.notes.push_back(where + " left out: " + row.error +
                         (row.file.empty() ? "" : " at " + row.file + ":" + std::to_string(row.line)));
@@ -348,8 +356,8 @@ NpuKernelBenchImport importNpuKernelBenchTask(const fs::path& dir, const NpuKern
       const auto v = attrValue(a.type, cell->second);
       if (!v) {
         refuse("validation/test_cases.csv", csvRow.line,
-               "the " + a.name + " cell \"" + cell->second + "\" is not a " + a.type + " (the OpDef's Attr at " +
-                   hostRel + ":" + std::to_string(a.line) + ")");
+               "the " + a.name + " cell \"" + cell->second + "\" is not a " + a.type +
+                   " (the OpDef's Attr at " + hostRel + ":" + std::to_string(a.line) + ")");
         continue;
       }
       attrs[a.name] = *v;
@@ -364,20 +372,22 @@ NpuKernelBenchImport importNpuKernelBenchTask(const fs::path& dir, const NpuKern
     r.notes.push_back(std::to_string(leftOver) + " more fitting rows left out (--max-cases " +
                       std::to_string(options.maxCases) + ")");
   if (upcast)
-    r.notes.push_back("CPU torch has no float16/bfloat16 kernel for an op of Model: the reference computes "
-                      "in float32 and rounds its outputs to their dtype");
+    r.notes.push_back(
+        "CPU torch has no float16/bfloat16 kernel for an op of Model: the reference computes "
+        "in float32 and rounds its outputs to their dtype");
   if (cases.empty()) {
-    refuse("validation/test_cases.csv", 0, "no row can be imported:\n  " + [&] {
-      std::string s;
-      for (const auto& n : r.notes) s += (s.empty() ? "" : "\n  ") + n;
-      return s;
-    }());
+    refuse(
+        "validation/test_cases.csv", 0, "no row can be imported:\n  " + [&] {
+          std::string s;
+          for (const auto& n : r.notes) s += (s.empty() ? "" : "\n  ") + n;
+          return s;
+        }());
     return r;
   }
 
-  r.referenceSource = npuKernelBenchProgram(*moduleSource, *prepareSource, rows.dump(),
-                                            npuKernelBenchReferenceScript(),
-                                            "CASES = " + caseRows.dump() + "\n");
+  r.referenceSource =
+      npuKernelBenchProgram(*moduleSource, *prepareSource, rows.dump(), npuKernelBenchReferenceScript(),
+                            "CASES = " + caseRows.dump() + "\n");
   const fs::path casesFile = scratch.path() / "cases.json";
   const fs::path referenceFile = scratch.path() / "reference.py";
   if (!writeText(casesFile, cases.dump(2)) || !writeText(referenceFile, r.referenceSource)) {
@@ -398,10 +408,11 @@ NpuKernelBenchImport importNpuKernelBenchTask(const fs::path& dir, const NpuKern
   relocate(r.project.errors);
   relocate(r.project.warnings);
   if (!r.project.ok()) return r;
-  std::string description = "Imported from the NPUKernelBench task " + dir.filename().string() +
-                            ": the reference runs validation/module.py's Model on python3-torch (CPU); the cases "
-                            "are rows of validation/test_cases.csv with the dtypes (" +
-                            columnDTypes(*sig, *column) + "); iteration 1 is " + answerRel + ".";
+  std::string description =
+      "Imported from the NPUKernelBench task " + dir.filename().string() +
+      ": the reference runs validation/module.py's Model on python3-torch (CPU); the cases "
+      "are rows of validation/test_cases.csv with the dtypes (" +
+      columnDTypes(*sig, *column) + "); iteration 1 is " + answerRel + ".";
   if (!apiDesc.empty())
     description += "\n\napi_desc.md:\n" + apiDesc.substr(0, kMaxApiDescInDescription) +
                    (apiDesc.size() > kMaxApiDescInDescription ? "\n[...]" : "");
@@ -416,7 +427,8 @@ std::string writeNpuKernelBenchTask(const NpuKernelBenchImport& imported, const 
   fs::create_directories(out / "npukernelbench", ec);
   if (ec) return "cannot create " + (out / "npukernelbench").string() + ": " + ec.message();
   for (const auto& [name, text] : imported.keptFiles)
-    if (!writeText(out / "npukernelbench" / name, text)) return "cannot write " + (out / "npukernelbench" / name).string();
+    if (!writeText(out / "npukernelbench" / name, text))
+      return "cannot write " + (out / "npukernelbench" / name).string();
   return {};
 }
 

@@ -30,8 +30,8 @@ struct NpuKernelBenchImportOptions {
 };
 
 struct NpuKernelBenchImport {
-  OperatorProjectImport project;  // task (reference.py), candidate, errors, warnings
-  std::string referenceSource;    // reference.py
+  OperatorProjectImport project;   // task (reference.py), candidate, errors, warnings
+  std::string referenceSource;     // reference.py
   std::vector<std::string> notes;  // rows left out and why, upcast references: said, not errors
   std::vector<std::pair<std::string, std::string>> keptFiles;  // validation files kept beside the task
   bool ok() const { return project.ok(); }

@@ -110,6 +110,42 @@ assert o["samples"] == 2 and o["finished_samples"] == 2 and o["correct_at_k"]["1
 assert ET.parse(sys.argv[1] + "/report.xml").getroot().get("tests") == "2"
 PY
 
+# 2b. Preemption with requeue (what PreemptMode=REQUEUE does to a running job): the job goes back to the
+# queue under the same id and runs again; its sample continues the session it had begun, and the executor
+# counts it as one job, not a failure.
+S3="$WORK/suite3"
+"$KWB" suite run "$SRC/resources/tasks/add_custom" "${LLM[@]}" --samples 1 --max-iterations 2 --no-expert --seed 7 \
+  --executor slurm --partition debug --time 10 --poll-seconds 0.5 --out "$S3" --json > "$WORK/requeue.jsonl" 2> "$WORK/requeue.err" & P=$!
+OUT3="$S3/slurm/add_custom.sample-1.try-1.out"
+for _ in $(seq 1200); do
+  grep -q '"event":"iteration_finished"' "$OUT3" 2>/dev/null && break
+  kill -0 $P 2>/dev/null || break
+  sleep 0.1
+done
+JOB3=$(python3 -c '
+import json, sys
+for l in open(sys.argv[1]):
+    e = json.loads(l)
+    if e.get("event") == "job_submitted": print(e["job_id"]); break
+' "$WORK/requeue.jsonl")
+[ -n "$JOB3" ] || fail "no job was submitted for the requeue run: $(cat "$WORK/requeue.err")"
+[ -f "$S3/sessions/add_custom/sample-1.done.json" ] && fail "the sample finished before the requeue: the test did not preempt a half-done job"
+scontrol requeue "$JOB3" || fail "scontrol requeue $JOB3 failed"
+wait $P; rc=$?
+[ $rc -eq 0 ] || { cat "$WORK/requeue.err"; tail -5 "$WORK/requeue.jsonl"; fail "the requeued suite: exit $rc, expected 0"; }
+scontrol show job "$JOB3" 2>/dev/null | grep -q "Restarts=[1-9]" || fail "job $JOB3 shows no restart: the requeue did not happen"
+python3 - "$WORK/requeue.jsonl" "$S3/sessions/add_custom/sample-1/session.json" <<'PY' || fail "the requeued job's sample did not continue"
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+assert len([l for l in lines if l["event"] == "job_submitted"]) == 1, "a requeued job is the same job"
+assert not [l for l in lines if l["event"] == "job_retried"], "a requeue is not a failure"
+summary = lines[-1]
+assert summary["event"] == "summary" and summary["finished"] == 1 and summary["failed"] == 0, summary
+states = [i["state"] for i in json.load(open(sys.argv[2]))["iterations"]]
+assert sum(1 for x in states if x == "done") == 2, states
+PY
+[ -f "$S3/sessions/add_custom/sample-1.done.json" ] || fail "the requeued sample has no .done.json"
+
 # 3. SIGTERM while the jobs run: exit 143, and the jobs are cancelled.
 S2="$WORK/suite2"
 "$KWB" suite run "${TASKS[@]}" "${LLM[@]}" --samples 1 --max-iterations 2 --no-expert \

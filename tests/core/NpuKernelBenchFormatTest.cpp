@@ -29,7 +29,8 @@ TEST(NpuKernelBenchCases, SemicolonRowsKeepListsWhole) {
 }
 
 TEST(NpuKernelBenchCases, CommaRowsMayQuoteTheirLists) {
-  const auto csv = parseNpuKernelBenchCases("case_id,shape,dtype\n7,\"[4, 8]\",float32\n8,\"say \"\"hi\"\"\",x\n");
+  const auto csv =
+      parseNpuKernelBenchCases("case_id,shape,dtype\n7,\"[4, 8]\",float32\n8,\"say \"\"hi\"\"\",x\n");
   ASSERT_TRUE(csv.ok()) << joined(csv.problems);
   EXPECT_EQ(csv.rows[0].cells.at("shape"), "[4, 8]");
   EXPECT_EQ(csv.rows[1].cells.at("shape"), "say \"hi\"");
@@ -105,13 +106,16 @@ TEST(NpuKernelBenchDescription, HostileDescriptionsAreRefusedByPointer) {
             "/rows/0/args/0/name: \"x; rm\" is not a C identifier");
   EXPECT_EQ(first(row(R"({"kind": "tensor", "name": "x", "dtype": "Float 16", "shape": [4]})")),
             "/rows/0/args/0/dtype: not a dtype name");
-  EXPECT_EQ(first(row(R"({"kind": "tensor", "name": "x", "dtype": "float16", "shape": [4], "min": 2, "max": 1})")),
-            "/rows/0/args/0: min and max are not a range");
-  EXPECT_EQ(first(row(R"({"kind": "module", "name": "x"})")), "/rows/0/args/0/kind: \"module\" is not tensor or value");
+  EXPECT_EQ(
+      first(row(R"({"kind": "tensor", "name": "x", "dtype": "float16", "shape": [4], "min": 2, "max": 1})")),
+      "/rows/0/args/0: min and max are not a range");
+  EXPECT_EQ(first(row(R"({"kind": "module", "name": "x"})")),
+            "/rows/0/args/0/kind: \"module\" is not tensor or value");
   EXPECT_EQ(first(R"({"ok": true, "rows": [{"case_id": "0", "ok": true, "args": [], "outputs": []}]})"),
             "/rows/0/outputs: not an array of 1 to 16 entries");
   const auto failed = parseNpuKernelBenchDescription(
-      R"({"ok": false, "kind": "syntax", "error": "not valid Python: x", "file": "validation/module.py", "line": 2})", 1);
+      R"({"ok": false, "kind": "syntax", "error": "not valid Python: x", "file": "validation/module.py", "line": 2})",
+      1);
   ASSERT_TRUE(failed.ok());
   EXPECT_FALSE(failed.description.ok);
   EXPECT_EQ(failed.description.line, 2);
