@@ -26,6 +26,11 @@ STEPS = [
     ("data_copy S3 Tile[64,1024]", "data_copy S2 Tile[64,64]"),
     ("data_copy S3 Tile[64,1024]", "data_copy S4 unaligned N=12287"),
     ("data_copy S6 quarters x4 (L2 hit 75%)", "data_copy S5 whole matrix x4 (L2 miss)"),
+    ("data_copy S8 same address, staggered", "data_copy S7 same address, same order"),
+    ("data_copy_l1 S2 ND2NZ Tile[64,256]", "data_copy_l1 S1 ND2NZ Tile[64,64]"),
+    ("data_copy_l1 S2 ND2NZ Tile[64,256]", "data_copy_l1 S3 ND2NZ unaligned N=12287"),
+    ("data_copy_l1 S5 quarters x4 (L2 hit 75%)", "data_copy_l1 S4 whole matrix x4 (L2 miss)"),
+    ("data_copy_l1 S7 same address, staggered", "data_copy_l1 S6 same address, same order"),
 ]
 
 
