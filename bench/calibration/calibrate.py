@@ -17,7 +17,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-PIPES = ("V", "S", "MTE2", "MTE3")
+PIPES = ("V", "S", "MTE2", "MTE3", "M", "MTE1", "FIX")  # M: the cube (msprof mac), FIX: fixpipe
 
 # Optimisation steps the device ranks: (faster label, slower label). Each must be predicted faster too.
 STEPS = [
@@ -82,10 +82,12 @@ def main():
             print(f"  ran {p['label']}: {pred:.2f} us", file=sys.stderr)
 
     if args.markdown:
-        print("| # | Program | SoC | Published µs | Predicted µs | Error | V pub/pred | S pub/pred | MTE2 pub/pred | MTE3 pub/pred | L2 hit |")
-        print("|---|---|---|---|---|---|---|---|---|---|---|")
+        print("| # | Program | SoC | Published µs | Predicted µs | Error | V pub/pred | S pub/pred | MTE2 pub/pred | "
+              "MTE3 pub/pred | M pub/pred | MTE1 pub/pred | FIX pub/pred | L2 hit |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     else:
-        print(f"{'#':>3} {'program':40} {'published':>10} {'predicted':>10} {'error':>8}  ratios pub/pred V S MTE2 MTE3")
+        print(f"{'#':>3} {'program':40} {'published':>10} {'predicted':>10} {'error':>8}  "
+              "ratios pub/pred V S MTE2 MTE3 M MTE1 FIX")
     for r in results:
         p = r["point"]
         pub = p.get("published_ratios", {})

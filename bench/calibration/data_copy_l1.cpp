@@ -30,10 +30,10 @@ constexpr uint32_t kRows = kWholeMatrixPerBlock && CAL_ROWS == 12288 ? 6144 : CA
 constexpr uint32_t kCols = CAL_SCENARIO == 3 ? 12287 : kWholeMatrixPerBlock ? 512 : 12288;
 constexpr uint32_t kTileRows = kWholeMatrixPerBlock ? 256 : 64;
 constexpr uint32_t kTileCols = CAL_SCENARIO == 1 || kWholeMatrixPerBlock ? 64
-                               : CAL_SCENARIO == 2 || CAL_SCENARIO == 3 ? 256
-                                                                        : 1024;
+                               : CAL_SCENARIO == 2 || CAL_SCENARIO == 3  ? 256
+                                                                         : 1024;
 constexpr uint32_t kPasses = CAL_SCENARIO == 4 || CAL_SCENARIO == 5 ? 4 : 1;  // reads of each part
-constexpr uint32_t kParts = CAL_SCENARIO == 5 ? 4 : 1;  // column quarters read in turn
+constexpr uint32_t kParts = CAL_SCENARIO == 5 ? 4 : 1;                        // column quarters read in turn
 constexpr uint32_t kTileBytes = kTileRows * kTileCols * 2;
 constexpr uint32_t kBuffers = 2;  // 2 x 128 KB at most: well inside the 512 KB L1
 constexpr uint32_t kBlockRows = kRows / kBlocks;
@@ -78,8 +78,8 @@ class DataCopyL1Kernel {
     // One ND matrix of kTileRows x cols out of rows of kCols halves, into NZ fractals of 16 rows.
     const uint16_t c0Stride = static_cast<uint16_t>((kTileRows + 15) / 16 * 16);
     AscendC::DataCopy(tile, gm_,
-                      AscendC::Nd2NzParams(1, static_cast<uint16_t>(kTileRows), static_cast<uint16_t>(cols), 0,
-                                           static_cast<uint16_t>(kCols), c0Stride, 1, 0));
+                      AscendC::Nd2NzParams(1, static_cast<uint16_t>(kTileRows), static_cast<uint16_t>(cols),
+                                           0, static_cast<uint16_t>(kCols), c0Stride, 1, 0));
     queue_.EnQue(tile);
     tile = queue_.DeQue<half>();
     queue_.FreeTensor(tile);

@@ -9,6 +9,7 @@
 #include "core/emulator/costmodel/BlockTimeline.h"
 #include "core/emulator/costmodel/InstrCost.h"
 #include "core/emulator/costmodel/L2Model.h"
+#include "core/emulator/costmodel/SameLineReaders.h"
 
 namespace kwb::sim {
 
@@ -196,6 +197,9 @@ Profile simulate(const SocParams& soc, const kwb_sim::LaunchTrace& trace, const 
   const std::vector<float> l2Hit = soc.l2AggregateBytesPerCycle > 0
                                        ? detail::l2HitShares(soc, trace, p.blockOffset)
                                        : std::vector<float>{};
+  const std::vector<float> readers = soc.sameLineReadBytesPerCycle > 0
+                                         ? detail::sameLineReaders(trace, p.blockOffset)
+                                         : std::vector<float>{};
 
   // One costing of every block at a given per-transfer GM bandwidth cap, then the wave schedule.
   struct Pass {
@@ -222,7 +226,8 @@ Profile simulate(const SocParams& soc, const kwb_sim::LaunchTrace& trace, const 
     for (size_t b = 0; b < nb; ++b) {
       ps.runs[b] = timeline.run(trace.blocks[b], cap, ps.timings.data() + p.blockOffset[b], &ps.flows,
                                 static_cast<std::uint32_t>(b),
-                                l2Hit.empty() ? nullptr : l2Hit.data() + p.blockOffset[b]);
+                                l2Hit.empty() ? nullptr : l2Hit.data() + p.blockOffset[b],
+                                readers.empty() ? nullptr : readers.data() + p.blockOffset[b]);
       // HBM-equivalent bytes: L2 hits weigh by the HBM/L2 bandwidth ratio, unaligned bytes more.
       ps.bytes += ps.runs[b].gmEquivalent;
     }

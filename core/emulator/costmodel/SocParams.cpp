@@ -245,6 +245,8 @@ void readGm(Reader& r, const json& root, SocParams& s) {
     s.l2WriteBytesPerCycle = r.param(gm, "gm", "l2_write_bytes_per_cycle", 0, false);
   }
   if (gm.contains("burst_cycles")) s.gmBurstCycles = r.param(gm, "gm", "burst_cycles", 0);
+  if (gm.contains("same_line_read_bytes_per_cycle"))
+    s.sameLineReadBytesPerCycle = r.param(gm, "gm", "same_line_read_bytes_per_cycle", 0, false);
   const json& al = r.child(gm, "gm", "alignment");
   if (!al.is_array() || al.empty())
     r.fail("gm.alignment", "must be a non-empty array of {min_align, factor}");
