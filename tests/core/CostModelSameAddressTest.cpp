@@ -126,5 +126,16 @@ TEST(CostModelGmAlignment, GmToL1RowsOffA32ByteBoundaryMoveTwiceTheSectors) {
   EXPECT_LT(ubUnaligned, ub * 1.5);
 }
 
+TEST(CostModelCubeKernels, AGmToL1CopyRunsOnTheCubeCoresAndQuotesTheCubeError) {
+  const SocParams soc = loadSocByName("Ascend910B1", socDir());
+  ASSERT_TRUE(soc.expectedErrorPct.count("cube"));
+  const Profile l1 = simulate(soc, rows(MemSpace::L1, kMatrix, 512, 24576, 64));
+  EXPECT_EQ(l1.kernelKind, "cube");
+  EXPECT_DOUBLE_EQ(l1.expectedErrorPct, soc.expectedErrorPct.at("cube"));
+  const Profile ub = simulate(soc, rows(MemSpace::UB, kMatrix, 512, 24576, 64));
+  EXPECT_EQ(ub.kernelKind, "vector");
+  EXPECT_DOUBLE_EQ(ub.expectedErrorPct, soc.expectedErrorPct.at(ub.bound));
+}
+
 }  // namespace
 }  // namespace kwb::sim

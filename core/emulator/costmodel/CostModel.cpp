@@ -13,6 +13,7 @@
 
 namespace kwb::sim {
 
+using kwb_sim::MemSpace;
 using kwb_sim::Pipe;
 using kwb_sim::SyncKind;
 
@@ -51,7 +52,10 @@ const char* kindOfKernel(const kwb_sim::LaunchTrace& trace) {
   for (const auto& b : trace.blocks)
     for (const auto& in : b.instrs) {
       if (in.sync != SyncKind::None) continue;
-      if (in.pipe == Pipe::M || in.pipe == Pipe::MTE1 || in.pipe == Pipe::FIX) cube = true;
+      // L1 belongs to the cube core: a kernel that only copies GM->L1 (data_copy_l1) runs on the AICs.
+      if (in.pipe == Pipe::M || in.pipe == Pipe::MTE1 || in.pipe == Pipe::FIX ||
+          in.dstSpace == MemSpace::L1 || in.srcSpace == MemSpace::L1)
+        cube = true;
       if (in.pipe == Pipe::V) vec = true;
       if (vec && cube) return "mix";
     }
@@ -352,7 +356,11 @@ Profile simulate(const SocParams& soc, const kwb_sim::LaunchTrace& trace, const 
   p.floorUs = std::max({p.floorMemoryUs, p.floorVectorUs, p.floorCubeUs});
 
   classifyBound(p, soc);
-  if (auto it = soc.expectedErrorPct.find(p.bound); it != soc.expectedErrorPct.end())
+  // A cube kernel quotes the cube figure whatever its bound: the calibration table's cube kernels (the
+  // matmul) are its only evidence for the cube pipes, the L0 paths and FIX (docs/calibration.md, "Cube").
+  const std::string errorKind =
+      p.kernelKind == "cube" && soc.expectedErrorPct.count("cube") ? "cube" : p.bound;
+  if (auto it = soc.expectedErrorPct.find(errorKind); it != soc.expectedErrorPct.end())
     p.expectedErrorPct = it->second;
   const detail::InstrCoster coster(soc, tables);
   attributeLines(trace, coster, p);
