@@ -137,5 +137,24 @@ TEST(CostModelCubeKernels, AGmToL1CopyRunsOnTheCubeCoresAndQuotesTheCubeError) {
   EXPECT_DOUBLE_EQ(ub.expectedErrorPct, soc.expectedErrorPct.at(ub.bound));
 }
 
+TEST(CostModelSameAddress, KernelsWhoseBlocksShareTheirDataQuoteTheSharedReadError) {
+  const SocParams soc = loadSocByName("Ascend910B1", socDir());
+  ASSERT_TRUE(soc.expectedErrorPct.count("shared_read"));
+  const auto staggered = everyBlockReadsTheMatrix(8, 8, true);
+  EXPECT_DOUBLE_EQ(detail::sharedReadShare(staggered), 1.0);
+  const Profile shared = simulate(soc, staggered);
+  ASSERT_EQ(shared.bound, "memory");
+  EXPECT_DOUBLE_EQ(shared.expectedErrorPct, soc.expectedErrorPct.at("shared_read"));
+  // Blocks reading their own rows: the plain memory figure.
+  test::TraceBuilder own("own_rows", "Ascend910B1");
+  for (int b = 0; b < 8; ++b)
+    for (int i = 0; i < 8; ++i)
+      own.copyIn(b, kMatrix + static_cast<std::uint64_t>(b * 8 + i) * kTile, 0, kTile, 10);
+  EXPECT_DOUBLE_EQ(detail::sharedReadShare(own.trace()), 0.0);
+  const Profile split = simulate(soc, own.trace());
+  ASSERT_EQ(split.bound, "memory");
+  EXPECT_DOUBLE_EQ(split.expectedErrorPct, soc.expectedErrorPct.at("memory"));
+}
+
 }  // namespace
 }  // namespace kwb::sim

@@ -358,8 +358,12 @@ Profile simulate(const SocParams& soc, const kwb_sim::LaunchTrace& trace, const 
   classifyBound(p, soc);
   // A cube kernel quotes the cube figure whatever its bound: the calibration table's cube kernels (the
   // matmul) are its only evidence for the cube pipes, the L0 paths and FIX (docs/calibration.md, "Cube").
-  const std::string errorKind =
-      p.kernelKind == "cube" && soc.expectedErrorPct.count("cube") ? "cube" : p.bound;
+  std::string errorKind = p.kernelKind == "cube" && soc.expectedErrorPct.count("cube") ? "cube" : p.bound;
+  // A memory-bound kernel whose blocks mostly read the same data quotes the shared-read figure: its time
+  // depends on whether the blocks drift into convoys (docs/calibration.md, "Same-address reads").
+  if (errorKind == "memory" && soc.expectedErrorPct.count("shared_read") &&
+      detail::sharedReadShare(trace) >= 0.5)
+    errorKind = "shared_read";
   if (auto it = soc.expectedErrorPct.find(errorKind); it != soc.expectedErrorPct.end())
     p.expectedErrorPct = it->second;
   const detail::InstrCoster coster(soc, tables);

@@ -96,4 +96,31 @@ std::vector<float> sameLineReaders(const kwb_sim::LaunchTrace& trace,
   return readers;
 }
 
+double sharedReadShare(const kwb_sim::LaunchTrace& trace) {
+  struct LineReaders {
+    std::uint32_t firstBlock = ~0u;
+    bool shared = false;
+  };
+  std::unordered_map<std::uint64_t, LineReaders> lines;
+  for (std::size_t b = 0; b < trace.blocks.size(); ++b)
+    for (const Instr& in : trace.blocks[b].instrs)
+      if (readsGm(in))
+        forEachLine(in, [&](std::uint64_t line) {
+          LineReaders& l = lines[line];
+          if (l.firstBlock == ~0u)
+            l.firstBlock = static_cast<std::uint32_t>(b);
+          else if (l.firstBlock != b)
+            l.shared = true;
+        });
+  double all = 0, shared = 0;
+  for (const auto& b : trace.blocks)
+    for (const Instr& in : b.instrs)
+      if (readsGm(in))
+        forEachLine(in, [&](std::uint64_t line) {
+          ++all;
+          shared += lines[line].shared ? 1 : 0;
+        });
+  return all > 0 ? shared / all : 0;
+}
+
 }  // namespace kwb::sim::detail

@@ -22,4 +22,9 @@ namespace kwb::sim::detail {
 std::vector<float> sameLineReaders(const kwb_sim::LaunchTrace& trace,
                                    const std::vector<std::size_t>& blockOffset);
 
+// Share (0..1) of the launch's GM read bytes (by 128 B line) that more than one block reads at some
+// time of the launch, together or not: the kernels whose same-address behaviour depends on how the
+// blocks drift, which the lockstep count above cannot see (docs/calibration.md, "Same-address reads").
+double sharedReadShare(const kwb_sim::LaunchTrace& trace);
+
 }  // namespace kwb::sim::detail

@@ -373,6 +373,11 @@ SocParams parseSocParams(std::string_view jsonText, std::string_view origin) {
     const json& err = r.child(cal, "calibration", "expected_error_pct");
     for (const char* bound : {"memory", "vector", "scalar", "latency", "cube"})
       s.expectedErrorPct[bound] = r.param(err, "calibration.expected_error_pct", bound, 0, false);
+    // Optional (docs/calibration.md, "Expected error"): memory-bound kernels whose blocks read the same GM
+    // lines, where the model misses the staggered-order convoys.
+    if (err.contains("shared_read"))
+      s.expectedErrorPct["shared_read"] =
+          r.param(err, "calibration.expected_error_pct", "shared_read", 0, false);
   }
   const json& launch = r.child(root, "", "launch");
   s.taskOverheadCycles = r.param(launch, "launch", "task_overhead_cycles", 0);
