@@ -179,10 +179,10 @@ int fitAction(const std::vector<std::string>& dirs, const std::string& soc, cons
       const sim::Profile p = sim::simulate(s, *trace);
       FitPrediction out{p.totalUs, {}};
       const auto ratio = [&](kwb_sim::Pipe pipe) { return p.pipes[static_cast<std::size_t>(pipe)].ratio; };
-      out.ratios = {{"vec", ratio(kwb_sim::Pipe::V)},
-                    {"scalar", ratio(kwb_sim::Pipe::S)},
-                    {"mte2", ratio(kwb_sim::Pipe::MTE2)},
-                    {"mte3", ratio(kwb_sim::Pipe::MTE3)}};
+      out.ratios = {{"vec", ratio(kwb_sim::Pipe::V)},      {"scalar", ratio(kwb_sim::Pipe::S)},
+                    {"mte2", ratio(kwb_sim::Pipe::MTE2)},  {"mte3", ratio(kwb_sim::Pipe::MTE3)},
+                    {"mac", ratio(kwb_sim::Pipe::M)},      {"mte1", ratio(kwb_sim::Pipe::MTE1)},
+                    {"fixpipe", ratio(kwb_sim::Pipe::FIX)}};
       return out;
     };
     fitPoints.push_back({measured[i].point.tag, measured[i].opBasicInfoFile.parent_path().string(),

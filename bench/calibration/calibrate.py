@@ -17,7 +17,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-PIPES = ("V", "S", "MTE2", "MTE3")
+PIPES = ("V", "S", "MTE2", "MTE3", "M", "MTE1", "FIX")  # M: the cube (msprof mac), FIX: fixpipe
 
 # Optimisation steps the device ranks: (faster label, slower label). Each must be predicted faster too.
 STEPS = [
@@ -26,6 +26,11 @@ STEPS = [
     ("data_copy S3 Tile[64,1024]", "data_copy S2 Tile[64,64]"),
     ("data_copy S3 Tile[64,1024]", "data_copy S4 unaligned N=12287"),
     ("data_copy S6 quarters x4 (L2 hit 75%)", "data_copy S5 whole matrix x4 (L2 miss)"),
+    ("data_copy S8 same address, staggered", "data_copy S7 same address, same order"),
+    ("data_copy_l1 S2 ND2NZ Tile[64,256]", "data_copy_l1 S1 ND2NZ Tile[64,64]"),
+    ("data_copy_l1 S2 ND2NZ Tile[64,256]", "data_copy_l1 S3 ND2NZ unaligned N=12287"),
+    ("data_copy_l1 S5 quarters x4 (L2 hit 75%)", "data_copy_l1 S4 whole matrix x4 (L2 miss)"),
+    ("data_copy_l1 S7 same address, staggered", "data_copy_l1 S6 same address, same order"),
 ]
 
 
@@ -77,10 +82,12 @@ def main():
             print(f"  ran {p['label']}: {pred:.2f} us", file=sys.stderr)
 
     if args.markdown:
-        print("| # | Program | SoC | Published µs | Predicted µs | Error | V pub/pred | S pub/pred | MTE2 pub/pred | MTE3 pub/pred | L2 hit |")
-        print("|---|---|---|---|---|---|---|---|---|---|---|")
+        print("| # | Program | SoC | Published µs | Predicted µs | Error | V pub/pred | S pub/pred | MTE2 pub/pred | "
+              "MTE3 pub/pred | M pub/pred | MTE1 pub/pred | FIX pub/pred | L2 hit |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     else:
-        print(f"{'#':>3} {'program':40} {'published':>10} {'predicted':>10} {'error':>8}  ratios pub/pred V S MTE2 MTE3")
+        print(f"{'#':>3} {'program':40} {'published':>10} {'predicted':>10} {'error':>8}  "
+              "ratios pub/pred V S MTE2 MTE3 M MTE1 FIX")
     for r in results:
         p = r["point"]
         pub = p.get("published_ratios", {})

@@ -6,6 +6,8 @@
 //   1: Tile[1,64] (128 B bursts)   2: Tile[64,64]   3: Tile[64,1024] (2 KB bursts)
 //   4: Tile[64,1024] over COLS = 12287 (rows not 32 B aligned)
 //   5: L2 reuse, whole matrix read 4 times   6: L2 reuse, each quarter of the rows read 4 times in turn
+//   7: same-address conflict: a [6144,512] matrix read whole by every block, Tile[128,64], all blocks in
+//      the same order of 128-row slices   8: the same with block b starting at slice b (staggered)
 // -D CAL_ROWS=R runs fewer rows (same per-block pattern) for a quick check.
 // One source for the emulator and the device (docs/calibration.md, "kwb calibrate"): CAL_HOST_SHAPES keeps
 // only the launch constants (the emitted host main.cpp includes this file for them), CAL_KERNEL_ONLY drops
@@ -23,10 +25,11 @@
 #define CAL_ROWS 12288
 #endif
 constexpr uint32_t kBlocks = 48;
-constexpr uint32_t kRows = CAL_ROWS;
-constexpr uint32_t kCols = CAL_SCENARIO == 4 ? 12287 : 12288;
-constexpr uint32_t kTileRows = CAL_SCENARIO == 1 ? 1 : 64;
-constexpr uint32_t kTileCols = CAL_SCENARIO == 1 || CAL_SCENARIO == 2 ? 64 : 1024;
+constexpr bool kWholeMatrixPerBlock = CAL_SCENARIO >= 7;  // scenarios 7 and 8: every block reads it all
+constexpr uint32_t kRows = kWholeMatrixPerBlock && CAL_ROWS == 12288 ? 6144 : CAL_ROWS;
+constexpr uint32_t kCols = CAL_SCENARIO == 4 ? 12287 : kWholeMatrixPerBlock ? 512 : 12288;
+constexpr uint32_t kTileRows = CAL_SCENARIO == 1 ? 1 : kWholeMatrixPerBlock ? 128 : 64;
+constexpr uint32_t kTileCols = CAL_SCENARIO == 1 || CAL_SCENARIO == 2 || kWholeMatrixPerBlock ? 64 : 1024;
 constexpr uint32_t kPasses = CAL_SCENARIO >= 5 ? 4 : 1;  // reads of each part
 constexpr uint32_t kParts = CAL_SCENARIO == 6 ? 4 : 1;   // parts of a block's rows read in turn
 constexpr uint32_t kTileBytes = kTileRows * kTileCols * 2;
@@ -42,12 +45,25 @@ constexpr uint64_t kCalBufferBytes = uint64_t{kRows} * kCols * 2;
 class DataCopyKernel {
  public:
   __aicore__ inline void Init(GM_ADDR src) {
-    firstRow_ = AscendC::GetBlockIdx() * kBlockRows;
+    firstRow_ = kWholeMatrixPerBlock ? 0 : AscendC::GetBlockIdx() * kBlockRows;
     src_ = (__gm__ half*)src;
     pipe_.InitBuffer(queue_, kBuffers, kTileBytes);
   }
 
   __aicore__ inline void Process() {
+    if constexpr (kWholeMatrixPerBlock) {
+      // Slices of kBlockRows rows, taken in the same order by every block (7) or rotated by the block
+      // index within each group of kBlocks slices (8), so that the blocks read different lines at a time.
+      const uint32_t slices = kRows / kBlockRows;
+      const uint32_t block = AscendC::GetBlockIdx();
+      for (uint32_t i = 0; i < slices; ++i) {
+        const uint32_t group = i / kBlocks * kBlocks;
+        const uint32_t slice = CAL_SCENARIO == 8 ? group + (i + block) % kBlocks : i;
+        for (uint32_t r = 0; r < kBlockRows; r += kTileRows)
+          for (uint32_t c = 0; c < kCols; c += kTileCols) CopyTile(slice * kBlockRows + r, c);
+      }
+      return;
+    }
     constexpr uint32_t partRows = kBlockRows / kParts;
     for (uint32_t part = 0; part < kParts; ++part)
       for (uint32_t pass = 0; pass < kPasses; ++pass)

@@ -41,8 +41,8 @@ CalibrationPoint parsePointManifest(std::string_view json, std::string_view file
   p.program = requiredString(j, "program", fileName);
   p.kernel = requiredString(j, "kernel", fileName);
   if (calibrationProgramText(p.program).empty())
-    fail(fileName,
-         "unknown calibration program \"" + p.program + "\" (this kwb has elementwise.cpp, data_copy.cpp)");
+    fail(fileName, "unknown calibration program \"" + p.program +
+                       "\" (this kwb has elementwise.cpp, data_copy.cpp, data_copy_l1.cpp, matmul.cpp)");
   if (calibrationKernelName(p.program) != p.kernel)
     fail(fileName, "kernel \"" + p.kernel + "\" is not the entry of " + p.program + " (" +
                        calibrationKernelName(p.program) + ")");
@@ -88,13 +88,18 @@ PointMeasurement parsePointMeasurement(std::string_view opBasicInfo, std::string
   if (freqSame && freq && *freq > 0) m.currentFreqMHz = freq;
   if (!pipeUtilization.empty()) {
     const auto pipes = parsePipeUtilization(pipeUtilization, pipeUtilizationFile);
-    for (const char* pipe : {"vec", "scalar", "mte2", "mte3"}) {
+    // A vector kernel's blocks run on the AIV cores, a cube kernel's on the AIC cores: a row's ratios are
+    // those of the core kind that spent the time (msprof fills both column sets on the split 910B).
+    const auto coreOf = [](const MsprofPipeRow& row) -> const char* {
+      return row.aicTimeUs.value_or(0) > row.aivTimeUs.value_or(0) ? "aic" : "aiv";
+    };
+    for (const char* pipe : {"vec", "scalar", "mte2", "mte3", "mac", "mte1", "fixpipe"}) {
       double sum = 0;
       int count = 0;
       for (const auto& row : pipes)
-        if (const auto* t = row.pipe("aiv", pipe); t && t->ratio) {
+        if (const auto* t = row.pipe(coreOf(row), pipe); t && t->ratio) {
           if (*t->ratio < 0 || *t->ratio > 1.0001)
-            fail(pipeUtilizationFile, std::string("aiv_") + pipe + "_ratio of block " +
+            fail(pipeUtilizationFile, std::string(coreOf(row)) + "_" + pipe + "_ratio of block " +
                                           std::to_string(row.blockId) + " is outside 0..1");
           sum += *t->ratio;
           ++count;

@@ -29,7 +29,8 @@ struct PointMeasurement {
   int rows = 0;                          // rows of the kernel that were measured
   int blockDim = 0;                      // "Block Dim" of those rows
   std::optional<double> currentFreqMHz;  // "Current Freq" when every row gives the same
-  // Mean over the blocks of PipeUtilization.csv's aiv_<pipe>_ratio: "vec", "scalar", "mte2", "mte3".
+  // Mean over the blocks of PipeUtilization.csv's <core>_<pipe>_ratio, core aiv or aic (whichever ran
+  // the block): "vec", "scalar", "mte2", "mte3", and for cube kernels "mac", "mte1", "fixpipe".
   std::map<std::string, double> pipeRatios;
 };
 

@@ -18,9 +18,10 @@ struct CalibrationPoint {
   std::vector<std::pair<std::string, long long>> defines;  // -D NAME=VALUE, in this order
 };
 
-// The published setups of docs/calibration.md (elementwise add/mul/relu/div over the batch sizes and the
-// six data_copy scenarios); quick: four small shapes that emulate in well under a second each and one
-// HBM-bound copy larger than the L2 (a few seconds), for tests and a first try on a device.
+// The published setups of docs/calibration.md (elementwise add/mul/relu/div over the batch sizes, the
+// eight GM->UB and seven GM->L1 data_copy scenarios, the one-matrix matmul); quick: small shapes
+// that emulate in well under a second each (one of them a GM->L1 copy and one a matmul) and one HBM-bound
+// copy larger than the L2 (a few seconds), for tests and a first try on a device.
 std::vector<CalibrationPoint> calibrationPoints(bool quick);
 
 // The embedded text of bench/calibration/<program>; empty for an unknown name (generated file).

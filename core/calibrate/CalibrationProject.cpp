@@ -22,7 +22,8 @@ std::string definesList(const CalibrationPoint& point, const char* separator) {
 }
 
 int bufferCount(const CalibrationPoint& point) {
-  return point.program == "data_copy.cpp" ? 1 : 5;
+  if (point.program == "data_copy.cpp" || point.program == "data_copy_l1.cpp") return 1;
+  return point.program == "matmul.cpp" ? 3 : 5;
 }
 
 std::string pointCMake(const CalibrationPoint& point, const std::string& soc) {

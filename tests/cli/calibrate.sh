@@ -13,7 +13,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 [ -f "$tmp/points/run_all.sh" ] && [ -f "$tmp/points/elementwise_add_b1/kwb-calibration.json" ] || fail "emit layout"
 # The launch constants the emitted host takes from the kernel source compile on the host alone.
 for p in "$tmp"/points/*/; do
-  src=$(ls "$p" | grep -E '^(elementwise|data_copy)\.cpp$')
+  src=$(ls "$p" | grep -E '^(elementwise|data_copy|data_copy_l1|matmul)\.cpp$')
   defs=$(/usr/bin/python3 -c 'import json,sys; print(" ".join(f"-D{k}={v}" for k, v in json.load(open(sys.argv[1]))["defines"].items()))' "$p/kwb-calibration.json")
   # shellcheck disable=SC2086
   g++ -std=c++17 -fsyntax-only -DCAL_HOST_SHAPES $defs -x c++ "$p/$src" || fail "CAL_HOST_SHAPES part of $p$src"
@@ -50,6 +50,10 @@ assert fitted["calibration"]["expected_error_pct"]["memory"]["source"] == "fitte
 assert fitted["clock_mhz"]["source"] == "measured", fitted["clock_mhz"]
 PY
 grep -q "| data_copy_s1_rows96 |" "$tmp/report.md" || fail "report has no residual row per point"
+# The cube side of the quick set: a GM->L1 copy and the matmul, measured through their aic_* columns.
+grep -q "| data_copy_l1_s1_rows1536 |" "$tmp/report.md" || fail "report has no row for the GM->L1 point"
+grep -q "| matmul_m1 |" "$tmp/report.md" || fail "report has no row for the matmul point"
+grep -q "aic_mac_ratio" "$tmp/points/matmul_m1/prof/KWB_EMULATED/PipeUtilization.csv" || fail "no aic_mac_ratio column"
 
 # Bad input: a folder without msprof output, an unknown program, a non-numeric duration.
 mkdir -p "$tmp/bad"

@@ -69,6 +69,24 @@ TEST(CalibrationMeasurement, ReadsTaskDurationAndMeanPipeRatiosOfTheNewestRun) {
   EXPECT_EQ(m.measurement.pipeRatios.count("mte3"), 1u);
 }
 
+TEST(CalibrationMeasurement, ACubeKernelsRatiosComeFromTheAicColumns) {
+  // The matmul point: one AIC block; the aiv_* cells are N/A, the cube pipes are aic_mac/mte1/fixpipe.
+  const MeasuredPoint m = loadMeasuredPoint(kFixtures / "a2_matmul_m1");
+  EXPECT_EQ(m.point.program, "matmul.cpp");
+  EXPECT_EQ(m.point.kernel, "calibration_matmul");
+  EXPECT_DOUBLE_EQ(m.measurement.taskDurationUs, 3.54);
+  EXPECT_NEAR(m.measurement.pipeRatios.at("mac"), 0.153, 1e-9);
+  EXPECT_NEAR(m.measurement.pipeRatios.at("mte2"), 0.411, 1e-9);
+  EXPECT_NEAR(m.measurement.pipeRatios.at("mte1"), 0.12, 1e-9);
+  EXPECT_NEAR(m.measurement.pipeRatios.at("fixpipe"), 0.05, 1e-9);
+  EXPECT_EQ(m.measurement.pipeRatios.count("vec"), 0u);
+  // The GM->L1 copy on 24 AIC blocks: the mean of the blocks' aic_mte2_ratio.
+  const MeasuredPoint l1 = loadMeasuredPoint(kFixtures / "a2_data_copy_l1_s2");
+  EXPECT_EQ(l1.measurement.blockDim, 24);
+  EXPECT_DOUBLE_EQ(l1.measurement.taskDurationUs, 230.24);
+  EXPECT_NEAR(l1.measurement.pipeRatios.at("mte2"), 0.972, 1e-6);
+}
+
 TEST(CalibrationMeasurement, TheProfFolderItselfFindsTheManifestAbove) {
   const MeasuredPoint m = loadMeasuredPoint(kFixtures / "a2_elementwise_add_b1" / "prof");
   EXPECT_EQ(m.point.tag, "elementwise_add_b1");
@@ -306,6 +324,14 @@ TEST(CalibrationProject, EmitsTheBenchSourceByteForByteWithAManifestThatReadsBac
   EXPECT_NE(host.find("ACLRT_LAUNCH_KERNEL(calibration_data_copy)(kCalLaunchBlocks, stream, gm[0]);"),
             std::string::npos)
       << host;
+  const std::string cubeHost = readTextFileOrThrow(dir / "matmul_m1" / "main.cpp");
+  EXPECT_NE(cubeHost.find(
+                "ACLRT_LAUNCH_KERNEL(calibration_matmul)(kCalLaunchBlocks, stream, gm[0], gm[1], gm[2]);"),
+            std::string::npos)
+      << cubeHost;
+  EXPECT_NE(readTextFileOrThrow(dir / "data_copy_l1_s1_rows1536" / "main.cpp")
+                .find("ACLRT_LAUNCH_KERNEL(calibration_data_copy_l1)(kCalLaunchBlocks, stream, gm[0]);"),
+            std::string::npos);
   EXPECT_NE(readTextFileOrThrow(dir / "README.md").find("kwb calibrate fit"), std::string::npos);
   // A second emit into the same, now non-empty folder is refused.
   EXPECT_THROW(emitCalibrationProject(points, "Ascend910B1", dir), std::invalid_argument);
@@ -314,7 +340,8 @@ TEST(CalibrationProject, EmitsTheBenchSourceByteForByteWithAManifestThatReadsBac
 
 TEST(CalibrationProject, PublishedSetupsCoverEveryProgram) {
   const auto points = calibrationPoints(false);
-  EXPECT_EQ(points.size(), 7u * 3 + 6 + 6);  // add/mul/relu B=1..64, div B=1..32, data_copy S1..S6
+  // add/mul/relu B=1..64, div B=1..32, data_copy S1..S8, data_copy_l1 S1..S7, the matmul
+  EXPECT_EQ(points.size(), 7u * 3 + 6 + 8 + 7 + 1);
   for (const auto& p : points) EXPECT_FALSE(calibrationProgramText(p.program).empty()) << p.program;
 }
 

@@ -96,7 +96,8 @@ void BlockTimeline::rememberWork(const Instr& in, double done) {
 }
 
 BlockRun BlockTimeline::run(const kwb_sim::BlockTrace& block, double gmShare, InstrTiming* timings,
-                            std::vector<FlowLink>* flows, std::uint32_t blockIndex, const float* l2Hit) {
+                            std::vector<FlowLink>* flows, std::uint32_t blockIndex, const float* l2Hit,
+                            const float* sameLineReaders) {
   BlockRun r;
   std::array<double, kPipes> free{}, done{};
   std::array<std::uint64_t, kPipes> issued{};
@@ -164,7 +165,8 @@ BlockRun BlockTimeline::run(const kwb_sim::BlockTrace& block, double gmShare, In
           r.wait[S] += slot - s;
           s = slot;
         }
-        const WorkCost w = coster_.work(in, gmShare, l2Hit ? l2Hit[k] : 0.0);
+        const WorkCost w =
+            coster_.work(in, gmShare, l2Hit ? l2Hit[k] : 0.0, sameLineReaders ? sameLineReaders[k] : 1.0);
         tStart = std::max(s, free[p]);
         tEnd = tStart + w.cycles;
         slot = tStart;

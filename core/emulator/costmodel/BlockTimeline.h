@@ -46,9 +46,11 @@ class BlockTimeline {
 
   // Runs one block. timings (if not null) receives one entry per record; flows (if not null) gets the
   // sync hand-offs, tagged with blockIndex. gmShare caps per-transfer GM bandwidth (<= 0: no cap);
-  // l2Hit (if not null) holds each record's L2-resident share of its GM bytes.
+  // l2Hit (if not null) holds each record's L2-resident share of its GM bytes, sameLineReaders (if not
+  // null) the blocks reading its GM lines at the same time.
   BlockRun run(const kwb_sim::BlockTrace& block, double gmShare, InstrTiming* timings,
-               std::vector<FlowLink>* flows, std::uint32_t blockIndex, const float* l2Hit = nullptr);
+               std::vector<FlowLink>* flows, std::uint32_t blockIndex, const float* l2Hit = nullptr,
+               const float* sameLineReaders = nullptr);
 
  private:
   struct Access {

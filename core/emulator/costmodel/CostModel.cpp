@@ -9,9 +9,11 @@
 #include "core/emulator/costmodel/BlockTimeline.h"
 #include "core/emulator/costmodel/InstrCost.h"
 #include "core/emulator/costmodel/L2Model.h"
+#include "core/emulator/costmodel/SameLineReaders.h"
 
 namespace kwb::sim {
 
+using kwb_sim::MemSpace;
 using kwb_sim::Pipe;
 using kwb_sim::SyncKind;
 
@@ -50,7 +52,10 @@ const char* kindOfKernel(const kwb_sim::LaunchTrace& trace) {
   for (const auto& b : trace.blocks)
     for (const auto& in : b.instrs) {
       if (in.sync != SyncKind::None) continue;
-      if (in.pipe == Pipe::M || in.pipe == Pipe::MTE1 || in.pipe == Pipe::FIX) cube = true;
+      // L1 belongs to the cube core: a kernel that only copies GM->L1 (data_copy_l1) runs on the AICs.
+      if (in.pipe == Pipe::M || in.pipe == Pipe::MTE1 || in.pipe == Pipe::FIX ||
+          in.dstSpace == MemSpace::L1 || in.srcSpace == MemSpace::L1)
+        cube = true;
       if (in.pipe == Pipe::V) vec = true;
       if (vec && cube) return "mix";
     }
@@ -196,6 +201,9 @@ Profile simulate(const SocParams& soc, const kwb_sim::LaunchTrace& trace, const 
   const std::vector<float> l2Hit = soc.l2AggregateBytesPerCycle > 0
                                        ? detail::l2HitShares(soc, trace, p.blockOffset)
                                        : std::vector<float>{};
+  const std::vector<float> readers = soc.sameLineReadBytesPerCycle > 0
+                                         ? detail::sameLineReaders(trace, p.blockOffset)
+                                         : std::vector<float>{};
 
   // One costing of every block at a given per-transfer GM bandwidth cap, then the wave schedule.
   struct Pass {
@@ -222,7 +230,8 @@ Profile simulate(const SocParams& soc, const kwb_sim::LaunchTrace& trace, const 
     for (size_t b = 0; b < nb; ++b) {
       ps.runs[b] = timeline.run(trace.blocks[b], cap, ps.timings.data() + p.blockOffset[b], &ps.flows,
                                 static_cast<std::uint32_t>(b),
-                                l2Hit.empty() ? nullptr : l2Hit.data() + p.blockOffset[b]);
+                                l2Hit.empty() ? nullptr : l2Hit.data() + p.blockOffset[b],
+                                readers.empty() ? nullptr : readers.data() + p.blockOffset[b]);
       // HBM-equivalent bytes: L2 hits weigh by the HBM/L2 bandwidth ratio, unaligned bytes more.
       ps.bytes += ps.runs[b].gmEquivalent;
     }
@@ -347,7 +356,15 @@ Profile simulate(const SocParams& soc, const kwb_sim::LaunchTrace& trace, const 
   p.floorUs = std::max({p.floorMemoryUs, p.floorVectorUs, p.floorCubeUs});
 
   classifyBound(p, soc);
-  if (auto it = soc.expectedErrorPct.find(p.bound); it != soc.expectedErrorPct.end())
+  // A cube kernel quotes the cube figure whatever its bound: the calibration table's cube kernels (the
+  // matmul) are its only evidence for the cube pipes, the L0 paths and FIX (docs/calibration.md, "Cube").
+  std::string errorKind = p.kernelKind == "cube" && soc.expectedErrorPct.count("cube") ? "cube" : p.bound;
+  // A memory-bound kernel whose blocks mostly read the same data quotes the shared-read figure: its time
+  // depends on whether the blocks drift into convoys (docs/calibration.md, "Same-address reads").
+  if (errorKind == "memory" && soc.expectedErrorPct.count("shared_read") &&
+      detail::sharedReadShare(trace) >= 0.5)
+    errorKind = "shared_read";
+  if (auto it = soc.expectedErrorPct.find(errorKind); it != soc.expectedErrorPct.end())
     p.expectedErrorPct = it->second;
   const detail::InstrCoster coster(soc, tables);
   attributeLines(trace, coster, p);

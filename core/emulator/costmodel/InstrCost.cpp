@@ -140,10 +140,23 @@ Path InstrCoster::pathOf(const Instr& in) const {
   return in.pipe == Pipe::FIX || in.pipe == Pipe::MTE3 ? Path::UbToGm : Path::GmToUb;
 }
 
-double InstrCoster::alignFactor(const Instr& in) const {
+double InstrCoster::alignFactor(const Instr& in, Path path) const {
   std::uint64_t a = in.gmAddr;
   if (in.burstCount > 1) a |= in.gmStride;
   const std::uint64_t align = a == 0 ? ~std::uint64_t{0} : (a & (~a + 1));
+  // GM->L1 (ND->NZ) moves every row in 32 B C0 blocks: a row that starts off a 32 B boundary makes each
+  // block straddle two 32 B sectors, twice the sectors of the aligned row (docs/calibration.md, "GM->L1").
+  if (path == Path::GmToL1 && align < 32) return 0.5;
+  // A burst aligned to its own size (128, 256 or 512 B, the hardware's burst sizes, docs/ascend-notes.md
+  // §1.3) moves whole bursts and loses nothing, however short: data_copy S1/S2 and L1 S1 (128 B bursts on
+  // 128 B boundaries) run at full rate (docs/calibration.md, "GM alignment").
+  const double bursts = in.burstCount > 0 ? in.burstCount : 1;
+  const double len = in.burstLen > 0 ? in.burstLen : std::ceil(static_cast<double>(in.bytes) / bursts);
+  const double g = std::max(1.0, soc_.burstGranuleBytes);
+  std::uint64_t own = static_cast<std::uint64_t>(g);
+  while (own < 512 && static_cast<double>(own) < std::ceil(len / g) * g) own *= 2;
+  if (!soc_.alignTiers.empty() && align >= std::min<std::uint64_t>(own, soc_.alignTiers.front().minAlign))
+    return soc_.alignTiers.front().factor;
   for (const AlignTier& t : soc_.alignTiers)
     if (align >= t.minAlign) return t.factor;
   return soc_.alignTiers.empty() ? 1.0 : soc_.alignTiers.back().factor;
@@ -170,13 +183,13 @@ double InstrCoster::issueCycles(const Instr& in) const {
   return c * std::max<std::uint32_t>(1, in.times);
 }
 
-WorkCost InstrCoster::work(const Instr& in, double gmShare, double l2Hit) const {
+WorkCost InstrCoster::work(const Instr& in, double gmShare, double l2Hit, double readers) const {
   switch (in.pipe) {
     case Pipe::V: {
       const size_t api = in.api;
       if (api < tables_.vectorClass.size() && tables_.vectorClass[api] < 0 &&
           tables_.kind[api] == ApiKind::Copy)
-        return transfer(in, gmShare, l2Hit);
+        return transfer(in, gmShare, l2Hit, readers);
       return vectorOp(in);
     }
     case Pipe::M:
@@ -185,7 +198,7 @@ WorkCost InstrCoster::work(const Instr& in, double gmShare, double l2Hit) const 
     case Pipe::MTE2:
     case Pipe::MTE3:
     case Pipe::FIX:
-      return transfer(in, gmShare, l2Hit);
+      return transfer(in, gmShare, l2Hit, readers);
     default:
       return {};
   }
@@ -219,7 +232,7 @@ WorkCost InstrCoster::vectorOp(const Instr& in) const {
   return w;
 }
 
-WorkCost InstrCoster::transfer(const Instr& in, double gmShare, double l2Hit) const {
+WorkCost InstrCoster::transfer(const Instr& in, double gmShare, double l2Hit, double readers) const {
   const TransferPath& tp = soc_.paths[static_cast<size_t>(pathOf(in))];
   const double times = std::max<std::uint32_t>(1, in.times);
   double bytes = static_cast<double>(in.bytes);
@@ -237,7 +250,7 @@ WorkCost InstrCoster::transfer(const Instr& in, double gmShare, double l2Hit) co
   const double len = in.burstLen > 0 ? in.burstLen : std::ceil(bytes / bursts);
   const double g = soc_.burstGranuleBytes;
   bytes = std::max(bytes, bursts * std::ceil(len / g) * g);
-  const double align = alignFactor(in);
+  const double align = alignFactor(in, pathOf(in));
   // Per core: L2-resident bytes at the core's L2 rate, the rest at the path's HBM/DDR rate.
   const bool l2 = soc_.l2AggregateBytesPerCycle > 0;
   const double hit = l2 ? std::clamp(l2Hit, 0.0, 1.0) : 0.0;
@@ -249,6 +262,10 @@ WorkCost InstrCoster::transfer(const Instr& in, double gmShare, double l2Hit) co
       bytes * ((1 - hit) + (l2 ? hit * soc_.gmAggregateBytesPerCycle / soc_.l2AggregateBytesPerCycle : 0)) /
       align;
   coreCycles /= align;
+  // A line several blocks read at once is delivered to them one after another (SameLineReaders.h,
+  // docs/calibration.md "Same-address reads"): each gets its share of the line's rate.
+  if (read && readers > 1 && soc_.sameLineReadBytesPerCycle > 0)
+    coreCycles = std::max(coreCycles, bytes / align * readers / soc_.sameLineReadBytesPerCycle);
   const double sharedCycles = gmShare > 0 ? w.gmEquivalentBytes / gmShare : 0;
   w.gm = true;
   w.pureCycles = std::max(coreCycles, sharedCycles) * times;

@@ -55,17 +55,18 @@ class InstrCoster {
   double issueCycles(const kwb_sim::Instr& in) const;
   // Work on a non-scalar pipe. gmShare caps the HBM-equivalent bandwidth of GM transfers (<= 0: no cap);
   // l2Hit is the share of the record's GM bytes served from L2 (L2Model.h).
-  WorkCost work(const kwb_sim::Instr& in, double gmShare, double l2Hit = 0) const;
+  // readers: blocks reading the record's GM lines at the same time (SameLineReaders.h), >= 1.
+  WorkCost work(const kwb_sim::Instr& in, double gmShare, double l2Hit = 0, double readers = 1) const;
   // Execution cycles of a scalar (pipe S) work record.
   double scalar(const kwb_sim::Instr& in, DCache& dcache) const;
 
   // Transfer path of a copy record, by its memory spaces (falls back to the pipe's main path).
   Path pathOf(const kwb_sim::Instr& in) const;
-  double alignFactor(const kwb_sim::Instr& in) const;
+  double alignFactor(const kwb_sim::Instr& in, Path path) const;
 
  private:
   WorkCost vectorOp(const kwb_sim::Instr& in) const;
-  WorkCost transfer(const kwb_sim::Instr& in, double gmShare, double l2Hit) const;
+  WorkCost transfer(const kwb_sim::Instr& in, double gmShare, double l2Hit, double readers) const;
   WorkCost cube(const kwb_sim::Instr& in) const;
   std::uint64_t touchLines(const kwb_sim::Instr& in, DCache& dcache) const;  // returns the misses
 

@@ -186,7 +186,8 @@ void writePipeUtilizationCsv(const Profile& p, std::ostream& out) {
     const char* name;
   };
   std::vector<Col> cols;
-  if (p.pipes[idx(Pipe::M)].used || !vectorOnly) cols.push_back({Pipe::M, p.coupled ? "mac" : "cube"});
+  // The cube pipe is "mac" in msprof's columns (aic_mac_time(us), aic_mac_ratio; calibration-data §2).
+  if (p.pipes[idx(Pipe::M)].used || !vectorOnly) cols.push_back({Pipe::M, "mac"});
   cols.push_back({Pipe::V, "vec"});
   cols.push_back({Pipe::S, "scalar"});
   if (!vectorOnly) {

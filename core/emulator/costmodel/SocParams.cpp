@@ -245,6 +245,8 @@ void readGm(Reader& r, const json& root, SocParams& s) {
     s.l2WriteBytesPerCycle = r.param(gm, "gm", "l2_write_bytes_per_cycle", 0, false);
   }
   if (gm.contains("burst_cycles")) s.gmBurstCycles = r.param(gm, "gm", "burst_cycles", 0);
+  if (gm.contains("same_line_read_bytes_per_cycle"))
+    s.sameLineReadBytesPerCycle = r.param(gm, "gm", "same_line_read_bytes_per_cycle", 0, false);
   const json& al = r.child(gm, "gm", "alignment");
   if (!al.is_array() || al.empty())
     r.fail("gm.alignment", "must be a non-empty array of {min_align, factor}");
@@ -371,6 +373,11 @@ SocParams parseSocParams(std::string_view jsonText, std::string_view origin) {
     const json& err = r.child(cal, "calibration", "expected_error_pct");
     for (const char* bound : {"memory", "vector", "scalar", "latency", "cube"})
       s.expectedErrorPct[bound] = r.param(err, "calibration.expected_error_pct", bound, 0, false);
+    // Optional (docs/calibration.md, "Expected error"): memory-bound kernels whose blocks read the same GM
+    // lines, where the model misses the staggered-order convoys.
+    if (err.contains("shared_read"))
+      s.expectedErrorPct["shared_read"] =
+          r.param(err, "calibration.expected_error_pct", "shared_read", 0, false);
   }
   const json& launch = r.child(root, "", "launch");
   s.taskOverheadCycles = r.param(launch, "launch", "task_overhead_cycles", 0);

@@ -104,6 +104,9 @@ struct SocParams {
   double l2ReadBytesPerCycle = 0, l2WriteBytesPerCycle = 0;
   // Fixed MTE cycles per GM burst (one DataCopy block) on top of the copy's start cost (optional, 0).
   double gmBurstCycles = 0;
+  // Bytes per cycle that one GM line read by several blocks at once is delivered at, to all of them
+  // together (optional, 0 = no same-address serialisation; SameLineReaders.h).
+  double sameLineReadBytesPerCycle = 0;
 
   int pipeQueueDepth = 32;  // instructions a pipe's queue holds before the scalar unit stalls
 
