@@ -50,12 +50,16 @@ bool writeText(const fs::path& path, const std::string& text) {
   return static_cast<bool>(out);
 }
 
-// A row's torch dtype fits the OpDef's: the same, or float64 for a float32 input (get_inputs() made a
-// Python float into a default double tensor, which the reference makes again from the float32 input).
-bool dtypeFits(const std::string& torchName, DType opDef) {
+// A row's torch dtype fits the OpDef's: the same; float64 for any float input (get_inputs() made a
+// Python float into a default double tensor, which the reference makes again from the task's input);
+// for an output any float for a float (torch promotes x * a double tensor to double; the reference's
+// outputs are compared as float64 anyway).
+bool dtypeFits(const std::string& torchName, DType opDef, bool output) {
   const auto t = parseDType(torchName);
   if (!t) return false;
-  return *t == opDef || (*t == DType::Float64 && opDef == DType::Float32);
+  if (*t == opDef) return true;
+  if (*t == DType::Float64 && isFloating(opDef)) return true;
+  return output && isFloating(*t) && isFloating(opDef);
 }
 
 std::vector<const NpuKernelBenchArg*> tensorArgs(const NpuKernelBenchRowDescription& row) {
@@ -69,11 +73,12 @@ bool rowFitsColumn(const NpuKernelBenchRowDescription& row, const OpDefSignature
   const auto tensors = tensorArgs(row);
   if (tensors.size() != sig.inputs.size() || row.outputs.size() != sig.outputs.size()) return false;
   for (std::size_t k = 0; k < tensors.size(); ++k)
-    if (column >= sig.inputs[k].dtypes.size() || !dtypeFits(tensors[k]->dtype, sig.inputs[k].dtypes[column]))
+    if (column >= sig.inputs[k].dtypes.size() ||
+        !dtypeFits(tensors[k]->dtype, sig.inputs[k].dtypes[column], false))
       return false;
   for (std::size_t k = 0; k < row.outputs.size(); ++k)
     if (column >= sig.outputs[k].dtypes.size() ||
-        !dtypeFits(row.outputs[k].dtype, sig.outputs[k].dtypes[column]))
+        !dtypeFits(row.outputs[k].dtype, sig.outputs[k].dtypes[column], true))
       return false;
   return true;
 }

@@ -16,7 +16,8 @@ const std::vector<std::string>& allowedIncludes() {
       "cfloat", "float.h", "climits", "limits.h", "limits", "type_traits", "cstring", "string.h", "algorithm",
       "array", "utility", "initializer_list",
       // The operator-project form's host headers (core/emulator/include; docs/candidate-contract.md).
-      "register/tilingdata_base.h", "register/op_def_registry.h", "tiling/platform/platform_ascendc.h"};
+      "register/tilingdata_base.h", "register/op_def_registry.h", "tiling/platform/platform_ascendc.h",
+      "graph/utils/type_utils.h"};
   return kAllowed;
 }
 

@@ -208,7 +208,8 @@ std::vector<Diagnostic> checkPreprocessedPolicy(const std::string& preprocessed,
     const std::string& path = u.files[static_cast<std::size_t>(inc.file)];
     const std::string base = baseName(path);
     const bool opProjectApi = base == "tilingdata_base.h" || base == "op_def_registry.h" ||
-                              base == "platform_ascendc.h" || base == "orig_dtypes.h";
+                              base == "platform_ascendc.h" || base == "orig_dtypes.h" ||
+                              base == "type_utils.h";
     const bool hostHeader = options.hostCode && inc.systemHeader &&
                             std::find(allowedHostIncludes().begin(), allowedHostIncludes().end(), base) !=
                                 allowedHostIncludes().end();

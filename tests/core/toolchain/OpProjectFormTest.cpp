@@ -287,6 +287,30 @@ TEST(OpProjectForm, TheHostFileIsCheckedByThePolicy) {
   EXPECT_EQ(r.diagnostics.front().file, "add_custom_host.cpp");
 }
 
+TEST(OpProjectForm, ThePublicProjectsIdiomsBuildAndRun) {
+  // What public msopgen projects write beside the API proper: graph/utils/type_utils.h for the dtype's
+  // size, the tiling printed with std::cout, float16_t/float32_t in the kernel.
+  const Task t = addTask({"tail_16397"});
+  auto files = addProjectFiles();
+  std::string& host = files.at("add_custom_host.cpp");
+  host.replace(host.find("#include \"register/op_def_registry.h\""), 0,
+               "#include \"graph/utils/type_utils.h\"\n");
+  const std::string setBlockDim = "    context->SetBlockDim(blocks);";
+  ASSERT_NE(host.find(setBlockDim), std::string::npos);
+  host.replace(
+      host.find(setBlockDim), 0,
+      "    uint32_t typeBytes = 0;\n"
+      "    if (!ge::TypeUtils::GetDataTypeLength(context->GetInputDesc(0)->GetDataType(), typeBytes) ||\n"
+      "        typeBytes != 2) return ge::GRAPH_FAILED;\n"
+      "    std::cout << \"blocks = \" << blocks << std::endl;\n");
+  std::string& kernel = files.at("add_custom.cpp");
+  for (std::size_t at = kernel.find("(__gm__ half*)"); at != std::string::npos;
+       at = kernel.find("(__gm__ half*)", at))
+    kernel.replace(at, 14, "(__gm__ float16_t*)");
+  const EvalReport r = evalProject(t, files, "op_project_public_idioms");
+  ASSERT_EQ(r.verdict, Verdict::Pass) << dump(r);
+}
+
 TEST(OpProjectForm, AttributesArraysNestedStructsAndTilingKeysReachTheKernel) {
   Task t = loadTaskDir(fs::path(KWB_SOURCE_DIR) / "resources" / "tasks" / "leaky_relu_custom");
   std::vector<VerificationCase> keep;

@@ -50,8 +50,14 @@ enum DataType {
   DT_UINT64 = 10,
   DT_DOUBLE = 11,
   DT_BOOL = 12,
+  DT_STRING = 13,
+  // Listed in public OpDefs beside the float columns; the workbench tests none of them
+  // (docs/task-format.md, "Importing an operator project"), but the names must compile.
+  DT_COMPLEX64 = 16,
+  DT_COMPLEX128 = 17,
   DT_BF16 = 27,
-  DT_UNDEFINED = 28
+  DT_UNDEFINED = 28,
+  DT_INT4 = 29
 };
 }  // namespace ge
 #pragma pop_macro("DT_FLOAT")

@@ -88,6 +88,9 @@
 
 using half = kwb_sim::half;
 using bfloat16_t = kwb_sim::bfloat16;
+// The device compiler's names for the same types, which public kernels use as often as half/float.
+using float16_t = kwb_sim::half;
+using float32_t = float;
 
 namespace kwb_sim {
 
