@@ -174,7 +174,13 @@ class GlobalTensor {
   T& operator()(uint64_t index) const { return ptr_[index]; }
 
   // ---- emulator internals
-  T* ptr_ = nullptr;
+  // `address_` is the name CANN's GlobalTensor gives this pointer, and samples read it directly
+  // (docs/emulator.md, "Launch forms"); both names are the same object (g++ defines reading a union
+  // member other than the one last written, and both have the same type).
+  union {
+    T* ptr_ = nullptr;
+    T* address_;
+  };
   uint64_t size_ = 0;
   std::uintptr_t lo_ = 0;  // SetGlobalBuffer range [lo_, hi_); hi_ == 0: size not given
   std::uintptr_t hi_ = 0;
