@@ -19,6 +19,7 @@
 #include "kwb_sim/buf_pool.h"
 #include "kwb_sim/cube.h"
 #include "kwb_sim/data_copy.h"
+#include "kwb_sim/data_copy_slice.h"
 #include "kwb_sim/kernel_misc.h"
 #include "kwb_sim/math_activation.h"
 #include "kwb_sim/math_tmp_size.h"
