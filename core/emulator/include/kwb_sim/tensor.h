@@ -39,6 +39,15 @@ class LocalTensor {
  public:
   using PrimType = T;
   LocalTensor() = default;
+  // Static tensor programming (the reference's LocalTensor(pos, addr, tileSize)): tileSize elements at byte
+  // address addr of the position's memory, placed by the kernel rather than by a TPipe. Its accesses are
+  // checked against that memory (and alignment), not against a buffer (docs/emulator.md, "Launch forms").
+  LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize)
+      : ptr_(reinterpret_cast<T*>(kwb_sim::spaceBase(kwb_sim::positionSpace(pos)) + addr)),
+        size_(tileSize),
+        position_(pos) {
+    ref_.space = kwb_sim::positionSpace(pos);
+  }
 
   uint32_t GetSize() const { return size_; }
   uint32_t GetLength() const { return size_ * static_cast<uint32_t>(sizeof(T)); }
