@@ -118,7 +118,8 @@ void addSimCommand(CLI::App& app, Context& ctx) {
         printJson(j);
         return code;
       }
-      if (!r.compilerOutput.empty()) std::cerr << r.compilerOutput;
+      // The compiler's output at the user's lines (the raw text is in --json's compilerOutput).
+      if (!r.compilerOutput.empty()) std::cerr << (r.userOutput.empty() ? r.compilerOutput : r.userOutput);
       // What the compiler cannot say itself: a sandbox limit it hit, a cache entry discarded.
       for (const auto& d : r.diagnostics)
         if (d.source == "sandbox" || d.source == "toolchain")

@@ -9,6 +9,7 @@
 #include "core/base/InstallLayout.h"
 #include "core/base/TextFile.h"
 #include "core/emulator/ChevronRewrite.h"
+#include "core/emulator/EmulatorCompilerOutput.h"
 #include "core/emulator/SimBuilder.h"
 #include "core/process/ProcessRunner.h"
 
@@ -52,12 +53,19 @@ bool writeText(const fs::path& path, const std::string& text) {
   return static_cast<bool>(out);
 }
 
-int runCommand(const std::vector<std::string>& argv) {
+// `emulatorIncludeDir` set: a compile against the emulator's headers, whose diagnostics are printed as
+// cleanEmulatorCompilerOutput rewrites them (the user's line, no emulator internals) once it is done.
+int runCommand(const std::vector<std::string>& argv, const std::string& emulatorIncludeDir = {}) {
   ProcessSpec spec;
   spec.argv = argv;
+  std::string diagnostics;
   spec.onStdoutLine = [](const std::string& line) { std::cout << line << "\n"; };
-  spec.onStderrLine = [](const std::string& line) { std::cerr << line << "\n"; };
+  if (emulatorIncludeDir.empty())
+    spec.onStderrLine = [](const std::string& line) { std::cerr << line << "\n"; };
+  else
+    spec.onStderrLine = [&diagnostics](const std::string& line) { diagnostics += line + "\n"; };
   const ProcessResult r = ProcessRunner().run(spec);
+  if (!diagnostics.empty()) std::cerr << cleanEmulatorCompilerOutput(diagnostics, emulatorIncludeDir);
   if (!r.started) {
     std::cerr << "kwb sim cc: cannot run " << argv.front() << ": " << r.startError << "\n";
     return 3;
@@ -171,7 +179,7 @@ int runAscInvocation(const AscInvocation& inv) {
     if (inv.compileOnly) {
       argv.insert(argv.end(), around.begin(), around.end());
       argv.insert(argv.end(), {"-x", "c++", "-c", compiled, "-o", inv.output});
-      const int rc = runCommand(argv);
+      const int rc = runCommand(argv, layout.emulatorIncludeDir.string());
       if (rc == 0 && compiled != src) pointDepfileAtSource(inv.passFlags, compiled, src);
       return rc;
     }
@@ -179,7 +187,7 @@ int runAscInvocation(const AscInvocation& inv) {
     std::vector<std::string> one = argv;
     one.insert(one.end(), around.begin(), around.end());
     one.insert(one.end(), {"-x", "c++", "-c", compiled, "-o", obj});
-    if (const int rc = runCommand(one); rc != 0) return rc;
+    if (const int rc = runCommand(one, layout.emulatorIncludeDir.string()); rc != 0) return rc;
     extraObjects.push_back(obj);
   }
 

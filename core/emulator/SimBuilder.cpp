@@ -2,6 +2,7 @@
 #include "core/emulator/SimBuilder.h"
 #include "core/base/InstallLayout.h"
 #include "core/base/TextFile.h"
+#include "core/emulator/EmulatorCompilerOutput.h"
 
 #include <unistd.h>
 
@@ -290,6 +291,7 @@ SimBuildResult SimBuilder::build(const SimBuildOptions& o) const {
   for (const auto& a : argv) r.command += (r.command.empty() ? "" : " ") + shellQuote(a);
   const SandboxResult cr = compile(argv);
   r.compilerOutput = cr.stderrText() + cr.stdoutText();
+  r.userOutput = cleanEmulatorCompilerOutput(r.compilerOutput, includeDir);
   std::vector<Diagnostic> limits =
       compilerSandboxDiagnostics(cr, "compiling " + fs::path(o.output).filename().string());
   std::vector<Diagnostic> parsed = parseGccDiagnostics(r.compilerOutput, includeDir);

@@ -39,6 +39,8 @@ struct SimBuildResult {
   Status status = Status::InternalError;
   std::string message;                  // bad input / internal error explanation
   std::string compilerOutput;           // as the compiler printed it (stderr + stdout)
+  std::string userOutput;               // compilerOutput at the user's lines, without emulator internals
+                                        // (EmulatorCompilerOutput.h)
   std::vector<Diagnostic> diagnostics;  // parsed from the compiler output
   std::string command;                  // the compile+link command, re-runnable
   std::string pch;                      // "hit", "built", "off" or "failed"

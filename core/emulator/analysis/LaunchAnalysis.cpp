@@ -22,47 +22,61 @@ struct GmWrite {
   std::uint64_t lo, hi;
   std::int32_t block;
   std::uint32_t instr;
-  bool atomic;  // a UB->GM copy under SetAtomicAdd/Max/Min
+  bool atomic;          // a UB->GM copy under SetAtomicAdd/Max/Min
+  std::uint32_t epoch;  // SyncAll calls the block made before the write
 };
 
 // Two blocks writing the same GM bytes in one launch. Atomic accumulations (SetAtomic*) from different
 // blocks into the same bytes are the point of atomics and do not conflict with each other; a plain write
-// overlapping another block's plain or atomic write does.
+// overlapping another block's plain or atomic write does. Writes separated by a SyncAll (different epochs:
+// every block has passed the barrier between them) are ordered, not a race (docs/emulator.md, "SyncAll").
+bool isSyncAll(const LaunchTrace& lt, const Instr& i) {
+  return i.sync == SyncKind::Barrier && lt.str(i.api) == "SyncAll";
+}
 }  // namespace
 
 void checkOverlap(const LaunchTrace& lt, std::vector<nlohmann::json>& out) {
   std::vector<GmWrite> ws;
   for (const BlockTrace& bt : lt.blocks) {
     std::vector<GmWrite> mine;
+    std::uint32_t epoch = 0;
     for (std::uint32_t k = 0; k < bt.instrs.size(); ++k) {
       const Instr& i = bt.instrs[k];
+      if (isSyncAll(lt, i)) ++epoch;
       if (i.dstSpace != MemSpace::GM || i.bytes == 0 || i.sync != SyncKind::None) continue;
       if (i.pipe == Pipe::S) {
-        mine.push_back({i.gmAddr, i.gmAddr + i.bytes * i.times, bt.block, k, false});
+        mine.push_back({i.gmAddr, i.gmAddr + i.bytes * i.times, bt.block, k, false, epoch});
         continue;
       }
       const std::uint32_t bursts = i.burstCount ? i.burstCount : 1;
       for (std::uint32_t b = 0; b < bursts; ++b) {
         const std::uint64_t lo = i.gmAddr + b * i.gmStride;
-        mine.push_back({lo, lo + i.burstLen, bt.block, k, i.atomic != AtomicOp::None});
+        mine.push_back({lo, lo + i.burstLen, bt.block, k, i.atomic != AtomicOp::None, epoch});
       }
     }
-    std::sort(mine.begin(), mine.end(), [](const GmWrite& a, const GmWrite& b) { return a.lo < b.lo; });
+    const auto byEpochThenLo = [](const GmWrite& a, const GmWrite& b) {
+      return a.epoch != b.epoch ? a.epoch < b.epoch : a.lo < b.lo;
+    };
+    std::sort(mine.begin(), mine.end(), byEpochThenLo);
     for (const GmWrite& w : mine) {
-      if (!ws.empty() && ws.back().block == w.block && ws.back().atomic == w.atomic && w.lo <= ws.back().hi) {
+      if (!ws.empty() && ws.back().block == w.block && ws.back().atomic == w.atomic &&
+          ws.back().epoch == w.epoch && w.lo <= ws.back().hi) {
         ws.back().hi = std::max(ws.back().hi, w.hi);
         continue;
       }
       ws.push_back(w);
     }
   }
-  std::sort(ws.begin(), ws.end(), [](const GmWrite& a, const GmWrite& b) { return a.lo < b.lo; });
+  std::sort(ws.begin(), ws.end(), [](const GmWrite& a, const GmWrite& b) {
+    return a.epoch != b.epoch ? a.epoch < b.epoch : a.lo < b.lo;
+  });
   std::map<std::pair<std::string, std::string>, bool> seen;
   // The plain and the atomic interval reaching furthest so far (npos: none yet).
   constexpr std::size_t npos = static_cast<std::size_t>(-1);
   std::size_t activePlain = npos, activeAtomic = npos;
   for (std::size_t k = 0; k < ws.size(); ++k) {
     const GmWrite& b = ws[k];
+    if (k > 0 && ws[k - 1].epoch != b.epoch) activePlain = activeAtomic = npos;  // a new SyncAll phase
     std::size_t other = npos;
     if (activePlain != npos && b.lo < ws[activePlain].hi && ws[activePlain].block != b.block)
       other = activePlain;

@@ -1,14 +1,25 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // kwb emulator: the Ascend C kernel API for CPU builds (`kwb sim build`). Same source as on the NPU.
+// The standard headers CANN's kernel_operator.h brings in for CPU builds, which samples rely on without
+// including them (std::runtime_error, std::vector, std::string, std::min, std::sqrt, std::cout).
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <iostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "kwb_sim/base.h"
+#include "kwb_sim/block_sync.h"
 #include "kwb_sim/buf_pool.h"
 #include "kwb_sim/cube.h"
 #include "kwb_sim/data_copy.h"
+#include "kwb_sim/data_copy_slice.h"
 #include "kwb_sim/kernel_misc.h"
 #include "kwb_sim/math_activation.h"
 #include "kwb_sim/math_tmp_size.h"

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "BlockContext.h"
+#include "BlockSync.h"
 #include "LaunchReport.h"
 
 namespace kwb_sim {
@@ -135,7 +137,7 @@ std::uint64_t tilingKey() {
 }
 
 int launch(const char* kernelName, std::uint32_t blockDim, KernelThunk thunk, void* ctx, SrcLoc loc,
-           const char* socName, bool autoSync) {
+           const char* socName, bool autoSync, const char* form) {
   rt::selectSoc(socName);
   g_block.autoSync = autoSync;
   if (!g_atexitInstalled) {
@@ -149,7 +151,7 @@ int launch(const char* kernelName, std::uint32_t blockDim, KernelThunk thunk, vo
   res.autoSync = autoSync;
   if (blockDim == 0 || blockDim > 65535) {
     res.parentLines.push_back(rt::diagLine(
-        Cat::InvalidParam, "ICPU_RUN_KF", loc, Pipe::None, 1,
+        Cat::InvalidParam, form ? form : "ICPU_RUN_KF", loc, Pipe::None, 1,
         "blockDim = " + std::to_string(blockDim) + " is outside 1..65535; the kernel was not run", -1));
     rt::finishLaunch(res);
     return 1;
@@ -176,9 +178,13 @@ int launch(const char* kernelName, std::uint32_t blockDim, KernelThunk thunk, vo
   std::vector<Child> kids(blockDim);
   res.blocks.resize(blockDim);
   std::uint32_t next = 0, running = 0, finished = 0;
+  // SyncAll's barrier (BlockSync.h); without it the launch still runs, and a SyncAll reports why it cannot.
+  rt::blockSyncCreate(blockDim);
   std::fflush(nullptr);
   while (finished < blockDim) {
-    while (next < blockDim && running < static_cast<std::uint32_t>(jobs)) {
+    // Blocks asleep in a SyncAll do not count against the job limit: the blocks they wait for must start.
+    while (next < blockDim &&
+           running - std::min(running, rt::blockSyncWaiting()) < static_cast<std::uint32_t>(jobs)) {
       const pid_t pid = ::fork();
       if (pid == 0) {
         rt::beginBlock(dir, next, blockDim);
@@ -189,6 +195,7 @@ int launch(const char* kernelName, std::uint32_t blockDim, KernelThunk thunk, vo
       }
       if (pid < 0) {
         res.blocks[next].status = rt::BlockStatus::ForkFailed;
+        rt::blockSyncMarkEnded(next);
         ++finished;
         ++next;
         continue;
@@ -206,6 +213,7 @@ int launch(const char* kernelName, std::uint32_t blockDim, KernelThunk thunk, vo
         kids[b].done = true;
         --running;
         ++finished;
+        rt::blockSyncMarkEnded(b);
         rt::BlockResult& br = res.blocks[b];
         br.elapsedMs = std::chrono::duration_cast<std::chrono::milliseconds>(
                            std::chrono::steady_clock::now() - kids[b].start)
@@ -242,6 +250,7 @@ int launch(const char* kernelName, std::uint32_t blockDim, KernelThunk thunk, vo
     }
     std::this_thread::sleep_for(std::chrono::microseconds(200));
   }
+  rt::blockSyncDestroy();
   rt::finishLaunch(res);
   return rt::launchErrorCount() > 0 ? 1 : 0;
 }

@@ -321,9 +321,9 @@ void flagWait(AscendC::HardEvent evt, int id, SrcLoc loc) {
   merge(st.vc[pi(ep.dst)], st.flagSnap[e][id]);
 }
 
-void barrier(pipe_t pipe, SrcLoc loc) {
-  const Pipe p = toPipe(pipe);
-  Instr& in = record("PipeBarrier", loc, p == Pipe::None ? Pipe::S : p);
+namespace {
+void barrierNamed(const char* api, Pipe p, SrcLoc loc) {
+  Instr& in = record(api, loc, p == Pipe::None ? Pipe::S : p);
   in.sync = SyncKind::Barrier;
   in.syncSrc = in.syncDst = p;
   if (p != Pipe::All) return;
@@ -331,6 +331,17 @@ void barrier(pipe_t pipe, SrcLoc loc) {
   for (int a = 0; a < P; ++a)
     for (int b = 0; b < P; ++b) st.vc[a][b] = st.seq[b];
 }
+}  // namespace
+
+void barrier(pipe_t pipe, SrcLoc loc) {
+  barrierNamed("PipeBarrier", toPipe(pipe), loc);
+}
+
+namespace rt {
+void syncBarrierAll(const char* api, SrcLoc loc) {
+  barrierNamed(api, Pipe::All, loc);
+}
+}  // namespace rt
 
 void maskSetCounter(bool counter, SrcLoc loc) {
   g_block.mask.counter = counter;

@@ -27,6 +27,12 @@ elseif(NOT "${CMAKE_ASC_RUN_MODE}" STREQUAL "cpu")
 endif()
 
 list(APPEND CMAKE_MODULE_PATH "${CMAKE_CURRENT_LIST_DIR}/modules")
+# The devkit's examples link CANN's host libraries by name (tiling_api, register, platform, ...), which a
+# CANN toolkit puts on the linker's path. The ACL subset they call is header-only here, so the CANN-layout
+# folder holds empty archives of those names (docs/emulator.md, "The samples' own build files").
+if(IS_DIRECTORY "${_kwb_asc_prefix}/share/kernel-workbench/cann/lib64")
+  link_directories("${_kwb_asc_prefix}/share/kernel-workbench/cann/lib64")
+endif()
 set(ASC_FOUND TRUE)
 set(KWB_ASC_FOUND TRUE)
 message(STATUS "ASC: the Kernel Workbench emulator (${KWB_ASC_KWB} sim cc), run mode cpu")

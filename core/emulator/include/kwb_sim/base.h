@@ -178,4 +178,5 @@ constexpr DType dtypeOf() {
 // An API known to Ascend C but not emulated: referencing it fails at compile time with a message
 // naming it. `Name` must be a template so that the assertion fires only where it is used.
 #define KWB_SIM_UNSUPPORTED_API_MSG(NAME) \
-  "kwb-sim: unsupported-api: " NAME " is not implemented by the kwb emulator"
+  "kwb-sim: unsupported-api: " NAME       \
+  " is not emulated yet (docs/emulator.md, \"Supported API\", lists what the kwb emulator provides)"

@@ -6,6 +6,7 @@
 // KWB_OP_TILING_DATA (core/toolchain/OpProjectForm.h). TILING_KEY_IS compares with the key the
 // TilingFunc set (context->SetTilingKey), which the harness gives the launch (ICPU_SET_TILING_KEY).
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <type_traits>
@@ -33,6 +34,28 @@ inline void KwbAssert(bool ok, const char* expression, ::kwb_sim::SrcLoc loc = :
   if (!ok)
     ::kwb_sim::fatal(::kwb_sim::Cat::InvalidParam, "ASSERT", loc, ::kwb_sim::Pipe::S, ::kwb_sim::kOperandNone,
                      std::string("ASSERT(") + expression + ") failed");
+}
+
+// ascendc_assert(expr, fmt, args...): the devkit's kernel assertion with a printf-style message. A failed
+// one ends the block like ASSERT, with the formatted message in the diagnostic.
+template <typename... A>
+inline void KwbAssertFormat(bool ok, const char* expression, ::kwb_sim::SrcLoc loc,
+                            const char* format = nullptr, A... args) {
+  if (ok) return;
+  std::string message = std::string("ascendc_assert(") + expression + ") failed";
+  if (format) {
+    char text[512];
+    if constexpr (sizeof...(A) == 0) {
+      std::snprintf(text, sizeof(text), "%s", format);
+    } else {
+      std::snprintf(text, sizeof(text), format, args...);
+    }
+    std::string shown(text);
+    while (!shown.empty() && shown.back() == '\n') shown.pop_back();
+    message += ": " + shown;
+  }
+  ::kwb_sim::fatal(::kwb_sim::Cat::InvalidParam, "ascendc_assert", loc, ::kwb_sim::Pipe::S,
+                   ::kwb_sim::kOperandNone, message);
 }
 
 // The user's part of the kernel's workspace. The emulator's library needs no system workspace
@@ -88,5 +111,9 @@ enum KernelMetaType {
   ::AscendC::KwbCopyTilingData(&tiling_var, tiling_arg)
 #ifndef ASSERT
 #define ASSERT(expr) ::AscendC::KwbAssert(static_cast<bool>(expr), #expr)
+#endif
+#ifndef ascendc_assert
+#define ascendc_assert(expr, ...) \
+  ::AscendC::KwbAssertFormat(static_cast<bool>(expr), #expr, ::kwb_sim::SrcLoc::current(), ##__VA_ARGS__)
 #endif
 #define TILING_KEY_IS(key) (::AscendC::KwbTilingKey() == static_cast<uint64_t>(key))

@@ -241,3 +241,7 @@ class LocalMemAllocator {
 };
 
 }  // namespace AscendC
+
+// CANN declares GetTPipePtr at global scope too: the devkit's samples call it unqualified in templates
+// that have no `using namespace AscendC` (e.g. the compare example).
+using AscendC::GetTPipePtr;

@@ -168,8 +168,9 @@ void storeFromDouble(DType dt, void* p, double v);
 
 // --- launch (host side)
 using KernelThunk = void (*)(void* ctx);
+// `form` names the launch form in its diagnostics ("ICPU_RUN_KF", "<<<>>>", "ACLRT_LAUNCH_KERNEL").
 int launch(const char* kernelName, std::uint32_t blockDim, KernelThunk thunk, void* ctx, SrcLoc loc,
-           const char* socName, bool autoSync);
+           const char* socName, bool autoSync, const char* form = "ICPU_RUN_KF");
 void* gmAlloc(std::size_t bytes);
 void gmFree(void* p);
 void setTilingKey(std::uint64_t key);

@@ -39,6 +39,15 @@ class LocalTensor {
  public:
   using PrimType = T;
   LocalTensor() = default;
+  // Static tensor programming (the reference's LocalTensor(pos, addr, tileSize)): tileSize elements at byte
+  // address addr of the position's memory, placed by the kernel rather than by a TPipe. Its accesses are
+  // checked against that memory (and alignment), not against a buffer (docs/emulator.md, "Launch forms").
+  LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize)
+      : ptr_(reinterpret_cast<T*>(kwb_sim::spaceBase(kwb_sim::positionSpace(pos)) + addr)),
+        size_(tileSize),
+        position_(pos) {
+    ref_.space = kwb_sim::positionSpace(pos);
+  }
 
   uint32_t GetSize() const { return size_; }
   uint32_t GetLength() const { return size_ * static_cast<uint32_t>(sizeof(T)); }
@@ -174,7 +183,13 @@ class GlobalTensor {
   T& operator()(uint64_t index) const { return ptr_[index]; }
 
   // ---- emulator internals
-  T* ptr_ = nullptr;
+  // `address_` is the name CANN's GlobalTensor gives this pointer, and samples read it directly
+  // (docs/emulator.md, "Launch forms"); both names are the same object (g++ defines reading a union
+  // member other than the one last written, and both have the same type).
+  union {
+    T* ptr_ = nullptr;
+    T* address_;
+  };
   uint64_t size_ = 0;
   std::uintptr_t lo_ = 0;  // SetGlobalBuffer range [lo_, hi_); hi_ == 0: size not given
   std::uintptr_t hi_ = 0;

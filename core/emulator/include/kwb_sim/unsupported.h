@@ -44,13 +44,10 @@ KWB_SIM_UNSUPPORTED_FN(Power)
 KWB_SIM_UNSUPPORTED_FN(Erf)
 KWB_SIM_UNSUPPORTED_FN(Sin)
 KWB_SIM_UNSUPPORTED_FN(Cos)
-// Atomic type register, multi-core sync, workspace (SetAtomicAdd/Max/Min/None: data_copy.h).
+// Atomic type register, inter-block flags (SetAtomicAdd/Max/Min/None: data_copy.h; SyncAll: block_sync.h).
 KWB_SIM_UNSUPPORTED_FN(SetAtomicType)
-KWB_SIM_UNSUPPORTED_FN(SyncAll)
 KWB_SIM_UNSUPPORTED_FN(IBSet)
 KWB_SIM_UNSUPPORTED_FN(IBWait)
-KWB_SIM_UNSUPPORTED_FN(GetSysWorkSpacePtr)
-KWB_SIM_UNSUPPORTED_FN(SetSysWorkspace)
 
 template <uint8_t modeId, pipe_t pipe, typename... A>
 void CrossCoreSetFlag(A&&...) {

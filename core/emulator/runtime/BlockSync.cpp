@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: MIT
+// SyncAll: a barrier across the block processes of one launch, in MAP_SHARED memory the parent maps
+// before it forks (BlockSync.h, docs/emulator.md "SyncAll"). Arrivals count up; the last one resets the
+// count and bumps the generation, which the others sleep on with a process-shared futex. A waiter that
+// sees a participating block ended (the parent marks every block it reaps) knows the barrier can never
+// complete and reports the hang at its own SyncAll.
+
+#include "BlockSync.h"
+
+#include <linux/futex.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <climits>
+#include <ctime>
+#include <new>
+#include <string>
+
+#include "BlockContext.h"
+
+namespace kwb_sim::rt {
+
+namespace {
+
+using Counter = std::atomic<std::uint32_t>;
+static_assert(Counter::is_always_lock_free && sizeof(Counter) == sizeof(std::uint32_t),
+              "the futex word must be a plain 32-bit word");
+
+struct SyncSlot {
+  Counter calls{0};  // SyncAll calls this block has entered
+  Counter ended{0};  // 1 once the parent reaped the block
+};
+
+struct SyncShared {
+  Counter arrived{0};       // arrivals in the current generation
+  Counter generation{0};    // bumped when every participant arrived (the futex word)
+  Counter waiting{0};       // blocks sleeping in a SyncAll
+  Counter endedCount{0};    // blocks the parent reaped
+  Counter participants{0};  // of the current generation (0: nobody arrived yet)
+  std::uint32_t blockDim = 0;
+};
+
+struct SyncRegion {
+  SyncShared* shared = nullptr;
+  SyncSlot* slots = nullptr;
+  std::size_t bytes = 0;
+};
+
+// The mapping of the launch in progress; inherited by every block process with the rest of the parent.
+SyncRegion& region() {
+  static SyncRegion r;
+  return r;
+}
+
+void futexWait(Counter& word, std::uint32_t expected, long timeoutNs) {
+  timespec ts{0, timeoutNs};
+  // Not FUTEX_PRIVATE_FLAG: the word is shared between processes.
+  ::syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&word), FUTEX_WAIT, expected, &ts, nullptr, 0);
+}
+
+void futexWakeAll(Counter& word) {
+  ::syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&word), FUTEX_WAKE, INT_MAX, nullptr, nullptr, 0);
+}
+
+// The hang: participants that ended can never arrive. Names up to four of them with their call counts.
+std::string hangMessage(const SyncRegion& r, std::uint32_t participants, std::uint32_t myCalls,
+                        const char* api) {
+  std::string ended;
+  std::uint32_t listed = 0, total = 0;
+  for (std::uint32_t b = 0; b < participants; ++b) {
+    if (r.slots[b].ended.load(std::memory_order_acquire) == 0) continue;
+    ++total;
+    if (listed == 4) continue;
+    const std::uint32_t calls = r.slots[b].calls.load(std::memory_order_acquire);
+    if (!ended.empty()) ended += ", ";
+    ended += "block " + std::to_string(b) + " after " + std::to_string(calls) + " " + api +
+             (calls == 1 ? " call" : " calls");
+    ++listed;
+  }
+  if (total > listed) ended += " and " + std::to_string(total - listed) + " more";
+  return std::string(api) + " call " + std::to_string(myCalls) + " of block " +
+         std::to_string(g_block.blockIdx) + " waits for all " + std::to_string(participants) +
+         " blocks, but some ended the kernel without reaching it (" + ended +
+         "): on hardware the waiting cores hang here. Every block must call " + api +
+         " the same number of times (a call inside a branch on GetBlockIdx(), or in a loop whose trip count "
+         "differs per block, is the usual cause)";
+}
+
+}  // namespace
+
+bool blockSyncCreate(std::uint32_t blockDim) {
+  blockSyncDestroy();
+  SyncRegion& r = region();
+  const std::size_t bytes = sizeof(SyncShared) + std::size_t{blockDim} * sizeof(SyncSlot);
+  void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return false;
+  r.shared = new (p) SyncShared();
+  r.shared->blockDim = blockDim;
+  r.slots = reinterpret_cast<SyncSlot*>(static_cast<char*>(p) + sizeof(SyncShared));
+  for (std::uint32_t b = 0; b < blockDim; ++b) new (&r.slots[b]) SyncSlot();
+  r.bytes = bytes;
+  return true;
+}
+
+void blockSyncDestroy() {
+  SyncRegion& r = region();
+  if (r.shared) ::munmap(r.shared, r.bytes);
+  r = SyncRegion{};
+}
+
+std::uint32_t blockSyncWaiting() {
+  const SyncRegion& r = region();
+  return r.shared ? r.shared->waiting.load(std::memory_order_acquire) : 0;
+}
+
+void blockSyncMarkEnded(std::uint32_t block) {
+  SyncRegion& r = region();
+  if (!r.shared || block >= r.shared->blockDim) return;
+  if (r.slots[block].ended.exchange(1, std::memory_order_acq_rel) != 0) return;
+  r.shared->endedCount.fetch_add(1, std::memory_order_acq_rel);
+  futexWakeAll(r.shared->generation);
+}
+
+}  // namespace kwb_sim::rt
+
+namespace kwb_sim {
+
+using rt::region;
+
+GM_ADDR& sysWorkspace() {
+  static GM_ADDR workspace = nullptr;  // per process, i.e. per block
+  return workspace;
+}
+
+void syncAllBlocks(std::uint32_t participants, const char* api, SrcLoc loc) {
+  using namespace rt;
+  syncBarrierAll(api, loc);  // on the block itself SyncAll waits for all of its pipes first
+  SyncRegion& r = region();
+  if (!r.shared) {
+    fatal(Cat::InvalidParam, api, loc, Pipe::All, kOperandNone,
+          std::string(api) +
+              " outside a kernel launch (or the launch could not map its barrier): nothing to "
+              "synchronise with");
+  }
+  SyncShared& s = *r.shared;
+  const auto me = static_cast<std::uint32_t>(g_block.blockIdx);
+  if (me >= participants) {
+    report(Cat::InvalidParam, api, loc, Pipe::All, kOperandNone,
+           std::string(api) + ": block " + std::to_string(me) + " is not one of the " +
+               std::to_string(participants) + " blocks that take part (usedCores); it does not wait");
+    return;
+  }
+  const std::uint32_t myCalls = r.slots[me].calls.fetch_add(1, std::memory_order_acq_rel) + 1;
+  const std::uint32_t gen = s.generation.load(std::memory_order_acquire);
+  std::uint32_t expected = 0;
+  if (!s.participants.compare_exchange_strong(expected, participants, std::memory_order_acq_rel) &&
+      expected != participants) {
+    report(Cat::InvalidParam, api, loc, Pipe::All, kOperandNone,
+           std::string(api) + ": this block syncs " + std::to_string(participants) +
+               " blocks where another block of the same barrier syncs " + std::to_string(expected) +
+               " (usedCores must be the same in every block)");
+    participants = expected;
+  }
+  s.waiting.fetch_add(1, std::memory_order_acq_rel);
+  if (s.arrived.fetch_add(1, std::memory_order_acq_rel) + 1 == participants) {
+    s.arrived.store(0, std::memory_order_release);
+    s.participants.store(0, std::memory_order_release);
+    s.waiting.fetch_sub(1, std::memory_order_acq_rel);
+    s.generation.fetch_add(1, std::memory_order_acq_rel);
+    futexWakeAll(s.generation);
+    return;
+  }
+  while (s.generation.load(std::memory_order_acquire) == gen) {
+    bool doomed = false;
+    if (s.endedCount.load(std::memory_order_acquire) != 0)
+      for (std::uint32_t b = 0; b < participants && !doomed; ++b)
+        doomed = r.slots[b].ended.load(std::memory_order_acquire) != 0;
+    if (doomed && s.generation.load(std::memory_order_acquire) == gen) {
+      s.waiting.fetch_sub(1, std::memory_order_acq_rel);
+      fatal(Cat::UnpairedFlag, api, loc, Pipe::All, kOperandNone, hangMessage(r, participants, myCalls, api));
+    }
+    futexWait(s.generation, gen, 20L * 1000 * 1000);
+  }
+  s.waiting.fetch_sub(1, std::memory_order_acq_rel);
+}
+
+}  // namespace kwb_sim
