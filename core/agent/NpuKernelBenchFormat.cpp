@@ -106,6 +106,8 @@ class Reader {
       problem(p, "not an array of at most " + std::to_string(kMaxRank) + " dimensions");
       return s;
     }
+    // A 0-dim tensor (a scalar) is a [1] tensor of the task.
+    if (j.empty()) return Shape{1};
     std::int64_t elements = 1;
     for (std::size_t k = 0; k < j.size(); ++k) {
       if (!j[k].is_number_integer() || j[k].get<std::int64_t>() < 1 ||

@@ -52,14 +52,15 @@ bool writeText(const fs::path& path, const std::string& text) {
 
 // A row's torch dtype fits the OpDef's: the same; float64 for any float input (get_inputs() made a
 // Python float into a default double tensor, which the reference makes again from the task's input);
-// for an output any float for a float (torch promotes x * a double tensor to double; the reference's
-// outputs are compared as float64 anyway).
+// for an output any float for a float and any integer or bool for an integer or bool (torch promotes
+// x * a double tensor to double, references turn a bool mask into int32; the reference's outputs are
+// compared as float64 anyway).
 bool dtypeFits(const std::string& torchName, DType opDef, bool output) {
   const auto t = parseDType(torchName);
   if (!t) return false;
   if (*t == opDef) return true;
   if (*t == DType::Float64 && isFloating(opDef)) return true;
-  return output && isFloating(*t) && isFloating(opDef);
+  return output && isFloating(*t) == isFloating(opDef);
 }
 
 std::vector<const NpuKernelBenchArg*> tensorArgs(const NpuKernelBenchRowDescription& row) {

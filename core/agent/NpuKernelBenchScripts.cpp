@@ -56,6 +56,29 @@ def _describe(e):
     return type(e).__name__ + ": " + str(e)
 
 
+def _typed_rows(rows):
+    """The rows as the suite's pandas.read_csv gives them to get_inputs(): a column whose cells are all
+    integers holds ints, all numbers floats, all True/False bools; anything else stays text."""
+    columns = {}
+    for row in rows:
+        for k, v in row.items():
+            columns.setdefault(k, []).append(v)
+
+    def kind(values):
+        for name, conv in (("int", int), ("float", float)):
+            try:
+                [conv(v) for v in values]
+                return conv
+            except ValueError:
+                pass
+        if all(v in ("True", "False") for v in values):
+            return lambda v: v == "True"
+        return str
+
+    convs = {k: kind(vs) for k, vs in columns.items()}
+    return [{k: convs[k](v) for k, v in row.items()} for row in rows]
+
+
 def _as_list(v):
     return list(v) if isinstance(v, (list, tuple)) else [v]
 
@@ -141,8 +164,7 @@ def tensor_doc(t, name):
 
 
 rows = []
-for row in ROWS:
-    param = dict(row)
+for row, param in zip(ROWS, _typed_rows(ROWS)):
     entry = {"case_id": row.get("case_id", ""), "ok": False}
     try:
         torch.manual_seed(SEED)
@@ -213,7 +235,7 @@ def main():
     case, inputs, outputs = read_manifest(sys.argv[1])
     if case not in CASES:
         fail("case %s is not one of the imported test_cases.csv rows" % case)
-    param = dict(CASES[case])
+    param = _typed_rows(ROWS)[[r.get("case_id") for r in ROWS].index(CASES[case]["case_id"])]
     prep = _load(PREPARE_SOURCE, PREPARE_FILE)
     mod = _load(MODULE_SOURCE, MODULE_FILE)
     get_init_inputs = prep.get("get_init_inputs", lambda param, device=None: [])
@@ -234,7 +256,8 @@ def main():
         if isinstance(a, torch.Tensor):
             if k >= len(ours):
                 fail("get_inputs() made more tensors than the task has inputs")
-            args.append(ours[k].to(a.dtype))
+            # A 0-dim tensor of the suite is a [1] tensor of the task (docs/task-format.md).
+            args.append(ours[k].to(a.dtype).reshape(a.shape))
             k += 1
         else:
             args.append(a)
@@ -246,7 +269,7 @@ def main():
     if len(outs) != len(outputs):
         fail("forward() returned %d tensors, the task has %d outputs" % (len(outs), len(outputs)))
     for o, (name, dtype, shape, file) in zip(outs, outputs):
-        if list(o.shape) != shape:
+        if list(o.shape) != shape and not (o.dim() == 0 and shape == [1]):
             fail("output %s has shape %s, the case says %s" % (name, list(o.shape), shape))
         with open(file, "wb") as f:
             f.write(o.detach().to(torch.float64).contiguous().numpy().tobytes())

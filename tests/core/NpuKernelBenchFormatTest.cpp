@@ -63,7 +63,8 @@ constexpr const char* kGood = R"({"ok": true, "forward_line": 14, "rows": [
   {"case_id": "0", "ok": true, "upcast": true, "init": ["0.01"],
    "args": [{"kind": "tensor", "name": "x", "dtype": "float16", "shape": [8, 2048], "min": -4.0, "max": 3.99},
             {"kind": "value", "name": "dim", "repr": "-1"}],
-   "outputs": [{"kind": "tensor", "name": "out0", "dtype": "float16", "shape": [8, 2048]}]},
+   "outputs": [{"kind": "tensor", "name": "out0", "dtype": "float16", "shape": [8, 2048]},
+               {"kind": "tensor", "name": "out1", "dtype": "float32", "shape": []}]},
   {"case_id": "1", "ok": false, "error": "TypeError: no", "file": "validation/prepare_inputs.py", "line": 11}]})";
 
 TEST(NpuKernelBenchDescription, AGoodDescriptionReadsBack) {
@@ -82,6 +83,7 @@ TEST(NpuKernelBenchDescription, AGoodDescriptionReadsBack) {
   EXPECT_FALSE(row.args[1].tensor);
   EXPECT_EQ(row.args[1].repr, "-1");
   EXPECT_EQ(row.outputs[0].dtype, "float16");
+  EXPECT_EQ(row.outputs[1].shape, (Shape{1})) << "a 0-dim tensor is a [1] tensor of the task";
   EXPECT_FALSE(d.rows[1].ok);
   EXPECT_EQ(d.rows[1].file, "validation/prepare_inputs.py");
   EXPECT_EQ(d.rows[1].line, 11);
