@@ -94,18 +94,19 @@ void mathRmsNorm(const RmsNormCall& c, SrcLoc loc) {
   vecSyncOperands(api, loc, ops, n);
   std::vector<float> gamma(c.h), row(c.h);
   for (std::uint32_t j = 0; j < c.h; ++j)
-    gamma[j] = static_cast<float>(loadAsDouble(c.dt, c.gamma.ptr + j * es));
+    gamma[j] = static_cast<float>(loadAsDouble(c.dt, c.gamma.ptr + static_cast<std::uint64_t>(j) * es));
   const auto eps = static_cast<float>(c.epsilon);
   for (std::uint64_t r = 0; r < rows; ++r) {
     const std::uint8_t* in = c.src.ptr + r * c.h * es;
     float sq = 0;
     for (std::uint32_t j = 0; j < c.h; ++j) {
-      row[j] = static_cast<float>(loadAsDouble(c.dt, in + j * es));
+      row[j] = static_cast<float>(loadAsDouble(c.dt, in + static_cast<std::uint64_t>(j) * es));
       sq += row[j] * row[j];
     }
     const float scale = 1.0f / std::sqrt(sq * c.reciprocalOfH + eps);
     std::uint8_t* out = c.dst.ptr + r * c.h * es;
-    for (std::uint32_t j = 0; j < c.h; ++j) storeFromDouble(c.dt, out + j * es, row[j] * scale * gamma[j]);
+    for (std::uint32_t j = 0; j < c.h; ++j)
+      storeFromDouble(c.dt, out + static_cast<std::uint64_t>(j) * es, row[j] * scale * gamma[j]);
   }
   const std::uint64_t elems = rows * c.h;
   const auto reps = static_cast<std::uint32_t>((elems * 4 + 255) / 256);

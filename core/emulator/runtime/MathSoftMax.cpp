@@ -114,7 +114,8 @@ void mathSoftMax(const SoftMaxCall& c, SrcLoc loc) {
   std::vector<float> row(k);
   for (std::uint32_t r = 0; r < m; ++r) {
     const std::uint8_t* in = c.src.ptr + static_cast<std::uint64_t>(r) * k * es;
-    for (std::uint32_t j = 0; j < k; ++j) row[j] = static_cast<float>(loadAsDouble(c.dt, in + j * es));
+    for (std::uint32_t j = 0; j < k; ++j)
+      row[j] = static_cast<float>(loadAsDouble(c.dt, in + static_cast<std::uint64_t>(j) * es));
     float mx = 0, sum = 0;
     if (c.simple) {
       mx =
@@ -131,11 +132,18 @@ void mathSoftMax(const SoftMaxCall& c, SrcLoc loc) {
       }
     }
     std::uint8_t* out = c.dst.ptr + static_cast<std::uint64_t>(r) * k * es;
-    for (std::uint32_t j = 0; j < k; ++j) storeFromDouble(c.dt, out + j * es, row[j] / sum);
+    for (std::uint32_t j = 0; j < k; ++j)
+      storeFromDouble(c.dt, out + static_cast<std::uint64_t>(j) * es, row[j] / sum);
     if (c.withStats && !c.simple)
       for (std::uint32_t e = 0; e < statPer; ++e) {
-        storeFromDouble(c.statDt, c.max.ptr + static_cast<std::uint64_t>(r) * kBlockBytes + e * ses, mx);
-        storeFromDouble(c.statDt, c.sum.ptr + static_cast<std::uint64_t>(r) * kBlockBytes + e * ses, sum);
+        storeFromDouble(
+            c.statDt,
+            c.max.ptr + static_cast<std::uint64_t>(r) * kBlockBytes + static_cast<std::uint64_t>(e) * ses,
+            mx);
+        storeFromDouble(
+            c.statDt,
+            c.sum.ptr + static_cast<std::uint64_t>(r) * kBlockBytes + static_cast<std::uint64_t>(e) * ses,
+            sum);
       }
   }
   // The library's vector steps, in float over the whole [m, k] (rows of the reductions: m repeats).

@@ -21,7 +21,7 @@ namespace {
 
 using AscendC::TransposeType;
 
-constexpr std::uint32_t kBlockSide = 16;
+constexpr std::uint64_t kBlockSide = 16;
 
 const char* typeName(TransposeType t) {
   switch (t) {
@@ -67,8 +67,8 @@ void blockTranspose(const VecArgs& a, SrcLoc loc) {
   }
   vecSyncOperands(a.api, loc, ops, 2);
   const std::vector<std::uint8_t> src(a.src0.ptr, a.src0.ptr + bytes);
-  for (std::uint32_t r = 0; r < kBlockSide; ++r)
-    for (std::uint32_t c = 0; c < kBlockSide; ++c)
+  for (std::uint64_t r = 0; r < kBlockSide; ++r)
+    for (std::uint64_t c = 0; c < kBlockSide; ++c)
       std::memcpy(a.dst.ptr + (c * kBlockSide + r) * es, src.data() + (r * kBlockSide + c) * es, es);
   vecRecordOp(a.api, loc, a.dt, es, kBlockSide * kBlockSide, static_cast<std::uint32_t>(bytes / 256), ops, 2);
 }
