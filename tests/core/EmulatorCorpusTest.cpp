@@ -201,6 +201,29 @@ TEST_P(EmulatorCorpusProgram, BuildsRunsAndMatchesReference) {
 INSTANTIATE_TEST_SUITE_P(EmulatorCorpus, EmulatorCorpusProgram, ::testing::ValuesIn(listCorpus()),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
+// Programs for the 310P only (tests/emulator/soc310p: APIs the reference lists for the inference parts
+// alone, such as Scatter), built with --soc Ascend310P3 and held to the corpus's rules.
+TEST(EmulatorCorpusSoc310P, ScatterBuildsRunsAndMatchesReference) {
+  ScratchDir scratch("soc310p_scatter");
+  const fs::path app = scratch.path() / "app";
+  const fs::path report = scratch.path() / "report.json";
+  kwb::ProcessSpec spec;
+  spec.argv = {KWB_KWB_EXE,   "sim", "build",      "--soc",
+               "Ascend310P3", "-o",  app.string(), (kEmulatorTests / "soc310p" / "scatter.cpp").string()};
+  spec.timeout = kBuildTimeout;
+  const kwb::ProcessResult build = kwb::ProcessRunner().run(spec);
+  ASSERT_TRUE(build.ok()) << describe(build);
+  const kwb::ProcessResult run = runApp(app, report, scratch.path());
+  EXPECT_TRUE(run.ok()) << describe(run);
+  EXPECT_NE(run.stdoutText.find("PASS"), std::string::npos) << describe(run);
+  std::string error;
+  const auto j = readReport(report, &error);
+  ASSERT_TRUE(j.has_value()) << error;
+  EXPECT_EQ(j->value("status", ""), "ok") << j->dump(2).substr(0, 4000);
+  for (const auto& d : j->value("diagnostics", nlohmann::json::array()))
+    EXPECT_FALSE(isErrorDiagnostic(d)) << "false alarm on a correct program: " << d.dump(2);
+}
+
 // ---------------------------------------------------------------------------------------------- broken
 
 class EmulatorCorpusBroken : public ::testing::TestWithParam<std::string> {};

@@ -215,11 +215,14 @@ void run(const char* api, Dir dir, const LocalDesc* dstL, const GmDesc* dstG, co
     else
       std::memmove(d, src + so, n);
     moved += n;
-    if (b.pad && b.isPad) {
+    // isPad = false pads with the SetPadValue register once a kernel set it (docs/emulator.md,
+    // "SetPadValue"); before that the padding keeps what UB held.
+    if (b.pad && (b.isPad || g_block.padValueSet)) {
+      const std::uint64_t fill = b.isPad ? b.padBits : g_block.padValue;
       std::uint8_t* burst = dst + dO;
-      for (std::uint32_t k = 0; k < b.leftBytes; k += e.size) std::memcpy(burst + k, &b.padBits, e.size);
+      for (std::uint32_t k = 0; k < b.leftBytes; k += e.size) std::memcpy(burst + k, &fill, e.size);
       for (std::uint64_t k = b.leftBytes + b.len; k + e.size <= b.ubBurst; k += e.size)
-        std::memcpy(burst + k, &b.padBits, e.size);
+        std::memcpy(burst + k, &fill, e.size);
     }
   }
   Instr* in = finishRecord(moved);
@@ -267,6 +270,12 @@ Burst strided(const char* api, const AscendC::DataCopyParams& p, SrcLoc loc, Pip
   return b;
 }
 }  // namespace
+
+void padValueSet(std::uint64_t bits, SrcLoc loc) {
+  record("SetPadValue", loc, Pipe::S);
+  g_block.padValue = bits;
+  g_block.padValueSet = true;
+}
 
 void atomicSet(AtomicOp op, DType dt, const char* api, SrcLoc loc) {
   record(api, loc, Pipe::S);

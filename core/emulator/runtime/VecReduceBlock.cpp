@@ -5,10 +5,12 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "BlockContext.h"
 #include "VecMask.h"
 #include "kwb_sim/vec_reduce_block.h"
+#include "kwb_sim/vec_reduce_repeat.h"
 
 namespace kwb_sim {
 
@@ -114,10 +116,44 @@ void vecBlockReduce(const VecArgs& a, BlockRedKind kind, std::int64_t dstRep, st
         acc += v;
       any[k] = true;
     }
+    // A DataBlock with no active lane keeps the destination's old value on the 910B parts (the API
+    // reference's ReduceDataBlock constraints); the pair and repeat sums always write.
+    const bool perBlock =
+        kind == BlockRedKind::BlockSum || kind == BlockRedKind::BlockMax || kind == BlockRedKind::BlockMin;
     for (std::uint32_t k = 0; k < per; ++k)
-      storeFromDouble(a.dt, a.dst.ptr + (r * dstStep + k) * es, results[k]);
+      if (any[k] || !perBlock) storeFromDouble(a.dt, a.dst.ptr + (r * dstStep + k) * es, results[k]);
   }
   vecRecordOp(a.api, loc, a.dt, es, done, m.repeat, ops, 2);
+}
+
+// ReduceRepeat's destination alignment (the API reference's table of ReduceRepeat): SUM, and MAX/MIN
+// with ORDER_ONLY_VALUE, align to the element; MAX/MIN with value and index to two elements;
+// ORDER_ONLY_INDEX to the 4-byte index.
+void vecReduceRepeat(const VecArgs& a, RedOp op, int order, SrcLoc loc) {
+  const std::uint32_t es = a.esize;
+  std::uint32_t align = es;
+  if (op != RedOp::Sum) {
+    if (order == AscendC::ORDER_VALUE_INDEX || order == AscendC::ORDER_INDEX_VALUE)
+      align = 2 * es;
+    else if (order == AscendC::ORDER_ONLY_INDEX)
+      align = 4;
+  }
+  const std::uint32_t at = vecOperandOffset(a.dst);
+  if (at % align != 0)
+    report(Cat::MisalignedCopy, a.api, loc, Pipe::V, 0,
+           "ReduceRepeat: the destination starts at " + std::string(spaceName(a.dst.ref.space)) +
+               " byte offset " + std::to_string(at) + ", not " + std::to_string(align) +
+               "-byte aligned as this reduceType, data type and order need");
+  const std::uint32_t srcAt = vecOperandOffset(a.src0);
+  if (srcAt % 32 != 0)
+    report(Cat::MisalignedCopy, a.api, loc, Pipe::V, 1,
+           "ReduceRepeat: the source starts at " + std::string(spaceName(a.src0.ref.space)) +
+               " byte offset " + std::to_string(srcAt) + ", not 32-byte aligned");
+  for (const auto& [name, v] : {std::pair<const char*, std::uint32_t>{"dstRepStride", a.dstRep},
+                                {"srcBlkStride", a.src0Blk},
+                                {"srcRepStride", a.src0Rep}})
+    if (!checkStride(a, name, static_cast<std::int32_t>(v), loc)) return;
+  vecReduce(a, op, true, false, order, LocalDesc{nullptr, {}}, loc);
 }
 
 }  // namespace kwb_sim

@@ -72,6 +72,9 @@ void copyPadLocalToGm(const GmDesc& dst, const LocalDesc& src, ElemDesc e, std::
                       std::uint32_t blockLen, std::uint32_t srcStrideBlocks, std::uint32_t dstStrideBytes,
                       SrcLoc loc);
 
+// SetPadValue<T>: the value later GM->UB DataCopyPad calls with isPad = false fill their padding with.
+void padValueSet(std::uint64_t bits, SrcLoc loc);
+
 // SetAtomicAdd/Max/Min<T> / SetAtomicNone: the block's atomic mode for later UB->GM copies.
 void atomicSet(AtomicOp op, DType dt, const char* api, SrcLoc loc);
 
@@ -161,7 +164,18 @@ void DataCopyPad(const T&, A&&...) {
                 "kwb-sim: unsupported-api: DataCopyPad is not available on " KWB_SIM_SOC_NAME
                 " (arch 2002); copy whole 32-byte blocks with DataCopy and handle the tail separately");
 }
+template <typename T, TPosition pos = TPosition::MAX, typename... A>
+void SetPadValue(const T&, A&&...) {
+  static_assert(kwb_sim::kAlwaysFalse<T>,
+                "kwb-sim: unsupported-api: SetPadValue is not available on " KWB_SIM_SOC_NAME " (arch 2002)");
+}
 #else
+template <typename T, TPosition pos = TPosition::MAX>
+void SetPadValue(T paddingValue, KWB_SIM_LOC) {
+  KWB_SIM_REQUIRE_DTYPE("SetPadValue", T, int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t, int32_t,
+                        uint32_t, float, int64_t, uint64_t, double);
+  kwb_sim::padValueSet(kwb_sim::bitsOf(paddingValue), loc_);
+}
 template <typename T>
 void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p,
                  const DataCopyPadExtParams<T>& pad, KWB_SIM_LOC) {

@@ -77,6 +77,8 @@ struct BlockState {
   MaskState mask;
   AtomicOp atomicOp = AtomicOp::None;  // SetAtomicAdd/Max/Min<T> ... SetAtomicNone
   DType atomicType = DType::None;
+  bool padValueSet = false;    // SetPadValue was called: DataCopyPad with isPad = false fills with padValue
+  std::uint64_t padValue = 0;  // its bit pattern (the low bytes of the copy's element size are used)
   BufferSlot bufs[kMaxBuffers];
   int bufCount = 0;
   bool autoSync = KWB_SIM_AUTO_SYNC != 0;

@@ -27,6 +27,9 @@ inline constexpr bool KwbIsTilingFieldType =
 
 }  // namespace optiling
 
+// The macro arguments are a class name, field types and field names: parenthesised they would not
+// compile.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define BEGIN_TILING_DATA_DEF(class_name)                                       \
   class alignas(8) class_name {                                                 \
    public:                                                                      \
@@ -78,6 +81,7 @@ inline constexpr bool KwbIsTilingFieldType =
 #define END_TILING_DATA_DEF \
   }                         \
   ;
+// NOLINTEND(bugprone-macro-parentheses)
 
 // CANN registers the class with its operator type (or `<Struct>Op` for a nested struct). The kernel's
 // GET_TILING_DATA type comes from the build (KWB_OP_TILING_DATA, core/toolchain/OpProjectForm.h), so
