@@ -46,7 +46,8 @@ struct PolicyOptions {
 // Headers a candidate may include (exact spelling inside <> or "").
 const std::vector<std::string>& allowedIncludes();
 // Headers host code may include as well (PolicyOptions::hostCode): standard containers, strings,
-// numeric algorithms and utilities; no streams, files, threads or processes.
+// numeric algorithms and utilities; no files, threads or processes (std::cout/cerr/endl only, to the
+// tiling sandbox's own output, which public TilingFuncs print to).
 const std::vector<std::string>& allowedHostIncludes();
 
 // Returns every violation found in `source` (empty: the candidate may be compiled). `fileName` is the

@@ -391,7 +391,10 @@ std::vector<Diagnostic> checkPreprocessedPolicy(const std::string& preprocessed,
     }
     if (allow.external.count(w)) continue;
     if (options.hostCode && allow.hostExternal.count(w)) continue;
-    if (isAlwaysRefused(w) || (headers.count(w) && !ownUses.count(k))) refuseName(t, notListed);
+    // The kernel entry is named after the operator (`less`, `less_equal`), which a header may declare
+    // in std; the entry is the candidate's own required declaration (and its calls and launches).
+    const bool entryName = !options.kernelName.empty() && w == options.kernelName;
+    if (isAlwaysRefused(w) || (headers.count(w) && !ownUses.count(k) && !entryName)) refuseName(t, notListed);
   }
   std::stable_sort(rep.out.begin(), rep.out.end(), [](const Diagnostic& a, const Diagnostic& b) {
     return a.line != b.line ? a.line < b.line : a.column < b.column;

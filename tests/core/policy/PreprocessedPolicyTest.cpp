@@ -253,6 +253,17 @@ TEST(PolicyPreprocessed, TheLibraryFunctionBehindAnOwnNameStaysRefused) {
                "atol");
 }
 
+// An operator named like a std name (Less, LessEqual): its entry `less` is the candidate's own required
+// declaration; the same name where it is not the task's entry stays refused.
+TEST(PolicyPreprocessed, TheKernelEntryMayBeNamedLikeAStdName) {
+  std::string src = candidate("");
+  src.replace(src.find("void add_custom("), 16, "void less(");
+  auto c = run(src, "less");
+  EXPECT_TRUE(c.pre.ok) << c.all();
+  EXPECT_TRUE(c.policy.empty()) << c.all();
+  EXPECT_FLAGS(run(src, "add_custom"), "less");
+}
+
 TEST(PolicyPreprocessed, Environ) {
   auto c = run(candidate("extern char** environ;", "char** e = environ;\n(void)e;"));
   EXPECT_FLAGS(c, "extern");
