@@ -17,7 +17,8 @@ TensorSpec spec(Shape s, DType t = DType::Float32) {
 }
 std::vector<double> ramp(std::int64_t n) {
   std::vector<double> v(static_cast<std::size_t>(n));
-  for (std::int64_t i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = 1.0 + static_cast<double>(i % 13) * 0.5;
+  for (std::int64_t i = 0; i < n; ++i)
+    v[static_cast<std::size_t>(i)] = 1.0 + static_cast<double>(i % 13) * 0.5;
   return v;
 }
 Tolerance tol() {
