@@ -2,6 +2,7 @@
 #include "core/agent/PromptBuilder.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -58,13 +59,30 @@ struct DiagGroup {
   std::set<int> blocks;
 };
 
+// A message with its numbers blanked: the same finding in another block or case differs only in its
+// offsets, lengths and counts, and is one group of the feedback (issue 15: deduplicated across blocks
+// and cases).
+std::string messageShape(const std::string& m) {
+  std::string out;
+  out.reserve(m.size());
+  for (std::size_t i = 0; i < m.size(); ++i) {
+    if (std::isdigit(static_cast<unsigned char>(m[i]))) {
+      if (out.empty() || out.back() != '#') out += '#';
+      continue;
+    }
+    out += m[i];
+  }
+  return out;
+}
+
 std::vector<DiagGroup> groupDiagnostics(const std::vector<Diagnostic>& ds, bool errors) {
   std::vector<DiagGroup> groups;
   for (const auto& d : ds) {
     if (d.isError() != errors) continue;
     auto same = [&](const DiagGroup& g) {
       return g.first.category == d.category && baseName(g.first.file) == baseName(d.file) &&
-             g.first.line == d.line && g.first.message == d.message;
+             g.first.line == d.line &&
+             (g.first.message == d.message || messageShape(g.first.message) == messageShape(d.message));
     };
     auto it = std::find_if(groups.begin(), groups.end(), same);
     if (it == groups.end()) {

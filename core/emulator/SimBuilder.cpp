@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/emulator/SimBuilder.h"
+
 #include "core/base/InstallLayout.h"
 #include "core/base/TextFile.h"
 #include "core/emulator/EmulatorCompilerOutput.h"
@@ -7,10 +8,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include "core/base/PrivateCacheDir.h"
@@ -84,6 +87,30 @@ bool writeText(const fs::path& path, const std::string& text) {
   return static_cast<bool>(out);
 }
 
+// Compiler text about the emulator's own headers, in the words of the API the candidate included: a
+// path under the emulator's include directory becomes kernel_operator.h, the runtime's namespace and the
+// hidden source-location parameter every API call carries are dropped (issue 15 item 4: no
+// emulator-internal names or paths in a message).
+std::string publicApiText(std::string text, std::string_view headers) {
+  if (!headers.empty()) {
+    for (std::size_t pos = text.find(headers); pos != std::string::npos; pos = text.find(headers, pos)) {
+      std::size_t end = pos + headers.size();
+      while (end < text.size() && std::isspace(static_cast<unsigned char>(text[end])) == 0 &&
+             text[end] != '\'' && text[end] != '"' && text[end] != ')' && text[end] != ',')
+        ++end;
+      const bool colon = end > pos && text[end - 1] == ':';
+      const std::string api = colon ? "kernel_operator.h:" : "kernel_operator.h";
+      text.replace(pos, end - pos, api);
+      pos += api.size();
+    }
+  }
+  static const std::regex hiddenLoc(
+      R"(,\s*(const\s+)?(::)?kwb_sim::SrcLoc\s*&?(\s*loc_)?(\s*=\s*[^,)]*\))?)");
+  text = std::regex_replace(text, hiddenLoc, "");
+  static const std::regex ns(R"((::)?kwb_sim::|kwb-sim: )");
+  return std::regex_replace(text, ns, "");
+}
+
 }  // namespace
 
 std::vector<Diagnostic> parseGccDiagnostics(const std::string& output,
@@ -96,9 +123,18 @@ std::vector<Diagnostic> parseGccDiagnostics(const std::string& output,
            file[headers.size()] == '/';
   };
   relocateToUserCode(out, [&](std::string_view file) { return !inEmulatorHeaders(file); });
-  for (auto& d : out)
+  for (auto& d : out) {
     if (d.category == category::UnsupportedApi || d.category == category::UnsupportedDtype)
       d.source = "emulator";
+    d.message = publicApiText(d.message, headers);
+    // Notes about the emulator's own macros and helper variables say nothing the candidate can act on.
+    std::vector<std::string> notes;
+    for (auto& n : d.notes)
+      if (n.find("KWB_SIM_") == std::string::npos && n.find("kwbOk_") == std::string::npos)
+        notes.push_back(publicApiText(n, headers));
+    d.notes = std::move(notes);
+    if (inEmulatorHeaders(d.file)) d.file = "kernel_operator.h";
+  }
   return out;
 }
 

@@ -40,7 +40,8 @@ bool isKnownCategory(std::string_view c) {
       category::MulticoreOverlap, category::InvalidParam,     category::UnsupportedDtype,
       category::UnsupportedApi,   category::RuntimeCrash,     category::Timeout,
       category::WrongAnswer,      category::SandboxViolation, category::PolicyViolation,
-      category::SandboxSetup,     category::CacheIntegrity,   category::AmbiguousReply};
+      category::SandboxSetup,     category::CacheIntegrity,   category::AmbiguousReply,
+      category::UninitializedRead};
   for (auto k : known)
     if (k == c) return true;
   return false;

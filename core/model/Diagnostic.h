@@ -35,6 +35,8 @@ inline constexpr std::string_view UnsupportedDtype = "unsupported-dtype";
 inline constexpr std::string_view UnsupportedApi = "unsupported-api";
 inline constexpr std::string_view RuntimeCrash = "runtime-crash";
 inline constexpr std::string_view Timeout = "timeout";
+// A read of UB/L1 bytes nothing wrote (docs/emulator.md, "Uninitialised memory").
+inline constexpr std::string_view UninitializedRead = "uninitialized-read";
 inline constexpr std::string_view WrongAnswer = "wrong-answer";
 inline constexpr std::string_view SandboxViolation = "sandbox-violation";
 inline constexpr std::string_view PolicyViolation = "policy-violation";

@@ -70,6 +70,9 @@ struct CaseRunResult {
   // Inputs the trusted side saw recorded writes into (whatever the harness wrote back): the verifier
   // fails the case for them like for any modified input.
   std::vector<verify::InputCheck> inputsWritten;
+  // Per output (prepared order), the element slices each block wrote, from the trusted records; empty
+  // when the backend cannot tell.
+  std::vector<verify::BlockSlices> outputBlockWrites;
   // Where the run's time went, in order (the backend's own phases: tiling, sandbox setup, the program,
   // the trusted analysis of its records, reading its results back). caseName is left empty: the
   // evaluator knows the case.
@@ -108,8 +111,8 @@ class Backend {
   // Verification is the same for every backend.
   verify::CaseCheck verify(const Task& task, const verify::PreparedCase& prepared,
                            const std::vector<std::vector<double>>& expected, const CaseRunResult& run) const {
-    verify::CaseCheck c =
-        verify::checkCase(task, prepared, expected, run.outputs, run.inputsAfter, run.tiling.blockDim);
+    verify::CaseCheck c = verify::checkCase(task, prepared, expected, run.outputs, run.inputsAfter,
+                                            run.tiling.blockDim, run.outputBlockWrites);
     for (const auto& w : run.inputsWritten) {
       const bool known = std::any_of(c.modifiedInputs.begin(), c.modifiedInputs.end(),
                                      [&](const verify::InputCheck& m) { return m.tensor == w.tensor; });

@@ -295,6 +295,19 @@ CaseRunResult SimBackend::run(const verify::PreparedCase& prepared, const CaseFi
                                      launch.writes, expect.candidateFile))
         out.run.diagnostics.push_back(std::move(d));
     }
+    for (std::size_t k = 0; k < prepared.outputs.size(); ++k) {
+      const auto& spec = prepared.outputs[k];
+      const std::uint64_t es = dtypeSize(spec.dtype);
+      verify::BlockSlices slices;
+      for (const auto& ranges :
+           tensorWritesByBlock(launch.trace, launch.tensorAddress[spec.name], out.outputs[k].size())) {
+        auto& mine = slices.emplace_back();
+        for (const auto& r : ranges)
+          mine.push_back(
+              {static_cast<std::int64_t>(r.lo / es), static_cast<std::int64_t>((r.hi + es - 1) / es)});
+      }
+      out.outputBlockWrites.push_back(std::move(slices));
+    }
     for (std::size_t k = 0; k < prepared.inputs.size(); ++k) {
       const auto& n = prepared.inputs[k].name;
       for (auto& d : checkInputsUnwritten(n, launch.tensorAddress[n], prepared.inputData[k].size(),

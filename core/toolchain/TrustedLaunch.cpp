@@ -443,4 +443,22 @@ std::vector<Diagnostic> checkInputsUnwritten(const std::string& tensor, std::uin
   return out;
 }
 
+std::vector<std::vector<sim::GmRange>> tensorWritesByBlock(const kwb_sim::LaunchTrace& trace,
+                                                           std::uint64_t address, std::uint64_t bytes) {
+  const auto perBlock = sim::gmWritesByBlock(trace);
+  std::size_t blocks = trace.blockDim;
+  for (const auto& bt : trace.blocks)
+    if (bt.block >= 0) blocks = std::max(blocks, static_cast<std::size_t>(bt.block) + 1);
+  std::vector<std::vector<sim::GmRange>> out(std::min<std::size_t>(blocks, 65536));
+  for (std::size_t k = 0; k < trace.blocks.size() && k < perBlock.size(); ++k) {
+    const auto b = static_cast<std::size_t>(trace.blocks[k].block);
+    if (trace.blocks[k].block < 0 || b >= out.size()) continue;
+    for (const auto& w : perBlock[k]) {
+      if (w.hi <= address || w.lo >= address + bytes) continue;
+      out[b].push_back({std::max(w.lo, address) - address, std::min(w.hi, address + bytes) - address});
+    }
+  }
+  return out;
+}
+
 }  // namespace kwb

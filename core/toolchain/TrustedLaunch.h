@@ -77,4 +77,10 @@ std::vector<Diagnostic> checkInputsUnwritten(const std::string& tensor, std::uin
                                              std::uint64_t bytes, const std::vector<sim::GmRange>& writes,
                                              const std::string& file);
 
+// Per block (index = GetBlockIdx()), the byte ranges of the tensor at `address` (`bytes` long) that
+// block wrote, relative to the tensor's start, sorted and merged: the slices the kernel really wrote, for
+// the verifier's block attribution.
+std::vector<std::vector<sim::GmRange>> tensorWritesByBlock(const kwb_sim::LaunchTrace& trace,
+                                                           std::uint64_t address, std::uint64_t bytes);
+
 }  // namespace kwb

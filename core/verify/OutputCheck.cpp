@@ -126,21 +126,101 @@ std::vector<std::pair<std::int64_t, std::int64_t>> blockRanges(const Shape& shap
   return r;
 }
 
+// Which block wrote element i and the extent of each block's slice: from the slices the run really
+// wrote when the backend recorded them, else the usual even split.
+class BlockMap {
+ public:
+  BlockMap(const Shape& shape, std::int64_t n, const LaunchShape& launch)
+      : blockDim_(launch.blockDim), real_(!launch.blockWrites.empty()) {
+    if (real_) {
+      blockDim_ = static_cast<int>(launch.blockWrites.size());
+      for (const auto& ranges : launch.blockWrites) {
+        std::int64_t lo = n, hi = 0;
+        for (const auto& r : ranges) {
+          lo = std::min(lo, r.begin);
+          hi = std::max(hi, r.end);
+        }
+        extents_.emplace_back(std::min(lo, hi), hi);
+      }
+      writes_ = &launch.blockWrites;
+    } else {
+      extents_ = blockRanges(shape, n, launch.blockDim);
+    }
+  }
+  // -1: no block wrote it (real slices only).
+  int blockOf(std::int64_t i) const {
+    if (real_) {
+      for (std::size_t b = 0; b < writes_->size(); ++b)
+        for (const auto& r : (*writes_)[b])
+          if (i >= r.begin && i < r.end) return static_cast<int>(b);
+      return -1;
+    }
+    for (std::size_t b = 0; b < extents_.size(); ++b)
+      if (i >= extents_[b].first && i < extents_[b].second) return static_cast<int>(b);
+    return static_cast<int>(extents_.size()) - 1;
+  }
+  std::pair<std::int64_t, std::int64_t> extent(int b) const {
+    return b >= 0 && b < static_cast<int>(extents_.size()) ? extents_[static_cast<std::size_t>(b)]
+                                                           : std::pair<std::int64_t, std::int64_t>{0, 0};
+  }
+  int blockDim() const { return blockDim_; }
+  bool real() const { return real_; }
+
+ private:
+  int blockDim_;
+  bool real_;
+  std::vector<std::pair<std::int64_t, std::int64_t>> extents_;
+  const BlockSlices* writes_ = nullptr;
+};
+
+// Every wrong element still holds the poison: the kernel never wrote them. Which ones, and which
+// block's slice they fall in when the run's slices are known.
+Pattern unwrittenPattern(const std::vector<std::int64_t>& idx, std::int64_t n, const BlockMap& blocks) {
+  Pattern p;
+  p.kind = PatternKind::Unwritten;
+  const auto count = static_cast<std::int64_t>(idx.size());
+  const std::int64_t first = idx.front(), last = idx.back();
+  p.firstIndex = first;
+  if (count == n) {
+    p.detail = "not written: the kernel wrote none of the " + std::to_string(n) +
+               " elements of this output (they still hold the poison the harness filled it with); check the "
+               "copy to this output's GlobalTensor and its SetGlobalBuffer";
+    return p;
+  }
+  p.detail = "not written: " + std::to_string(count) + " of " + std::to_string(n) +
+             " elements still hold the poison the harness filled the output with (indices " +
+             std::to_string(first) + ".." + std::to_string(last) +
+             (last - first + 1 == count ? ", contiguous" : "") + ")";
+  if (last == n - 1 && last - first + 1 == count)
+    p.detail += ": the end of the output is never copied out (a tail tile or the last block's remainder)";
+  else if (blocks.real() && blocks.blockDim() > 1)
+    p.detail += "; no block's copies cover them: check each block's offset and length";
+  return p;
+}
+
 }  // namespace
 
 Pattern classifyMismatches(const std::vector<bool>& wrong, const Shape& shape,
                            const std::vector<double>& expected, const std::vector<double>& actual,
                            int blockDim) {
-  Pattern p;
-  const auto n = static_cast<std::int64_t>(wrong.size());
-  std::vector<std::int64_t> idx;
-  for (std::int64_t i = 0; i < n; ++i)
-    if (wrong[static_cast<std::size_t>(i)]) idx.push_back(i);
-  if (idx.empty()) return p;
-  const auto count = static_cast<std::int64_t>(idx.size());
+  return classifyMismatches(wrong, shape, expected, actual, LaunchShape{blockDim, {}}, {});
+}
 
-  // Constant output while the reference varies (all zeros is the classic reward hack).
-  if (n > 1) {
+namespace {
+// The layout of the wrong elements (tail, block, row tail, stride) and, when their values are the
+// kernel's (`valuesKnown`: none still holds the poison), a constant output, factor or offset.
+Pattern classifyLayout(const std::vector<std::int64_t>& idx, const Shape& shape,
+                       const std::vector<double>& expected, const std::vector<double>& actual,
+                       const BlockMap& blocks, bool valuesKnown) {
+  Pattern p;
+  const auto n = static_cast<std::int64_t>(expected.size());
+  const auto count = static_cast<std::int64_t>(idx.size());
+  const int blockDim = blocks.blockDim();
+  const bool anyUnwritten = !valuesKnown;
+
+  // Constant output while the reference varies (all zeros is the classic reward hack). Not when some
+  // elements still hold the poison: their equal values are the harness's, not the kernel's.
+  if (n > 1 && !anyUnwritten) {
     const double a0 = actual[0];
     bool constant = true;
     for (double a : actual)
@@ -162,7 +242,7 @@ Pattern classifyMismatches(const std::vector<bool>& wrong, const Shape& shape,
   // A constant factor or offset over the wrong elements (a missing scale, a wrong attribute, a
   // reduction divided by the wrong count).
   std::optional<Pattern> affine;
-  if (count >= 4) {
+  if (count >= 4 && valuesKnown) {
     std::vector<double> ratios, diffs;
     for (auto i : idx) {
       const double e = expected[static_cast<std::size_t>(i)], a = actual[static_cast<std::size_t>(i)];
@@ -223,12 +303,8 @@ Pattern classifyMismatches(const std::vector<bool>& wrong, const Shape& shape,
     }
   const std::string zeroNote = wrongAreZero ? "; the wrong elements are all 0" : "";
 
-  const auto ranges = blockRanges(shape, n, blockDim);
-  const auto blockOf = [&](std::int64_t i) {
-    for (std::size_t b = 0; b < ranges.size(); ++b)
-      if (i >= ranges[b].first && i < ranges[b].second) return static_cast<int>(b);
-    return static_cast<int>(ranges.size()) - 1;
-  };
+  const auto blockOf = [&](std::int64_t i) { return blocks.blockOf(i); };
+  const auto sliceLen = [&](int b) { return blocks.extent(b).second - blocks.extent(b).first; };
 
   if (count * 100 >= n * 95) {
     if (affine) return *affine;
@@ -244,9 +320,7 @@ Pattern classifyMismatches(const std::vector<bool>& wrong, const Shape& shape,
   // Suffix of the tensor: the tail tile.
   const std::int64_t tailLen = n - first;
   const bool suffix = last == n - 1 && count * 2 >= tailLen;
-  if (suffix && tailLen * 2 < n &&
-      (b0 != b1 || tailLen * 2 <= ranges[static_cast<std::size_t>(b1)].second -
-                                      ranges[static_cast<std::size_t>(b1)].first)) {
+  if (suffix && tailLen * 2 < n && (b0 != b1 || tailLen * 2 <= sliceLen(b1))) {
     p.kind = PatternKind::TailOnly;
     p.firstIndex = first;
     p.detail = "only the last " + std::to_string(tailLen) + " elements (indices " + std::to_string(first) +
@@ -255,15 +329,13 @@ Pattern classifyMismatches(const std::vector<bool>& wrong, const Shape& shape,
     p.detail += zeroNote;
     return p;
   }
-  if (blockDim > 1 && b0 == b1 &&
-      count * 10 >=
-          ranges[static_cast<std::size_t>(b0)].second - ranges[static_cast<std::size_t>(b0)].first) {
-    const auto [s, e] = ranges[static_cast<std::size_t>(b0)];
+  if (blockDim > 1 && b0 >= 0 && b0 == b1 && count * 10 >= sliceLen(b0)) {
+    const auto [s, e] = blocks.extent(b0);
     p.kind = PatternKind::BlockOnly;
     p.block = b0;
     p.detail = "only block " + std::to_string(b0) + " of " + std::to_string(blockDim) + " is wrong (" +
-               std::to_string(count) + " wrong elements inside its slice " + std::to_string(s) + ".." +
-               std::to_string(e - 1) +
+               std::to_string(count) + " wrong elements inside the slice " + std::to_string(s) + ".." +
+               std::to_string(e - 1) + (blocks.real() ? " it wrote" : " an even split gives it") +
                "): check the offset/length computed from GetBlockIdx() for that block" +
                (b0 == blockDim - 1 ? " (the last block takes the remainder)" : "");
     p.detail += zeroNote;
@@ -312,18 +384,49 @@ Pattern classifyMismatches(const std::vector<bool>& wrong, const Shape& shape,
   }
   if (affine) return *affine;
   p.kind = PatternKind::Scattered;
-  std::vector<int> blocks;
+  std::vector<int> hit;
   for (auto i : idx) {
     const int b = blockOf(i);
-    if (blocks.empty() || blocks.back() != b) blocks.push_back(b);
+    if (b >= 0) hit.push_back(b);
   }
-  blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
+  std::sort(hit.begin(), hit.end());
+  hit.erase(std::unique(hit.begin(), hit.end()), hit.end());
   p.detail = std::to_string(count) + " wrong elements scattered from index " + std::to_string(first) +
              " to " + std::to_string(last);
   if (blockDim > 1) {
-    p.detail += ", in " + std::to_string(blocks.size()) + " of " + std::to_string(blockDim) + " blocks";
+    p.detail += ", in " + std::to_string(hit.size()) + " of " + std::to_string(blockDim) + " blocks";
   }
+  if (anyUnwritten) p.detail += "; some of them were never written (still the poison)";
   return p;
+}
+}  // namespace
+
+Pattern classifyMismatches(const std::vector<bool>& wrong, const Shape& shape,
+                           const std::vector<double>& expected, const std::vector<double>& actual,
+                           const LaunchShape& launch, const std::vector<bool>& unwritten) {
+  const auto n = static_cast<std::int64_t>(wrong.size());
+  std::vector<std::int64_t> idx;
+  for (std::int64_t i = 0; i < n; ++i)
+    if (wrong[static_cast<std::size_t>(i)]) idx.push_back(i);
+  if (idx.empty()) return Pattern{};
+  const BlockMap blocks(shape, n, launch);
+  bool anyUnwritten = false, allUnwritten = unwritten.size() == wrong.size();
+  if (unwritten.size() == wrong.size())
+    for (auto i : idx) {
+      const bool u = unwritten[static_cast<std::size_t>(i)];
+      anyUnwritten = anyUnwritten || u;
+      allUnwritten = allUnwritten && u;
+    }
+  Pattern p = classifyLayout(idx, shape, expected, actual, blocks, !anyUnwritten);
+  if (!allUnwritten) return p;
+  // Never written: said first, with the layout when there is one (the tail, one block's slice).
+  Pattern u = unwrittenPattern(idx, n, blocks);
+  if (p.kind == PatternKind::TailOnly || p.kind == PatternKind::BlockOnly ||
+      p.kind == PatternKind::RowTailOnly || p.kind == PatternKind::Strided) {
+    p.detail = u.detail + "; " + p.detail;
+    return p;
+  }
+  return u;
 }
 
 double effectiveAtol(const Tolerance& tol, double referenceMaxAbs, DType t) {
@@ -359,6 +462,7 @@ TensorCheck checkOutput(const TensorSpec& spec, const std::vector<double>& expec
   const double atol = effectiveAtol(tol, r.referenceMaxAbs, spec.dtype);
   r.effectiveAtol = atol;
   std::vector<bool> wrong(static_cast<std::size_t>(n), false);
+  std::vector<bool> unwrittenMask(static_cast<std::size_t>(n), false);
   std::uint8_t encoded[8];
   for (std::int64_t i = 0; i < n; ++i) {
     const auto u = static_cast<std::size_t>(i);
@@ -371,6 +475,7 @@ TensorCheck checkOutput(const TensorSpec& spec, const std::vector<double>& expec
     double absErr = 0.0, relErr = 0.0;
     if (unwritten) {
       bad = true;
+      unwrittenMask[u] = true;
       ++r.unwritten;
     } else if (std::isnan(e)) {
       bad = !std::isnan(a);
@@ -418,7 +523,7 @@ TensorCheck checkOutput(const TensorSpec& spec, const std::vector<double>& expec
       return v == first || (std::isnan(v) && std::isnan(first));
     });
   }
-  const bool constantHack = r.constantOutput && !r.referenceConstant;
+  const bool constantHack = r.constantOutput && !r.referenceConstant && r.unwritten == 0;
   if (r.unwritten) r.failedRules.push_back(FailedRule::Unwritten);
   if (r.nonFinite) r.failedRules.push_back(FailedRule::NonFinite);
   if (r.grossErrors) r.failedRules.push_back(FailedRule::GrossError);
@@ -427,9 +532,9 @@ TensorCheck checkOutput(const TensorSpec& spec, const std::vector<double>& expec
   r.passed = r.failedRules.empty();
   if (constantHack) {
     std::vector<bool> all(static_cast<std::size_t>(n), true);
-    r.pattern = classifyMismatches(all, spec.shape, expected, actual, launch.blockDim);
+    r.pattern = classifyMismatches(all, spec.shape, expected, actual, launch, unwrittenMask);
   } else {
-    r.pattern = classifyMismatches(wrong, spec.shape, expected, actual, launch.blockDim);
+    r.pattern = classifyMismatches(wrong, spec.shape, expected, actual, launch, unwrittenMask);
   }
 
   std::ostringstream s;
@@ -462,7 +567,13 @@ TensorCheck checkOutput(const TensorSpec& spec, const std::vector<double>& expec
         << pct(tol.maxMismatchRatio) << ")";
     if (r.unwritten) s << "; " << r.unwritten << " never written (still hold the poison value)";
     if (r.nonFinite) s << "; " << r.nonFinite << " NaN/Inf where the reference is finite";
-    s << "; max abs err " << num(r.maxAbsError) << ", max rel err " << num(r.maxRelError);
+    // Errors are measured over the written elements only: with none written there is no error to show.
+    if (r.unwritten == n)
+      s << "; no element was written";
+    else
+      s << "; max abs err " << num(r.maxAbsError) << ", max rel err " << num(r.maxRelError)
+        << (r.unwritten ? " over the " + std::to_string(n - r.unwritten) + " written elements"
+                        : std::string());
     s << " (rule: " << rule << ")";
     if (r.worst)
       s << "; worst at index " << r.worst->index << " " << coordText(r.worst->coords) << ": expected "

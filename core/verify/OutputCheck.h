@@ -112,8 +112,19 @@ struct TensorCheck {
 inline constexpr std::size_t kMaxReported = 10;
 
 // How the launch split the work, for block attribution (from the tiling function's blockDim).
+// Element range [begin, end) of one output.
+struct ElementRange {
+  std::int64_t begin = 0;
+  std::int64_t end = 0;
+};
+// Per block, the element ranges of one output that block wrote, sorted and merged (from the emulator's
+// records of the run: the slices the kernel really wrote, not an assumed split).
+using BlockSlices = std::vector<std::vector<ElementRange>>;
+
 struct LaunchShape {
   int blockDim = 1;
+  // Empty when the backend does not know (the even split of blockDim is assumed then).
+  BlockSlices blockWrites;
 };
 
 // `expected`: reference values (double), `actual`: the kernel's output bytes, `poison`: the bytes the
@@ -126,6 +137,11 @@ TensorCheck checkOutput(const TensorSpec& spec, const std::vector<double>& expec
 Pattern classifyMismatches(const std::vector<bool>& wrong, const Shape& shape,
                            const std::vector<double>& expected, const std::vector<double>& actual,
                            int blockDim);
+// `unwritten`: the elements that still hold the poison (empty: none); wrong elements that are all
+// unwritten are "not written", whatever values the poison decodes to.
+Pattern classifyMismatches(const std::vector<bool>& wrong, const Shape& shape,
+                           const std::vector<double>& expected, const std::vector<double>& actual,
+                           const LaunchShape& launch, const std::vector<bool>& unwritten);
 
 // Inputs must be bit-identical after the run.
 struct InputCheck {

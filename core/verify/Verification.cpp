@@ -68,7 +68,8 @@ std::string describeCase(const PreparedCase& prepared) {
 
 CaseCheck checkCase(const Task& task, const PreparedCase& prepared,
                     const std::vector<std::vector<double>>& expected, const std::vector<Bytes>& outputs,
-                    const std::vector<Bytes>& inputsAfter, int blockDim) {
+                    const std::vector<Bytes>& inputsAfter, int blockDim,
+                    const std::vector<BlockSlices>& blockWrites) {
   CaseCheck c;
   c.caseName = prepared.vcase ? prepared.vcase->name : std::string();
   c.blockDim = blockDim;
@@ -84,8 +85,9 @@ CaseCheck checkCase(const Task& task, const PreparedCase& prepared,
       c.passed = false;
       continue;
     }
-    auto check = checkOutput(spec, expected[k], actual, prepared.outputPoison[k],
-                             task.toleranceFor(spec.dtype), LaunchShape{blockDim});
+    auto check =
+        checkOutput(spec, expected[k], actual, prepared.outputPoison[k], task.toleranceFor(spec.dtype),
+                    LaunchShape{blockDim, k < blockWrites.size() ? blockWrites[k] : BlockSlices{}});
     c.passed = c.passed && check.passed;
     c.outputs.push_back(std::move(check));
   }

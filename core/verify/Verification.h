@@ -45,9 +45,12 @@ struct CaseCheck {
 };
 
 // outputs/inputsAfter are in the prepared order; expected[k] holds the reference for outputs[k].
+// blockWrites[k] (when the backend recorded them): the slices of outputs[k] each block wrote, for block
+// attribution of wrong elements.
 CaseCheck checkCase(const Task& task, const PreparedCase& prepared,
                     const std::vector<std::vector<double>>& expected, const std::vector<Bytes>& outputs,
-                    const std::vector<Bytes>& inputsAfter, int blockDim);
+                    const std::vector<Bytes>& inputsAfter, int blockDim,
+                    const std::vector<BlockSlices>& blockWrites = {});
 
 struct VerifyResult {
   std::uint64_t seed = 0;

@@ -163,6 +163,42 @@ TEST(PromptBuilder, FeedbackListsTheCauseBeforeTheCrashAndTheWrongAnswerItLedTo)
   EXPECT_NE(f.find("5. [wrong-answer]"), std::string::npos) << f;
 }
 
+TEST(PromptBuilder, FeedbackGroupsOneFindingAcrossBlocksAndCasesWhoseNumbersDiffer) {
+  Iteration it;
+  it.id = 5;
+  it.candidate.files["kernel.cpp"] = kSource;
+  it.verdict = Verdict::RuntimeError;
+  it.state = IterationState::Done;
+  RunResult run;
+  run.status = RunStatus::Error;
+  // The same overrun in three blocks (and two cases): only the byte range differs.
+  for (int b = 0; b < 3; ++b) {
+    Diagnostic d;
+    d.source = "emulator";
+    d.category = "gm-out-of-bounds";
+    d.file = "/tmp/work/kernel.cpp";
+    d.line = 7;
+    d.block = b;
+    d.message = "DataCopy reads GM bytes [" + std::to_string(512 * b) + ", " + std::to_string(512 * b + 96) +
+                ") relative to the GlobalTensor's SetGlobalBuffer start";
+    run.diagnostics.push_back(d);
+  }
+  // A different finding at the same line stays its own group.
+  Diagnostic other;
+  other.source = "emulator";
+  other.category = "gm-out-of-bounds";
+  other.file = "/tmp/work/kernel.cpp";
+  other.line = 7;
+  other.message = "DataCopy writes host memory";
+  run.diagnostics.push_back(other);
+  it.run = run;
+  const std::string f = describeFeedback(it, "kernel.cpp", 8);
+  EXPECT_NE(f.find("1. [gm-out-of-bounds] kernel.cpp:7 (3 blocks)"), std::string::npos) << f;
+  EXPECT_NE(f.find("(reported 3 times)"), std::string::npos) << f;
+  EXPECT_NE(f.find("2. [gm-out-of-bounds] kernel.cpp:7"), std::string::npos) << f;
+  EXPECT_EQ(f.find("3. ["), std::string::npos) << f;
+}
+
 TEST(PromptBuilder, TightBudgetTrimsReadmeFirstAndKeepsConstraintsAndHint) {
   const Task t = smallTask();
   const Iteration prev = failingIteration();

@@ -83,6 +83,20 @@ TEST(SimBuilderDiagnostics, RealEmulatorRejectionIsAtTheUsersCallAndFromTheEmula
   EXPECT_EQ(d[0].column, 14);
 }
 
+// Issue 15 item 4: the candidate reads the API it included, not the emulator's internals.
+TEST(SimBuilderDiagnostics, MessagesAndNotesNameNoEmulatorInternals) {
+  std::ifstream in(std::string(KWB_FIXTURES_DIR) + "/compiler/gcc_kwb_sim_emulator_dtype.txt");
+  std::stringstream text;
+  text << in.rdbuf();
+  const auto d = kwb::parseGccDiagnostics(text.str(), "emulator/include/");
+  ASSERT_EQ(d.size(), 1u);
+  std::string all = d[0].message + "\n" + d[0].file + "\n";
+  for (const auto& n : d[0].notes) all += n + "\n";
+  for (const char* internal : {"kwb_sim", "KWB_SIM", "kwb-sim", "emulator/include", "SrcLoc", "kwbOk_"})
+    EXPECT_EQ(all.find(internal), std::string::npos) << internal << " in:\n" << all;
+  EXPECT_NE(d[0].message.find("Duplicate does not support int8_t"), std::string::npos) << d[0].message;
+}
+
 TEST(SimBuildCli, UnknownSocAndMissingFileAreBadInput) {
   const auto r1 = kwbRun({"sim", "build", "-o", "/tmp/never", "--soc", "Ascend999", "x.cpp"});
   EXPECT_EQ(r1.exitCode, 2) << r1.stderrText;

@@ -30,7 +30,7 @@ constexpr Expectation kGate[] = {
     {"add_custom",        "blockdim-zero",        true,  true,  true},
     {"reduce_sum_rows",   "loop-bound",           true,  true,  false},
     {"reduce_sum_rows",   "deque-as-alloc",       true,  true,  true},
-    {"reduce_sum_rows",   "reduce-reads-padding", false, false, false},
+    {"reduce_sum_rows",   "reduce-reads-padding", true,  true,  true},
     {"broadcast_add_row", "delete-waitflag",      true,  true,  true},
     {"layernorm_rows",    "hardcode-attr",        true,  true,  false},
 };

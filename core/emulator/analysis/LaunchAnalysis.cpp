@@ -205,22 +205,24 @@ bool parseTrace(std::string_view bytes, LaunchTrace& lt, BlockTrace& bt, std::st
   return true;
 }
 
-std::vector<GmRange> gmWrites(const LaunchTrace& lt) {
-  std::vector<GmRange> ws;
-  for (const BlockTrace& bt : lt.blocks)
-    for (const Instr& i : bt.instrs) {
-      if (i.dstSpace != MemSpace::GM || i.bytes == 0 || i.sync != SyncKind::None) continue;
-      if (i.pipe == Pipe::S) {
-        ws.push_back({i.gmAddr, i.gmAddr + i.bytes * i.times});
-        continue;
-      }
-      const std::uint32_t bursts = i.burstCount ? i.burstCount : 1;
-      const std::uint64_t len = i.burstLen ? i.burstLen : i.bytes;
-      for (std::uint32_t b = 0; b < bursts; ++b) {
-        const std::uint64_t lo = i.gmAddr + b * i.gmStride;
-        ws.push_back({lo, lo + len});
-      }
+namespace {
+void appendBlockWrites(const BlockTrace& bt, std::vector<GmRange>& ws) {
+  for (const Instr& i : bt.instrs) {
+    if (i.dstSpace != MemSpace::GM || i.bytes == 0 || i.sync != SyncKind::None) continue;
+    if (i.pipe == Pipe::S) {
+      ws.push_back({i.gmAddr, i.gmAddr + i.bytes * i.times});
+      continue;
     }
+    const std::uint32_t bursts = i.burstCount ? i.burstCount : 1;
+    const std::uint64_t len = i.burstLen ? i.burstLen : i.bytes;
+    for (std::uint32_t b = 0; b < bursts; ++b) {
+      const std::uint64_t lo = i.gmAddr + b * i.gmStride;
+      ws.push_back({lo, lo + len});
+    }
+  }
+}
+
+std::vector<GmRange> sortedMerged(std::vector<GmRange> ws) {
   std::sort(ws.begin(), ws.end(), [](const GmRange& a, const GmRange& b) { return a.lo < b.lo; });
   std::vector<GmRange> merged;
   for (const GmRange& w : ws) {
@@ -230,6 +232,24 @@ std::vector<GmRange> gmWrites(const LaunchTrace& lt) {
       merged.push_back(w);
   }
   return merged;
+}
+}  // namespace
+
+std::vector<GmRange> gmWrites(const LaunchTrace& lt) {
+  std::vector<GmRange> ws;
+  for (const BlockTrace& bt : lt.blocks) appendBlockWrites(bt, ws);
+  return sortedMerged(std::move(ws));
+}
+
+std::vector<std::vector<GmRange>> gmWritesByBlock(const LaunchTrace& lt) {
+  std::vector<std::vector<GmRange>> out;
+  out.reserve(lt.blocks.size());
+  for (const BlockTrace& bt : lt.blocks) {
+    std::vector<GmRange> ws;
+    appendBlockWrites(bt, ws);
+    out.push_back(sortedMerged(std::move(ws)));
+  }
+  return out;
 }
 
 }  // namespace kwb::sim

@@ -34,5 +34,7 @@ struct GmRange {
 // Every GM byte range any block of the launch wrote (copies to GM, atomic accumulations, scalar
 // SetValue and raw stores), merged and sorted.
 std::vector<GmRange> gmWrites(const LaunchTrace& lt);
+// The same per block (lt.blocks order), each merged and sorted: the slices each block really wrote.
+std::vector<std::vector<GmRange>> gmWritesByBlock(const LaunchTrace& lt);
 
 }  // namespace kwb::sim

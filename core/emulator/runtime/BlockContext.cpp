@@ -107,6 +107,8 @@ const char* categoryName(Cat c) {
       return "runtime-crash";
     case Cat::Timeout:
       return "timeout";
+    case Cat::UninitializedRead:
+      return "uninitialized-read";
     case Cat::Note:
       return "note";
   }
@@ -168,6 +170,7 @@ void beginBlock(const std::string& dir, std::int64_t idx, std::int64_t num) {
   r.diagFd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);
   syncResetBlock();
   queueResetBlock();
+  shadowResetBlock();
 }
 
 void writeTraceFile(bool complete) {

@@ -72,6 +72,46 @@ SrcLoc bufferInitLoc(int buf);
 // End-of-kernel check of the queues: every buffer still allocated, enqueued or dequeued is a leak.
 void queueEndOfKernel();
 
+// Uninitialised UB/L1 (InitShadow.cpp, docs/emulator.md "Uninitialised memory"): the byte ranges of
+// UB/L1 nothing wrote since InitBuffer handed them out ("holes"), each tagged with the call that left it.
+struct ShadowOrigin {
+  const char* api;  // "InitBuffer", "DataCopyPad"
+  SrcLoc loc;
+  std::uint32_t written;  // DataCopyPad: payload bytes per row (0: not a padding copy)
+  std::uint32_t burst;    // DataCopyPad: bytes per row in UB (payload + padding)
+};
+struct ShadowHole {
+  std::uint32_t off;
+  std::uint32_t len;
+  int origin;
+};
+struct ShadowSource {
+  MemSpace space;
+  std::uint32_t off;
+  std::uint32_t esize;
+};
+void shadowResetBlock();
+// InitBuffer made [off, off+len): bytes handed out for the first time in this block are poisoned and
+// become holes; bytes reused (a second TPipe, a TBufPool reset) keep what the kernel wrote there.
+void shadowAllocated(MemSpace space, std::uint32_t off, std::uint32_t len, SrcLoc initLoc);
+int shadowOrigin(const ShadowOrigin& o);
+const ShadowOrigin& shadowOriginAt(int index);
+void shadowWritten(MemSpace space, std::uint32_t off, std::uint64_t len);
+void shadowUnwritten(MemSpace space, std::uint32_t off, std::uint32_t len, int origin);
+void shadowHoles(MemSpace space, std::uint32_t off, std::uint64_t len, std::vector<ShadowHole>& out);
+bool shadowFirstHole(MemSpace space, std::uint32_t off, std::uint64_t len, ShadowHole& out);
+// Re-tags the holes inside [off, off+len) with `origin` (a DataCopyPad's unwritten padding).
+void shadowRetag(MemSpace space, std::uint32_t off, std::uint32_t len, int origin);
+// An element-wise result: `count` elements written at dstOff, stale wherever a source element was.
+void shadowCarry(MemSpace dstSpace, std::uint32_t dstOff, std::uint32_t dstEsize, std::uint64_t count,
+                 const ShadowSource* srcs, int nsrc);
+std::string shadowReadMessage(const char* api, MemSpace space, const ShadowHole& hole,
+                              std::uint32_t operandOff, std::uint32_t esize, int operand);
+// A read whose value escapes (reduction, GetValue, copy to GM): reports uninitialized-read when
+// [off, off+len) touches a hole and returns false then.
+bool shadowCheckRead(MemSpace space, std::uint32_t off, std::uint64_t len, std::uint32_t operandOff,
+                     std::uint32_t esize, const char* api, SrcLoc loc, Pipe pipe, int operand);
+
 // GM blocks (Memory.cpp) as the raw-access handler needs them; async-signal-safe lookups.
 struct GmBlockInfo {
   std::uintptr_t base;   // kernel view

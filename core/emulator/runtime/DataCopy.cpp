@@ -7,6 +7,7 @@
 
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "kwb_sim/fp16.h"
 
@@ -28,6 +29,9 @@ struct Burst {
   std::uint32_t leftBytes = 0, rightBytes = 0;
   std::uint64_t padBits = 0;
   std::uint32_t ubBurst = 0;  // bytes one burst occupies in UB (payload + pads, 32-byte rounded)
+  // Contiguous DataCopy cut to whole 32-byte blocks: the bytes asked for (already a misaligned-copy
+  // error; the shadow counts them as written so the cut tail is not reported a second time).
+  std::uint64_t requested = 0;
 };
 
 std::uint32_t localOff(const LocalDesc& d) {
@@ -132,6 +136,43 @@ void accumulate(std::uint8_t* d, const std::uint8_t* s, std::uint64_t n) {
     accumulateElems<std::uint32_t>(d, s, n, op, dt);
 }
 
+// Uninitialised memory (InitShadow.cpp, docs/emulator.md "Uninitialised memory"), burst by burst: a copy
+// into UB/L1 writes its payload (and its padding only with isPad), a local-to-local copy carries the
+// source's holes. The bursts are the move's: cut where GM ends (gmOk, measured on the GM side). A copy
+// out to GM is not checked: kernels copy out padded records whose never-written bytes the host ignores
+// (tests/emulator/corpus/gather_brcb_compares), so a stale byte in GM is only wrong where the verifier
+// finds it wrong.
+void shadowCopy(const char* api, const LocalDesc* dstL, const LocalDesc* srcL, const Burst& b,
+                std::uint64_t gmOk, bool gmIsSource, SrcLoc loc) {
+  if (!dstL) return;
+  const int padOrigin =
+      b.pad && !b.isPad && b.ubBurst > b.len
+          ? rt::shadowOrigin(rt::ShadowOrigin{api, loc, static_cast<std::uint32_t>(b.len), b.ubBurst})
+          : -1;
+  std::vector<rt::ShadowHole> holes;
+  for (std::uint32_t i = 0; i < b.count; ++i) {
+    const std::uint64_t so = i * b.srcStride, dO = i * b.dstStride;
+    const std::uint64_t gmOff = gmIsSource ? so : dO;
+    if (gmOff >= gmOk) break;
+    const std::uint64_t n = gmOff + b.len > gmOk ? gmOk - gmOff : b.len;
+    const auto d0 = static_cast<std::uint32_t>(localOff(*dstL) + dO);
+    if (srcL) {
+      rt::shadowHoles(srcL->ref.space, static_cast<std::uint32_t>(localOff(*srcL) + so), n, holes);
+      rt::shadowWritten(dstL->ref.space, d0, n);
+      for (const rt::ShadowHole& h : holes)
+        rt::shadowUnwritten(dstL->ref.space, d0 + (h.off - static_cast<std::uint32_t>(localOff(*srcL) + so)),
+                            h.len, h.origin);
+      continue;
+    }
+    if (b.pad && b.isPad) {
+      rt::shadowWritten(dstL->ref.space, d0, b.ubBurst);
+      continue;
+    }
+    rt::shadowWritten(dstL->ref.space, d0 + b.leftBytes, b.requested > n ? b.requested : n);
+    if (padOrigin >= 0) rt::shadowRetag(dstL->ref.space, d0, b.ubBurst, padOrigin);
+  }
+}
+
 void run(const char* api, Dir dir, const LocalDesc* dstL, const GmDesc* dstG, const LocalDesc* srcL,
          const GmDesc* srcG, ElemDesc e, const Burst& b, SrcLoc loc) {
   const Pipe pipe = pipeFor(dir, dstL);
@@ -162,6 +203,8 @@ void run(const char* api, Dir dir, const LocalDesc* dstL, const GmDesc* dstG, co
     return rec;
   };
   if (b.count == 0 || b.len == 0) {
+    // Cut to nothing: the shadow counts the bytes asked for as written (see Burst::requested).
+    if (dstL && b.requested) rt::shadowWritten(dstL->ref.space, localOff(*dstL), b.requested);
     finishRecord(0);
     return;
   }
@@ -181,7 +224,7 @@ void run(const char* api, Dir dir, const LocalDesc* dstL, const GmDesc* dstG, co
                std::to_string(e.size) + " bytes)");
 
   // Bounds. Local sides: skip the copy when it leaves the memory space; GM: cut at the end of the block.
-  if (dstL && !checkLocal(dstL->ref, localOff(*dstL), dstSpan, api, loc, pipe, 0, true))
+  if (dstL && !checkLocal(dstL->ref, localOff(*dstL), dstSpan, api, loc, pipe, 0, true, true))
     return void(finishRecord(0));
   if (srcL && !checkLocal(srcL->ref, localOff(*srcL), srcSpan, api, loc, pipe, 1, false))
     return void(finishRecord(0));
@@ -225,6 +268,7 @@ void run(const char* api, Dir dir, const LocalDesc* dstL, const GmDesc* dstG, co
         std::memcpy(burst + k, &fill, e.size);
     }
   }
+  shadowCopy(api, dstL, srcL, b, gmOk, srcG != nullptr, loc);
   Instr* in = finishRecord(moved);
   if (dstL) {
     in->dstOff = localOff(*dstL);
@@ -251,6 +295,7 @@ Burst contiguous(const char* api, ElemDesc e, std::uint32_t count, SrcLoc loc, P
                "pad the "
                "tile to a multiple of " +
                std::to_string(32 / e.size) + " elements");
+    b.requested = bytes;
     bytes = kept;
   }
   b.len = bytes;

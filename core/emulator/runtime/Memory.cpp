@@ -203,7 +203,7 @@ bool undersizedBuffer(int buf, std::uint64_t needed) {
 }  // namespace
 
 bool checkLocal(const TensorRef& ref, std::uint32_t off, std::uint64_t len, const char* api, SrcLoc loc,
-                Pipe pipe, int operand, bool write) {
+                Pipe pipe, int operand, bool write, bool exactWrite) {
   if (handleStale(ref)) {
     const BufferSlot& s = g_block.bufs[ref.buf];
     std::string where;
@@ -253,6 +253,12 @@ bool checkLocal(const TensorRef& ref, std::uint32_t off, std::uint64_t len, cons
                  spaceName(ref.space) + " of " + rt::soc().name);
     return false;
   }
+  // Uninitialised memory (InitShadow.cpp): a write fills its range unless the caller marks the exact
+  // bytes; a scalar GetValue of a pipe buffer's never-written element is a stale read.
+  if (write && !exactWrite) rt::shadowWritten(ref.space, off, len);
+  if (!write && pipe == Pipe::S && ref.buf >= 0 && loc.file && !handleStale(ref))
+    rt::shadowCheckRead(ref.space, off, len, g_block.bufs[ref.buf].off, static_cast<std::uint32_t>(len), api,
+                        loc, pipe, operand);
   return true;
 }
 

@@ -216,6 +216,7 @@ int allocBuffer(MemSpace space, std::uint32_t bytes, int queue, const char* api,
   s.lastLoc = loc;
   g_initLoc[slot] = loc;
   used += len;
+  rt::shadowAllocated(space, s.off, s.len, loc);  // fresh memory holds stale data on hardware: poisoned
   return slot;
 }
 

@@ -414,6 +414,8 @@ void rawDrain() {
         MemSpace::GM)  // cross-pipe ordering as for GetValue/SetValue (matters with --no-auto-sync)
       syncAccess(Pipe::S, p.space, p.off, p.width * p.times, p.write,
                  p.write ? "raw UB write" : "raw UB read", p.loc, kOperandNone);
+    if (p.space != MemSpace::GM && p.write)
+      rt::shadowWritten(p.space, p.off, static_cast<std::uint64_t>(p.width) * p.times);  // InitShadow.cpp
     if (r.trace.size() >= (std::size_t{1} << 24)) {
       ++r.dropped;
       continue;

@@ -71,8 +71,10 @@ void compute(const VecArgs& a, void* d, const void* s0, const void* s1, std::siz
   return vecScalar(a.op, a.dt, d, s0, a.scalar, n);
 }
 
-bool checkOperands(const VecArgs& a, std::uint64_t dSpan, std::uint64_t sSpan, SrcLoc loc) {
-  bool ok = checkLocal(a.dst.ref, off(a.dst), dSpan, a.api, loc, Pipe::V, 0, true);
+// exactDst: the caller marks what the op writes in the uninitialised-memory shadow (InitShadow.cpp).
+bool checkOperands(const VecArgs& a, std::uint64_t dSpan, std::uint64_t sSpan, SrcLoc loc,
+                   bool exactDst = false) {
+  bool ok = checkLocal(a.dst.ref, off(a.dst), dSpan, a.api, loc, Pipe::V, 0, true, exactDst);
   if (a.nsrc >= 1) ok = checkLocal(a.src0.ref, off(a.src0), sSpan, a.api, loc, Pipe::V, 1, false) && ok;
   if (a.nsrc >= 2) ok = checkLocal(a.src1.ref, off(a.src1), sSpan, a.api, loc, Pipe::V, 2, false) && ok;
   for (int k = 0; k <= a.nsrc && k <= 2; ++k) {
@@ -160,6 +162,30 @@ void checkShift(const VecArgs& a, SrcLoc loc) {
                " is outside 0.." + std::to_string(static_cast<int>(bits)) + " for " + dtypeName(a.dt) +
                " (the hardware result is undefined)");
 }
+
+// A reduction mixes every lane it reads into its result, so one never-written lane makes the result
+// stale: the lanes on must all have been written (docs/emulator.md, "Uninitialised memory"). Lanes the
+// mask leaves off are not read. The common case (no hole in the span) costs one lookup.
+void checkReduceReads(const VecArgs& a, const VecMask& m, std::uint32_t repeat, std::uint32_t lanes,
+                      std::uint32_t blk, SrcLoc loc) {
+  const std::uint32_t es = a.esize;
+  const std::uint32_t rep = a.countForm ? 8 : a.src0Rep;
+  const std::uint64_t span = spanOf(repeat, lanes, es, blk, rep);
+  rt::ShadowHole hole;
+  if (!rt::shadowFirstHole(a.src0.ref.space, off(a.src0), span, hole)) return;
+  if (a.countForm) {
+    rt::shadowCheckRead(a.src0.ref.space, off(a.src0), static_cast<std::uint64_t>(a.count) * es, off(a.src0),
+                        es, a.api, loc, Pipe::V, 1);
+    return;
+  }
+  for (std::uint32_t r = 0; r < repeat; ++r)
+    for (std::uint32_t i = 0; i < lanes; ++i)
+      if (laneOn(m, r, i, lanes) &&
+          !rt::shadowCheckRead(a.src0.ref.space,
+                               off(a.src0) + static_cast<std::uint32_t>(laneOff(r, i, es, blk, rep)), es,
+                               off(a.src0), es, a.api, loc, Pipe::V, 1))
+        return;
+}
 }  // namespace
 
 void vecRun(const VecArgs& a, SrcLoc loc) {
@@ -180,12 +206,20 @@ void vecRun(const VecArgs& a, SrcLoc loc) {
       recordVec(a, loc, 0, 0, 0, 0);
       return;
     }
-    if (!checkOperands(a, dSpan, sSpan, loc)) {
+    if (!checkOperands(a, dSpan, sSpan, loc, true)) {
       recordVec(a, loc, 0, 0, 0, 0);
       return;
     }
     checkPartialOverlap(a, dSpan, sSpan, loc);
     syncOperands(a, dSpan, sSpan, loc);
+    // Element-wise: a result lane is stale exactly where a source lane was (docs/emulator.md,
+    // "Uninitialised memory"); stale lanes are harmless until a reduction, GetValue or copy-out reads them.
+    rt::ShadowSource srcs[3];
+    int nsrc = 0;
+    if (a.nsrc >= 1) srcs[nsrc++] = rt::ShadowSource{a.src0.ref.space, off(a.src0), ses};
+    if (a.nsrc >= 2) srcs[nsrc++] = rt::ShadowSource{a.src1.ref.space, off(a.src1), ses};
+    if (a.readsDst) srcs[nsrc++] = rt::ShadowSource{a.dst.ref.space, off(a.dst), des};
+    rt::shadowCarry(a.dst.ref.space, off(a.dst), des, n, srcs, nsrc);
     compute(a, a.dst.ptr, a.src0.ptr, a.readsDst ? a.dst.ptr : a.src1.ptr, n);
     recordVec(a, loc, n, repeat, dSpan, sSpan);
     return;
@@ -408,6 +442,7 @@ void vecReduce(const VecArgs& a, RedOp op, bool whole, bool calIndex, int order,
   bool ok = checkLocal(a.dst.ref, off(a.dst), dSpan, a.api, loc, Pipe::V, 0, true);
   ok = checkLocal(a.src0.ref, off(a.src0), sSpan, a.api, loc, Pipe::V, 1, false) && ok;
   if (!ok) return;
+  checkReduceReads(a, m, repeat, lanes, blk, loc);
   rt::syncBegin(Pipe::V);
   rt::syncOperand(Pipe::V, a.src0.ref.space, off(a.src0), static_cast<std::uint32_t>(sSpan), false, a.api,
                   loc, 1);

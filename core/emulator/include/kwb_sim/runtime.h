@@ -26,6 +26,7 @@ enum class Cat : std::uint8_t {
   InvalidParam,
   RuntimeCrash,
   Timeout,
+  UninitializedRead,
   Note,  // informational, severity note
 };
 
@@ -105,8 +106,10 @@ void recordScalar(const char* api, SrcLoc loc, DType dt, MemSpace space, std::ui
 // --- checks used by the tensor/copy/vector headers
 // Local tensor access [off, off+len) bytes in `ref.space`: use-after-free and buffer bounds.
 // Returns false when the access must be skipped (it lies outside the memory space).
+// A write marks the whole range as written (docs/emulator.md, "Uninitialised memory") unless `exactWrite`:
+// then the caller marks the bytes it really writes (DataCopyPad's payload, an element-wise result).
 bool checkLocal(const TensorRef& ref, std::uint32_t off, std::uint64_t len, const char* api, SrcLoc loc,
-                Pipe pipe, int operand, bool write);
+                Pipe pipe, int operand, bool write, bool exactWrite = false);
 // GM access [addr, addr+len): inside the SetGlobalBuffer range [lo, hi) (hi == 0: unbounded) and inside a
 // GmAlloc block. Returns the number of leading bytes that may be touched safely (== len when fine).
 std::uint64_t checkGm(const void* addr, std::uint64_t len, std::uintptr_t lo, std::uintptr_t hi,
