@@ -137,7 +137,8 @@ void accumulate(std::uint8_t* d, const std::uint8_t* s, std::uint64_t n) {
 }
 
 // Uninitialised memory (InitShadow.cpp, docs/emulator.md "Uninitialised memory"), burst by burst: a copy
-// into UB/L1 writes its payload (and its padding only with isPad), a local-to-local copy carries the
+// into UB/L1 writes its payload (and its padding with isPad, or with the SetPadValue register once a
+// kernel set it, as the copy itself does), a local-to-local copy carries the
 // source's holes. The bursts are the move's: cut where GM ends (gmOk, measured on the GM side). A copy
 // out to GM is not checked: kernels copy out padded records whose never-written bytes the host ignores
 // (tests/emulator/corpus/gather_brcb_compares), so a stale byte in GM is only wrong where the verifier
@@ -145,8 +146,9 @@ void accumulate(std::uint8_t* d, const std::uint8_t* s, std::uint64_t n) {
 void shadowCopy(const char* api, const LocalDesc* dstL, const LocalDesc* srcL, const Burst& b,
                 std::uint64_t gmOk, bool gmIsSource, SrcLoc loc) {
   if (!dstL) return;
+  const bool padWritten = b.pad && (b.isPad || g_block.padValueSet);
   const int padOrigin =
-      b.pad && !b.isPad && b.ubBurst > b.len
+      b.pad && !padWritten && b.ubBurst > b.len
           ? rt::shadowOrigin(rt::ShadowOrigin{api, loc, static_cast<std::uint32_t>(b.len), b.ubBurst})
           : -1;
   std::vector<rt::ShadowHole> holes;
@@ -164,7 +166,7 @@ void shadowCopy(const char* api, const LocalDesc* dstL, const LocalDesc* srcL, c
                             h.len, h.origin);
       continue;
     }
-    if (b.pad && b.isPad) {
+    if (padWritten) {
       rt::shadowWritten(dstL->ref.space, d0, b.ubBurst);
       continue;
     }
