@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // When an attribute explains which cases fail: every failing case gives it a value other than its
-// default and every passing case runs with the default, the kernel most likely computes with the default
-// wherever the task sets another value (a hard-coded eps or slope). The finding names the attribute, its
-// values per case and, when the candidate holds the default as a literal on exactly one line outside the
-// tiling's own attribute reads, that line as the cause (docs/emulator.md, "Cause lines"; issue 15 item 3).
+// default and every case with the default passes (a case with another value may pass too), the kernel most
+// likely computes with the default wherever the task sets another value (a hard-coded eps or slope). The
+// finding names the attribute, its values per case and, when the candidate holds the default as a literal on
+// exactly one line outside the tiling's own attribute reads, that line as the cause (docs/emulator.md, "Cause
+// lines"; issue 15 item 3).
 
 #include <optional>
 #include <string>
