@@ -56,8 +56,8 @@ bool isKnownCategory(std::string_view c);
 // symptom (the copy that ran out of bounds, the DeQue that waits) is named here (issue 15 item 1;
 // docs/emulator.md, "Cause lines"). JSON "related": [{"role", "file", "line"}].
 struct RelatedLocation {
-  std::string
-      role;  // what that line did, in words: "the copy that ran out of bounds", "the DeQue that waits"
+  // What that line did, in words: "the copy that ran out of bounds", "the DeQue that waits forever".
+  std::string role;
   std::string file;
   int line = 0;
   std::string format() const;  // "file:line: role"

@@ -200,15 +200,15 @@ TEST(TrustedLaunchProvenance, ChangedBytesMustLieInRecordedWrites) {
 // list is read into roles (bounded, in the candidate's name).
 TEST(TrustedLaunchRecords, GmRangeFactsAndRelatedLinesReachTheDiagnostic) {
   const std::string oob =
-      R"({"category":"gm-out-of-bounds","severity":"error","api":"DataCopy","file":"/w/kernel.cpp","line":3,)"
-      R"("operand":1,"block":0,"message":"DataCopy reads GM bytes [64, 96)",)"
-      R"("gm_range":{"first":64,"length":32,"range_bytes":64,"write":false}})"
+      R"j({"category":"gm-out-of-bounds","severity":"error","api":"DataCopy","file":"/w/kernel.cpp","line":3,)j"
+      R"j("operand":1,"block":0,"message":"DataCopy reads GM bytes [64, 96)",)j"
+      R"j("gm_range":{"first":64,"length":32,"range_bytes":64,"write":false}})j"
       "\n";
   const std::string hang =
-      R"({"category":"queue-misuse","severity":"error","api":"EnQue","file":"/w/kernel.cpp","line":4,)"
-      R"("operand":-2,"block":0,"message":"nothing was EnQue'd",)"
-      R"("related":[{"role":"the DeQue that waits forever","file":"/w/kernel.cpp","line":5},)"
-      R"({"role":"","file":"kernel.cpp","line":2},{"role":"bad line","file":"kernel.cpp","line":-1}]})"
+      R"j({"category":"queue-misuse","severity":"error","api":"EnQue","file":"/w/kernel.cpp","line":4,)j"
+      R"j("operand":-2,"block":0,"message":"nothing was EnQue'd",)j"
+      R"j("related":[{"role":"the DeQue that waits forever","file":"/w/kernel.cpp","line":5},)j"
+      R"j({"role":"","file":"kernel.cpp","line":2},{"role":"bad line","file":"kernel.cpp","line":-1}]})j"
       "\n";
   const std::string launch = R"({"kernel":"add_custom","blockDim":1,"blocks":[{"status":"ok"}]})";
   const std::string tensors = R"([{"name":"x","addr":4096,"bytes":64},{"name":"z","addr":8192,"bytes":64}])";
