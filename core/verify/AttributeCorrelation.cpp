@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 #include "core/diag/CodeStructure.h"
 
@@ -44,6 +45,10 @@ std::string valueText(const nlohmann::json& v) {
 std::optional<double> numberOf(const nlohmann::json& v) {
   if (v.is_number()) return v.get<double>();
   return std::nullopt;
+}
+
+void appendAll(std::string& out, std::initializer_list<std::string_view> parts) {
+  for (const auto p : parts) out += p;
 }
 
 std::vector<std::string> splitLines(const std::string& text) {
@@ -122,8 +127,8 @@ std::optional<Diagnostic> attributeCorrelation(const Task& task, const std::vect
       }
       withDefault = withDefault || isDefault;
       if (!c.passed)
-        failing +=
-            (failing.empty() ? "" : ", ") + c.caseName + " (" + attr.name + " " + valueText(value) + ")";
+        appendAll(failing,
+                  {failing.empty() ? "" : ", ", c.caseName, " (", attr.name, " ", valueText(value), ")"});
     }
     if (!separates || !withDefault) continue;
     Diagnostic d;
@@ -132,9 +137,10 @@ std::optional<Diagnostic> attributeCorrelation(const Task& task, const std::vect
     d.category = std::string(category::WrongAnswer);
     const std::string name = attr.name;
     const std::string def = valueText(dflt);
-    d.message = "every case that fails sets attribute " + name + " to a value other than its default " + def +
-                " (" + failing + ") and every case with " + name + " " + def +
-                " passes: the kernel likely computes as if " + name + " were always " + def;
+    appendAll(d.message,
+              {"every case that fails sets attribute ", name, " to a value other than its default ", def,
+               " (", failing, ") and every case with ", name, " ", def,
+               " passes: the kernel likely computes as if ", name, " were always ", def});
     const auto dnum = numberOf(dflt);
     const std::vector<int> lines = dnum ? linesWithLiteral(candidateSource, *dnum) : std::vector<int>{};
     if (lines.size() == 1) {
@@ -146,17 +152,17 @@ std::optional<Diagnostic> attributeCorrelation(const Task& task, const std::vect
         const auto b = l.find_first_not_of(" \t");
         d.excerpt = b == std::string::npos ? std::string() : l.substr(b);
       }
-      d.message += ": this line uses " + def + " as a literal. Use the value the tiling passes (" + name +
-                   " from the tiling data) instead of the default";
+      appendAll(d.message, {": this line uses ", def, " as a literal. Use the value the tiling passes (",
+                            name, " from the tiling data) instead of the default"});
     } else if (lines.size() > 1) {
       std::string at;
-      for (int l : lines) at += (at.empty() ? "" : ", ") + std::to_string(l);
-      d.message += " (the literal " + def + " appears at lines " + at +
-                   "). Use the value the tiling passes (" + name +
-                   " from the tiling data) instead of the default";
+      for (int l : lines) appendAll(at, {at.empty() ? "" : ", ", std::to_string(l)});
+      appendAll(d.message,
+                {" (the literal ", def, " appears at lines ", at, "). Use the value the tiling passes (",
+                 name, " from the tiling data) instead of the default"});
     } else {
-      d.message += ". Check that the kernel uses the value the tiling passes (" + name +
-                   " from the tiling data), not a constant";
+      appendAll(d.message, {". Check that the kernel uses the value the tiling passes (", name,
+                            " from the tiling data), not a constant"});
     }
     return d;
   }
