@@ -56,6 +56,7 @@ void printText(const EvalReport& r) {
   std::cout << r.summary << "\n";
   for (const auto& d : r.diagnostics) {
     std::cout << "  " << d.format() << "\n";
+    for (const auto& rel : d.related) std::cout << "      related: " << rel.format() << "\n";
     for (const auto& n : d.notes) std::cout << "      note: " << n << "\n";
   }
   for (const auto& c : r.verify.cases) {

@@ -140,6 +140,9 @@ std::string describeGroup(const DiagGroup& g, const Iteration& it, const std::st
   s << "from " << (d.source.empty() ? "workbench" : d.source) << ": " << d.message;
   if (g.count > 1) s << " (reported " << g.count << " times)";
   s << "\n";
+  for (const auto& r : d.related)
+    s << "   related: " << (r.file.empty() ? std::string() : baseName(r.file))
+      << (r.line > 0 ? ":" + std::to_string(r.line) : std::string()) << ": " << r.role << "\n";
   for (const auto& n : d.notes) s << "   note: " << n << "\n";
   if (withExcerpt && d.line > 0) {
     const std::string* src = nullptr;

@@ -64,6 +64,12 @@ std::string Diagnostic::format() const {
   return out;
 }
 
+std::string RelatedLocation::format() const {
+  std::string out = file;
+  if (line > 0) out += ":" + std::to_string(line);
+  return out + ": " + role;
+}
+
 void to_json(nlohmann::json& j, const Diagnostic& d) {
   // Every text field may come from tool output (fuzz_diagnostics found an `api` taken from a runtime
   // log with a byte that is not UTF-8).
@@ -84,6 +90,12 @@ void to_json(nlohmann::json& j, const Diagnostic& d) {
   }
   if (!d.excerpt.empty()) j["excerpt"] = toValidUtf8(d.excerpt);
   if (d.constraintId) j["constraint_id"] = *d.constraintId;
+  if (!d.related.empty()) {
+    j["related"] = nlohmann::json::array();
+    for (const auto& r : d.related)
+      j["related"].push_back(
+          {{"role", toValidUtf8(r.role)}, {"file", toValidUtf8(r.file)}, {"line", r.line}});
+  }
 }
 
 void read(const JsonReader& r, Diagnostic& d) {
@@ -106,6 +118,15 @@ void read(const JsonReader& r, Diagnostic& d) {
   d.notes = r.getStringList("notes");
   d.excerpt = r.getString("excerpt", "");
   if (auto c = r.find("constraint_id")) d.constraintId = static_cast<int>(c->asInt(1, 1'000'000'000));
+  if (auto rel = r.find("related")) {
+    for (const auto& item : rel->items()) {
+      RelatedLocation loc;
+      loc.role = item.getString("role");
+      loc.file = item.getString("file", "");
+      loc.line = static_cast<int>(item.find("line") ? item.at("line").asInt(0, 1'000'000'000) : 0);
+      d.related.push_back(std::move(loc));
+    }
+  }
 }
 
 void from_json(const nlohmann::json& j, Diagnostic& d) {
@@ -128,6 +149,10 @@ void from_json(const nlohmann::json& j, Diagnostic& d) {
   d.excerpt = j.value("excerpt", "");
   if (j.contains("constraint_id") && !j["constraint_id"].is_null())
     d.constraintId = j["constraint_id"].get<int>();
+  if (j.contains("related") && j["related"].is_array())
+    for (const auto& item : j["related"])
+      d.related.push_back(
+          RelatedLocation{item.at("role").get<std::string>(), item.value("file", ""), item.value("line", 0)});
 }
 
 }  // namespace kwb

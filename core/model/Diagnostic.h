@@ -54,6 +54,18 @@ inline constexpr std::string_view AmbiguousReply = "ambiguous-reply";
 // True for the categories listed above; unknown ones still load.
 bool isKnownCategory(std::string_view c);
 
+// Another line that belongs to a finding, with its part in it: the diagnostic sits at the cause, and the
+// symptom (the copy that ran out of bounds, the DeQue that waits) is named here (issue 15 item 1;
+// docs/emulator.md, "Cause lines"). JSON "related": [{"role", "file", "line"}].
+struct RelatedLocation {
+  // What that line did, in words: "the copy that ran out of bounds", "the DeQue that waits forever".
+  std::string role;
+  std::string file;
+  int line = 0;
+  std::string format() const;  // "file:line: role"
+  bool operator==(const RelatedLocation&) const = default;
+};
+
 struct Diagnostic {
   std::string source;  // "compiler", "emulator", "runtime", "verifier", "sandbox", "policy", "agent"
   Severity severity = Severity::Error;
@@ -72,9 +84,12 @@ struct Diagnostic {
   // feedback link a rejection to its constraint by this id. JSON "constraint_id"; absent in sessions
   // written before it existed, which read as none (docs/session-format.md).
   std::optional<int> constraintId;
+  // The symptom's lines when the diagnostic sits at the cause (absent in sessions written before it).
+  std::vector<RelatedLocation> related;
 
   bool isError() const { return severity == Severity::Error || severity == Severity::Fatal; }
-  // "file:line:col: severity: [category] message" for terminals and logs.
+  // "file:line:col: severity: [category] message" for terminals and logs (one line; the related
+  // locations are printed by the caller, each as RelatedLocation::format()).
   std::string format() const;
   bool operator==(const Diagnostic&) const = default;
 };

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/diag/GmOverrunCause.h"
 #include "core/emulator/analysis/RecordFormat.h"
 #include "core/emulator/analysis/SourceText.h"
 #include "core/emulator/costmodel/CostModel.h"
@@ -20,6 +21,7 @@ namespace rec = kwb_sim::records;
 // Bounds on what records may make the workbench hold. The runtime folds repeated findings, so a real
 // block reports far fewer lines; a forged flood is cut here.
 constexpr std::size_t kMaxDiagLinesPerBlock = 4096;
+constexpr std::size_t kMaxRelatedPerDiag = 8;
 constexpr std::size_t kMaxFieldChars = 4000;
 
 Diagnostic error(std::string category, std::string message, std::string file = {}, int line = 0) {
@@ -159,6 +161,31 @@ Diagnostic toDiagnostic(const nlohmann::json& j, const LaunchExpectation& expect
       }
     }
     d.excerpt = kwb_sim::rt::sourceLineOf(&expect.candidateLines, static_cast<unsigned>(d.line));
+    // The finding's other lines (the DeQue that waits, ...), read like the main location: bounded, in the
+    // candidate's name, never a path the record chose.
+    const auto related = j.find("related");
+    if (related != j.end() && related->is_array())
+      for (const auto& r : *related) {
+        if (d.related.size() >= kMaxRelatedPerDiag || !r.is_object()) break;
+        const std::string role = str(r, "role");
+        const std::string rfile = str(r, "file");
+        const long long rline = num(r, "line", 0);
+        if (role.empty() || role.size() > 200 || rline <= 0 || rline > 10000000) continue;
+        d.related.push_back(RelatedLocation{
+            role, baseName(rfile) == expect.candidateFile ? expect.candidateFile : baseName(rfile),
+            static_cast<int>(rline)});
+      }
+    // An access outside its SetGlobalBuffer range: the loop bound or the unclamped length that made it is
+    // the cause when our copy of the candidate says so (docs/emulator.md, "Cause lines").
+    const auto range = j.find("gm_range");
+    if (d.category == category::GmOutOfBounds && range != j.end() && range->is_object()) {
+      GmRangeAccess a;
+      a.first = range->value("first", -1LL);
+      a.length = range->value("length", 0ULL);
+      a.rangeBytes = range->value("range_bytes", 0ULL);
+      a.write = range->value("write", false);
+      placeGmOverrunAtCause(d, a, expect.candidateLines);
+    }
   }
   return d;
 }
@@ -259,6 +286,8 @@ TrustedLaunch analyzeLaunchRecords(std::string_view records, const LaunchExpecta
     const std::int32_t bi = static_cast<std::int32_t>(b);
     bool blockError = false;
     for (const auto& j : jsonLines(f.diag.count(bi) ? f.diag[bi] : std::string())) {
+      // A count of further occurrences of a finding already listed, not a finding of its own.
+      if (j.contains("repeat")) continue;
       Diagnostic d = toDiagnostic(j, expect);
       d.block = static_cast<int>(b);
       blockError = blockError || d.isError();

@@ -24,15 +24,15 @@ constexpr Expectation kGate[] = {
     {"abs_custom",        "deque-as-alloc",       true,  true,  true},
     {"add_custom",        "delete-enque",         true,  true,  true},
     {"add_custom",        "delete-free",          true,  true,  true},
-    {"add_custom",        "tail-clamp",           true,  true,  false},
+    {"add_custom",        "tail-clamp",           true,  true,  true},
     {"add_custom",        "block-offset",         true,  true,  true},
     {"add_custom",        "tile-length",          true,  true,  true},
     {"add_custom",        "blockdim-zero",        true,  true,  true},
-    {"reduce_sum_rows",   "loop-bound",           true,  true,  false},
+    {"reduce_sum_rows",   "loop-bound",           true,  true,  true},
     {"reduce_sum_rows",   "deque-as-alloc",       true,  true,  true},
     {"reduce_sum_rows",   "reduce-reads-padding", true,  true,  true},
     {"broadcast_add_row", "delete-waitflag",      true,  true,  true},
-    {"layernorm_rows",    "hardcode-attr",        true,  true,  false},
+    {"layernorm_rows",    "hardcode-attr",        true,  true,  true},
 };
 // clang-format on
 

@@ -272,19 +272,68 @@ const char* spaceName(MemSpace s) {
   }
 }
 
-void report(Cat cat, const char* api, SrcLoc loc, Pipe pipe, int operand, const std::string& message) {
+namespace {
+// report() and reportGmRange(): the first diagnostic of its category at a line is written (with `fields`
+// added to its JSON object), the later ones only counted.
+void reportOnce(Cat cat, const char* api, SrcLoc loc, Pipe pipe, int operand, const std::string& message,
+                const nlohmann::json& fields) {
   rt::Runtime& r = rt::R();
   if (cat != Cat::Note) r.errors = true;
   auto& counts = rt::dupCounts();
   auto& n = counts[rt::DupKey{static_cast<int>(cat), loc.file, loc.line}];
   if (++n > 1) return;
-  const std::string line = rt::diagLine(cat, api, loc, pipe, operand, message, g_block.blockIdx);
+  const std::int64_t block = r.diagFd >= 0 ? g_block.blockIdx : -1;
+  std::string line = rt::diagLine(cat, api, loc, pipe, operand, message, block);
+  if (!fields.empty()) {
+    nlohmann::json j = nlohmann::json::parse(line);
+    j.update(fields);
+    line = j.dump() + "\n";
+  }
   if (r.diagFd >= 0) {
     rt::writeAll(r.diagFd, line.data(), line.size());
   } else {
-    rt::addParentLine(rt::diagLine(cat, api, loc, pipe, operand, message, -1));
+    rt::addParentLine(line);
   }
 }
+}  // namespace
+
+void report(Cat cat, const char* api, SrcLoc loc, Pipe pipe, int operand, const std::string& message) {
+  reportOnce(cat, api, loc, pipe, operand, message, nlohmann::json::object());
+}
+
+namespace rt {
+void reportGmRange(const char* api, SrcLoc loc, Pipe pipe, int operand, const std::string& message,
+                   const GmRangeFacts& facts) {
+  reportOnce(Cat::GmOutOfBounds, api, loc, pipe, operand, message,
+             nlohmann::json{{"gm_range",
+                             {{"first", facts.first},
+                              {"length", facts.length},
+                              {"range_bytes", facts.rangeBytes},
+                              {"write", facts.write}}}});
+}
+
+namespace {
+nlohmann::json relatedFields(const std::vector<RelatedLoc>& related) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const RelatedLoc& r : related)
+    if (r.loc.file && r.loc.line > 0)
+      list.push_back({{"role", r.role ? r.role : ""}, {"file", r.loc.file}, {"line", r.loc.line}});
+  return list.empty() ? nlohmann::json::object() : nlohmann::json{{"related", list}};
+}
+}  // namespace
+
+void reportRelated(Cat cat, const char* api, SrcLoc loc, Pipe pipe, int operand, const std::string& message,
+                   const std::vector<RelatedLoc>& related) {
+  reportOnce(cat, api, loc, pipe, operand, message, relatedFields(related));
+}
+
+void fatalRelated(Cat cat, const char* api, SrcLoc loc, Pipe pipe, int operand, const std::string& message,
+                  const std::vector<RelatedLoc>& related) {
+  reportOnce(cat, api, loc, pipe, operand, message, relatedFields(related));
+  if (!g_block.inKernel) std::_Exit(kAbortExit);
+  endBlock(kAbortExit, false);
+}
+}  // namespace rt
 
 void fatal(Cat cat, const char* api, SrcLoc loc, Pipe pipe, int operand, const std::string& message) {
   report(cat, api, loc, pipe, operand, message);

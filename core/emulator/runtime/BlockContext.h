@@ -128,6 +128,31 @@ void rawSetupLocal();
 void rawEnterKernel();
 void rawReportStats();  // KWB_SIM_RAW_STATS=1: emulated / single-stepped counts on stderr (block end)
 
+// A GM access outside its SetGlobalBuffer range, reported (like report()) with the facts the trusted side
+// needs to name the cause: where the access starts relative to the range, its length, the range's length
+// (docs/emulator.md, "Cause lines": an access starting at the range's end is an extra loop iteration, one
+// starting inside and running past is a length that lost its clamp).
+struct GmRangeFacts {
+  long long first;           // bytes from the range's start to the access's first byte
+  std::uint64_t length;      // bytes accessed
+  std::uint64_t rangeBytes;  // bytes given to SetGlobalBuffer
+  bool write;
+};
+void reportGmRange(const char* api, SrcLoc loc, Pipe pipe, int operand, const std::string& message,
+                   const GmRangeFacts& facts);
+
+// A diagnostic at its cause with the other lines of the finding and their roles (the DeQue that waits,
+// the AllocTensor that took the tensor): the record's "related" list (docs/emulator.md, "Cause lines").
+// Locations without a file are left out.
+struct RelatedLoc {
+  const char* role;
+  SrcLoc loc;
+};
+void reportRelated(Cat cat, const char* api, SrcLoc loc, Pipe pipe, int operand, const std::string& message,
+                   const std::vector<RelatedLoc>& related);
+[[noreturn]] void fatalRelated(Cat cat, const char* api, SrcLoc loc, Pipe pipe, int operand,
+                               const std::string& message, const std::vector<RelatedLoc>& related);
+
 // Writes one diagnostic line to the child's file (used by report() and by the parent-side checks).
 std::string diagLine(Cat cat, const char* api, SrcLoc loc, Pipe pipe, int operand, const std::string& message,
                      std::int64_t block);

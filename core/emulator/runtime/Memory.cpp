@@ -138,13 +138,14 @@ std::uint64_t checkGm(const void* addr, std::uint64_t len, std::uintptr_t lo, st
   std::uint64_t ok = len;
   if (hi != 0 && (a < lo || end > hi)) {
     const long long first = static_cast<long long>(a) - static_cast<long long>(lo);
-    report(
-        Cat::GmOutOfBounds, api, loc, pipe, operand,
+    rt::reportGmRange(
+        api, loc, pipe, operand,
         std::string(api) + " " + what + " GM bytes [" + std::to_string(first) + ", " +
             std::to_string(first + static_cast<long long>(len)) +
             ") relative to the GlobalTensor's SetGlobalBuffer start, but the buffer given to SetGlobalBuffer "
             "has only " +
-            std::to_string(hi - lo) + " bytes");
+            std::to_string(hi - lo) + " bytes",
+        rt::GmRangeFacts{first, len, hi - lo, write});
     if (a < lo) return 0;
   }
   const GmBlock* b = findGm(a);

@@ -267,19 +267,25 @@ int queueAlloc(int q, SrcLoc loc) {
                            std::to_string(qs->nslots) + ", from InitBuffer at " + lineText(qs->initLoc) +
                            ") is still held";
   if (const int buf = slotInState(*qs, BufState::Dequeued); buf >= 0)
-    fatal(Cat::QueueMisuse, "FreeTensor", causeOf(buf), qs->consumer, kOperandNone,
-          "the tensor from DeQue at " + lineText(g_history[buf].taken) + " is never freed (" +
-              lastUseText(buf) + ")" + hang + ". FreeTensor each tensor after its last use");
+    rt::fatalRelated(Cat::QueueMisuse, "FreeTensor", causeOf(buf), qs->consumer, kOperandNone,
+                     "the tensor from DeQue at " + lineText(g_history[buf].taken) + " is never freed (" +
+                         lastUseText(buf) + ")" + hang + ". FreeTensor each tensor after its last use",
+                     {{"the AllocTensor that waits forever", loc},
+                      {"the DeQue that took the tensor", g_history[buf].taken}});
   if (qs->allocInsteadOfDeQue.file && slotInState(*qs, BufState::Enqueued) >= 0)
-    fatal(Cat::QueueMisuse, "AllocTensor", qs->allocInsteadOfDeQue, qs->consumer, kOperandNone,
-          "this AllocTensor takes a fresh, never-written buffer where the consumer should DeQue: the tensors "
-          "EnQue'd to this queue are never DeQue'd" +
-              hang + ". Use DeQue here");
+    rt::fatalRelated(
+        Cat::QueueMisuse, "AllocTensor", qs->allocInsteadOfDeQue, qs->consumer, kOperandNone,
+        "this AllocTensor takes a fresh, never-written buffer where the consumer should DeQue: the "
+        "tensors EnQue'd to this queue are never DeQue'd" +
+            hang + ". Use DeQue here",
+        {{"the AllocTensor that waits forever", loc}});
   if (const int buf = slotInState(*qs, BufState::Allocated); buf >= 0 && g_history[buf].lastUse.file)
-    fatal(Cat::QueueMisuse, "EnQue", causeOf(buf), qs->producer, kOperandNone,
-          "the tensor from AllocTensor at " + lineText(g_history[buf].allocLoc) +
-              " is neither EnQue'd nor freed (" + lastUseText(buf) + ")" + hang +
-              ". EnQue it after its last use");
+    rt::fatalRelated(Cat::QueueMisuse, "EnQue", causeOf(buf), qs->producer, kOperandNone,
+                     "the tensor from AllocTensor at " + lineText(g_history[buf].allocLoc) +
+                         " is neither EnQue'd nor freed (" + lastUseText(buf) + ")" + hang +
+                         ". EnQue it after its last use",
+                     {{"the AllocTensor that waits forever", loc},
+                      {"the AllocTensor that took the tensor", g_history[buf].allocLoc}});
   std::string held;
   for (int i = 0; i < qs->nslots; ++i) {
     const BufferSlot& s = g_block.bufs[qs->slots[i]];
@@ -337,12 +343,15 @@ int queueDeQue(int q, SrcLoc loc) {
   if (qs->count == 0) {
     // The cause is the missing EnQue: after the last use of a tensor allocated from this queue.
     if (const int buf = slotInState(*qs, BufState::Allocated); buf >= 0)
-      fatal(Cat::QueueMisuse, "EnQue", causeOf(buf), qs->producer, kOperandNone,
-            "nothing was EnQue'd after this " +
-                std::string(g_history[buf].lastUseApi ? g_history[buf].lastUseApi : "AllocTensor") +
-                " (the tensor from AllocTensor at " + lineText(g_history[buf].allocLoc) +
-                " never reaches the queue), so the DeQue at " + lineText(loc) +
-                " waits forever on hardware (hang). EnQue the tensor after its last write");
+      rt::fatalRelated(
+          Cat::QueueMisuse, "EnQue", causeOf(buf), qs->producer, kOperandNone,
+          "nothing was EnQue'd after this " +
+              std::string(g_history[buf].lastUseApi ? g_history[buf].lastUseApi : "AllocTensor") +
+              " (the tensor from AllocTensor at " + lineText(g_history[buf].allocLoc) +
+              " never reaches the queue), so the DeQue at " + lineText(loc) +
+              " waits forever on hardware (hang). EnQue the tensor after its last write",
+          {{"the DeQue that waits forever", loc},
+           {"the AllocTensor that took the tensor", g_history[buf].allocLoc}});
     fatal(Cat::QueueMisuse, "DeQue", loc, qs->consumer, kOperandThis,
           "DeQue on an empty queue (no EnQue since the last DeQue): on hardware the consumer pipe waits "
           "forever (hang). Every DeQue needs an earlier EnQue of a tensor allocated from the same queue");

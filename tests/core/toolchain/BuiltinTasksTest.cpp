@@ -43,6 +43,26 @@ TEST(BuiltinTasks, AtLeastTwentyAcrossTheCategories) {
     EXPECT_TRUE(categories.count(c)) << "no task in category " << c;
 }
 
+// Issue 15: an attribute hard-coded to its default is caught only when some case sets another value, and
+// the verifier names the attribute only when cases with the default pass beside it.
+TEST(BuiltinTasks, EveryAttributeTakesADefaultAndAnotherValueAcrossTheCases) {
+  for (const auto& n : builtinTasks()) {
+    const Task t = loadTaskDir(fs::path(KWB_SOURCE_DIR) / "resources" / "tasks" / n);
+    for (const auto& a : t.attrs) {
+      bool withDefault = false;
+      bool withOther = false;
+      for (const auto& c : t.cases) {
+        const auto given = c.attrs.find(a.name);
+        const bool isDefault = given == c.attrs.end() ? a.defaultValue.has_value()
+                                                      : (a.defaultValue && given->second == *a.defaultValue);
+        (isDefault ? withDefault : withOther) = true;
+      }
+      EXPECT_TRUE(withDefault) << n << ": no case runs attribute " << a.name << " at its default";
+      EXPECT_TRUE(withOther) << n << ": no case varies attribute " << a.name;
+    }
+  }
+}
+
 class ExpertCandidate : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ExpertCandidate, PassesOnTheEmulator) {

@@ -195,3 +195,50 @@ TEST(TrustedLaunchProvenance, ChangedBytesMustLieInRecordedWrites) {
   EXPECT_FALSE(checkInputsUnwritten("x", 4096, 64, {{4100, 4104}}, "kernel.cpp").empty());
   EXPECT_TRUE(checkInputsUnwritten("x", 4096, 64, {{8192, 8256}}, "kernel.cpp").empty());
 }
+
+// The records' cause facts: a gm_range access moves to the loop of the candidate's own text, a related
+// list is read into roles (bounded, in the candidate's name).
+TEST(TrustedLaunchRecords, GmRangeFactsAndRelatedLinesReachTheDiagnostic) {
+  const std::string oob =
+      R"j({"category":"gm-out-of-bounds","severity":"error","api":"DataCopy","file":"/w/kernel.cpp","line":3,)j"
+      R"j("operand":1,"block":0,"message":"DataCopy reads GM bytes [64, 96)",)j"
+      R"j("gm_range":{"first":64,"length":32,"range_bytes":64,"write":false}})j"
+      "\n";
+  const std::string hang =
+      R"j({"category":"queue-misuse","severity":"error","api":"EnQue","file":"/w/kernel.cpp","line":4,)j"
+      R"j("operand":-2,"block":0,"message":"nothing was EnQue'd",)j"
+      R"j("related":[{"role":"the DeQue that waits forever","file":"/w/kernel.cpp","line":5},)j"
+      R"j({"role":"","file":"kernel.cpp","line":2},{"role":"bad line","file":"kernel.cpp","line":-1}]})j"
+      "\n";
+  const std::string launch = R"({"kernel":"add_custom","blockDim":1,"blocks":[{"status":"ok"}]})";
+  const std::string tensors = R"([{"name":"x","addr":4096,"bytes":64},{"name":"z","addr":8192,"bytes":64}])";
+  const std::string records = frame(rec::FrameKind::Tensors, -1, tensors) +
+                              frame(rec::FrameKind::BlockDiagnostics, 0, oob + hang) +
+                              frame(rec::FrameKind::BlockTrace, 0, traceBytes(true, 8192, 64)) +
+                              frame(rec::FrameKind::Launch, -1, launch);
+  LaunchExpectation e = expectation();
+  e.candidateFile = "kernel.cpp";
+  e.candidateLines = {"void f() {",
+                      "  for (int r = 0; r <= rows; ++r) {",
+                      "    DataCopy(l, xGm[r * 8], 8);",
+                      "    q.EnQue(l);",
+                      "    q.DeQue<float>();",
+                      "  }",
+                      "}"};
+  const TrustedLaunch t = analyzeLaunchRecords(records, e);
+  const Diagnostic* moved = nullptr;
+  const Diagnostic* queue = nullptr;
+  for (const auto& d : t.diagnostics) {
+    if (d.category == "gm-out-of-bounds") moved = &d;
+    if (d.category == "queue-misuse") queue = &d;
+  }
+  ASSERT_NE(moved, nullptr);
+  EXPECT_EQ(moved->line, 2);
+  EXPECT_NE(moved->message.find("runs one iteration too many"), std::string::npos) << moved->message;
+  ASSERT_FALSE(moved->related.empty());
+  EXPECT_EQ(moved->related[0].line, 3);
+  EXPECT_EQ(moved->related[0].file, "kernel.cpp");
+  ASSERT_NE(queue, nullptr);
+  ASSERT_EQ(queue->related.size(), 1u);  // the entries without a role or a line are dropped
+  EXPECT_EQ(queue->related[0], (RelatedLocation{"the DeQue that waits forever", "kernel.cpp", 5}));
+}
