@@ -52,10 +52,19 @@ bool g_deviceMemoryOnly = false;  // setDeviceMemoryOnly
 std::uint64_t g_gmFileEnd = 0;
 }  // namespace
 
+namespace {
+// A device allocation of `bytes` spans more: aclrtMalloc rounds the size up to 32 bytes and adds 32
+// (docs/emulator.md, "GM padding"), and torch_npu's allocator pads at least as much.
+std::size_t gmPaddedSize(std::size_t bytes) {
+  return (bytes + 31) / 32 * 32 + 32;
+}
+}  // namespace
+
 void* gmAlloc(std::size_t bytes) {
   const std::size_t page = pageSize();
   const std::size_t user = bytes == 0 ? 1 : bytes;
-  const std::size_t body = (user + page - 1) / page * page;
+  // Mapped as far as a device allocation reaches (gmPaddedSize) and on to the page end.
+  const std::size_t body = (gmPaddedSize(user) + page - 1) / page * page;
   if (g_gmFd == -2) g_gmFd = ::memfd_create("kwb-sim-gm", MFD_CLOEXEC);
   if (g_gmFd < 0 || ::ftruncate(g_gmFd, static_cast<off_t>(g_gmFileEnd + body)) != 0) return nullptr;
   // Kernel view: guard, body, guard (reserved PROT_NONE first, the body mapped over it).
@@ -168,6 +177,18 @@ std::uint64_t checkGm(const void* addr, std::uint64_t len, std::uintptr_t lo, st
                " bytes before a GmAlloc block of " + std::to_string(b->size) + " bytes (block at " +
                hex(b->base) + "); the access is skipped");
     return 0;
+  }
+  const std::uintptr_t paddedEnd = b->base + gmPaddedSize(b->size);
+  if (a < userEnd && end > userEnd && end <= paddedEnd && paddedEnd <= b->base + b->body) {
+    // Inside the padding every device allocation has: no fault and no other tensor there on a device,
+    // so not an error; but the bytes are not the tensor's (docs/emulator.md, "GM padding").
+    report(Cat::Note, api, loc, pipe, operand,
+           std::string(api) + " " + what + " " + std::to_string(end - userEnd) + " bytes past the end of a " +
+               std::to_string(b->size) +
+               "-byte GM tensor, inside the padding a device allocation has (aclrtMalloc rounds a size up "
+               "to 32 bytes and adds 32): harmless for a tensor of its own, but those bytes are not data, and "
+               "a tensor that is a slice of a larger buffer would be overrun there");
+    return ok;
   }
   if (a >= userEnd || end > userEnd) {
     report(Cat::GmOutOfBounds, api, loc, pipe, operand,
