@@ -88,16 +88,10 @@ void writeMsprofStyle(const sim::Profile& p, const std::filesystem::path& dir) {
   op << "Op Name,Op Type,Task Duration(us),Block Dim,Mix Block Dim,Device ID,PID,Current Freq,Rated Freq\n"
      << p.kernel << ",vector," << fixed3(p.totalUs) << "," << p.blockDim << ",N/A,0,0," << fixed3(p.clockMhz)
      << "," << fixed3(p.clockMhz) << "\n";
+  // The profile's own msprof-style writer: aiv_* columns for a vector kernel, aic_* (mac, mte1,
+  // fixpipe, ...) for a cube kernel, as the device's PipeUtilization.csv has them.
   std::ofstream pipes(dir / "PipeUtilization.csv");
-  pipes
-      << "block_id,sub_block_id,aiv_time(us),aiv_total_cycles,aiv_vec_ratio,aiv_scalar_ratio,aiv_mte2_ratio,"
-         "aiv_mte3_ratio\n";
-  for (const auto& b : p.blocks) {
-    const double c = b.cycles > 0 ? b.cycles : 1;
-    pipes << b.block << ",0," << fixed3(b.cycles / p.clockMhz) << "," << fixed3(b.cycles) << ","
-          << fixed3(b.busy[1] / c) << "," << fixed3(b.busy[0] / c) << "," << fixed3(b.busy[3] / c) << ","
-          << fixed3(b.busy[4] / c) << "\n";
-  }
+  sim::writePipeUtilizationCsv(p, pipes);
   if (!op || !pipes) throw std::runtime_error("cannot write " + dir.string());
 }
 

@@ -35,6 +35,7 @@ std::unique_ptr<SshExecutorSetup> SshExecutorSetup::make(const SshOptions& o, st
     return nullptr;
   }
   s->settings_.remoteDir = o.remoteDir;
+  s->settings_.keepRemoteWorkspace = o.keepRemote;
   s->remoteCann_ = o.remoteCann;
   // One shared connection for the many short remote commands of a run (ControlMaster), its socket in a
   // folder only this user can enter; a short path, as sockets' paths are limited to ~100 bytes.

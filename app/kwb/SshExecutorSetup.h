@@ -15,10 +15,11 @@
 namespace kwb::cli {
 
 struct SshOptions {
-  std::string url;         // ssh://user@host[:port]
-  std::string configFile;  // --ssh-config (default $KWB_SSH_CONFIG)
-  std::string remoteDir;   // --remote-dir
-  std::string remoteCann;  // --remote-cann
+  std::string url;          // ssh://user@host[:port]
+  std::string configFile;   // --ssh-config (default $KWB_SSH_CONFIG)
+  std::string remoteDir;    // --remote-dir
+  std::string remoteCann;   // --remote-cann
+  bool keepRemote = false;  // --keep-remote: leave each evaluation's remote workspace in place
 };
 
 // Owns the connection-sharing folder; closes the shared connection and removes it on destruction.

@@ -509,6 +509,9 @@ void addSuiteRunCommands(CLI::App& suite, Context& ctx) {
                   "Remote folder of the workspaces (default ~/.cache/kwb-remote)");
   run->add_option("--remote-cann", a->ssh.remoteCann,
                   "The CANN toolkit on the remote host (default: as detectCann finds it)");
+  run->add_flag(
+      "--keep-remote", a->ssh.keepRemote,
+      "Keep each evaluation's remote workspace (by default it is removed when the evaluation ends)");
   run->add_option("--partition", a->partition, "Slurm partition of the jobs (--executor slurm)");
   run->add_option("--time", a->timeLimit, "Slurm time limit of each job, e.g. 30 or 1:00:00");
   run->add_option("--account", a->account, "Slurm account to charge");

@@ -33,6 +33,36 @@ bool isKeywordLike(const std::string& w) {
   return words.count(w) > 0;
 }
 
+// `LocalTensor<float> gamma`: the `>` at `close` ends a template-id type when it closes a `<` that
+// follows a name at the start of a statement or parameter (`;` `{` `}` `(` `,` or a qualifier before
+// it). `p > atol;` has no `<` to close, `a < b > c` no name-led statement start... (a comparison chain
+// that would need one is not C++ a kernel writes).
+bool endsTemplateType(const std::vector<PpToken>& tokens, std::size_t close) {
+  if (tokens[close].text != ">" && tokens[close].text != ">>") return false;
+  int depth = tokens[close].text == ">>" ? 2 : 1;
+  std::size_t j = close;
+  while (j > 0 && depth > 0) {
+    --j;
+    const std::string& t = tokens[j].text;
+    if (t == ">") ++depth;
+    if (t == ">>") depth += 2;
+    if (t == "<") --depth;
+    if (t == ";" || t == "{" || t == "}" || t == "(" || t == ")" || t == "=" || t == "&&" || t == "||")
+      return false;
+  }
+  if (depth != 0 || j == 0 || tokens[j - 1].kind != PpTokenKind::Identifier ||
+      isKeywordLike(tokens[j - 1].text))
+    return false;
+  std::size_t start = j - 1;
+  while (start >= 2 && tokens[start - 1].text == "::" && tokens[start - 2].kind == PpTokenKind::Identifier)
+    start -= 2;
+  if (start == 0) return true;
+  const std::string& before = tokens[start - 1].text;
+  static const std::unordered_set<std::string> leads = {
+      ";", "{", "}", "(", ",", "const", "static", "constexpr", "inline", "volatile", "mutable"};
+  return leads.count(before) > 0;
+}
+
 bool endsDeclarator(const std::string& next) {
   return next == ";" || next == "=" || next == "," || next == "[" || next == "{" || next == ")" ||
          next == ":";
@@ -131,7 +161,8 @@ std::unordered_set<std::size_t> ownDeclaredUses(const std::vector<PpToken>& toke
     if (t.kind != PpTokenKind::Identifier || !names.count(t.text)) continue;
     const PpToken& prev = tokens[k - 1];
     const bool listed = prev.text == "," && !insideParens(k) && startsDeclaration(tokens, k);
-    if (!listed && (!endsTypeSpecifier(prev) || isKeywordLike(prev.text))) continue;
+    if (!listed && !endsTemplateType(tokens, k - 1) && (!endsTypeSpecifier(prev) || isKeywordLike(prev.text)))
+      continue;
     if (!endsDeclarator(tokens[k + 1].text)) continue;
     std::size_t after = k + 1;
     while (after < tokens.size() && tokens[after].text == ")") ++after;

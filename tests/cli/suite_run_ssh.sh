@@ -62,8 +62,14 @@ S="$WORK/suite"
   --remote-dir "$WORK/remote-ws" --out "$S" --json > "$WORK/run.jsonl" 2> "$WORK/run.err"; rc=$?
 [ $rc -eq 0 ] || { tail -5 "$WORK/run.jsonl"; fail "the ssh suite: exit $rc, expected 0"; }
 [ -f "$S/sessions/add_custom/sample-1.done.json" ] || fail "the sample has no .done.json"
-ls "$WORK"/remote-ws/w-*/kernel_app > /dev/null 2>&1 || fail "nothing was built in the remote workspace"
-ls -d "$WORK"/remote-ws/w-*/cases/*/msprof/OPPROF_* > /dev/null 2>&1 || fail "no remote run under msprof"
+# Each evaluation's remote workspace is removed when it ends (docs/suites.md, "Remote workspaces").
+if ls -d "$WORK"/remote-ws/w-* > /dev/null 2>&1; then fail "a remote workspace was left behind: $(ls "$WORK"/remote-ws)"; fi
+# With --keep-remote it stays: the build and the msprof run happened there.
+"$KWB" suite run "$TASK" "${LLM[@]}" --samples 1 --max-iterations 1 --seed 7 --executor "$KWB_SSH_URL" \
+  --remote-dir "$WORK/remote-kept" --keep-remote --out "$WORK/suite-kept" --json > "$WORK/kept.jsonl" 2> "$WORK/kept.err" ||
+  fail "the ssh suite with --keep-remote: $(tail -5 "$WORK/kept.err")"
+ls "$WORK"/remote-kept/w-*/kernel_app > /dev/null 2>&1 || fail "nothing was built in the remote workspace"
+ls -d "$WORK"/remote-kept/w-*/cases/*/msprof/OPPROF_* > /dev/null 2>&1 || fail "no remote run under msprof"
 for r in report.json report.xml report.html; do [ -s "$S/$r" ] || fail "no $r"; done
 python3 - "$WORK/run.jsonl" "$S" <<'PY' || fail "the events or the session are not what the remote run gives"
 import glob, json, os, sys

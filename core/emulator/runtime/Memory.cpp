@@ -182,12 +182,13 @@ std::uint64_t checkGm(const void* addr, std::uint64_t len, std::uintptr_t lo, st
   if (a < userEnd && end > userEnd && end <= paddedEnd && paddedEnd <= b->base + b->body) {
     // Inside the padding every device allocation has: no fault and no other tensor there on a device,
     // so not an error; but the bytes are not the tensor's (docs/emulator.md, "GM padding").
-    report(Cat::Note, api, loc, pipe, operand,
-           std::string(api) + " " + what + " " + std::to_string(end - userEnd) + " bytes past the end of a " +
-               std::to_string(b->size) +
-               "-byte GM tensor, inside the padding a device allocation has (aclrtMalloc rounds a size up "
-               "to 32 bytes and adds 32): harmless for a tensor of its own, but those bytes are not data, and "
-               "a tensor that is a slice of a larger buffer would be overrun there");
+    report(
+        Cat::Note, api, loc, pipe, operand,
+        std::string(api) + " " + what + " " + std::to_string(end - userEnd) + " bytes past the end of a " +
+            std::to_string(b->size) +
+            "-byte GM tensor, inside the padding a device allocation has (aclrtMalloc rounds a size up "
+            "to 32 bytes and adds 32): harmless for a tensor of its own, but those bytes are not data, and "
+            "a tensor that is a slice of a larger buffer would be overrun there");
     return ok;
   }
   if (a >= userEnd || end > userEnd) {

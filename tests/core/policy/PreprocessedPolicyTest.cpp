@@ -219,14 +219,16 @@ TEST(PolicyPreprocessed, FunctionPointerToSystem) {
 // scope (core/policy/OwnDeclarations.h). A call of the library's function stays refused.
 TEST(PolicyPreprocessed, AVariableMemberOrParameterNamedLikeALibraryFunctionIsTheCandidates) {
   const std::string top =
-      "#include \"register/tilingdata_base.h\"\n"
+      "#include <array>\n#include \"register/tilingdata_base.h\"\n"
       "BEGIN_TILING_DATA_DEF(IsCloseTiling)\nTILING_DATA_FIELD_DEF(float, atol);\nEND_TILING_DATA_DEF;\n"
       "struct Tolerance { float atol = 0; float Scaled() const { return atol * 2; } };\n"
       "struct Pair { float rtol, atol; float Sum() const { return rtol + atol; } };\n"
       "inline float Twice(float atol) { return atol + atol; }\n";
   auto c = run(candidate(top,
                          "IsCloseTiling t;\nt.set_atol(0.5f);\nfloat atol = t.atol;\n"
-                         "for (int i = 0; i < 2; ++i) { atol = Twice(atol); }\n(void)atol;"));
+                         "for (int i = 0; i < 2; ++i) { atol = Twice(atol); }\n(void)atol;\n"
+                         // A template-id type (LocalTensor<float> gamma in the norm experts).
+                         "{ std::array<float, 2> atol{}; (void)atol; }"));
   EXPECT_TRUE(c.pre.ok) << c.all();
   EXPECT_TRUE(c.policy.empty()) << c.all();
 }

@@ -14,17 +14,24 @@ extern "C" __global__ __aicore__ void past_padding_kernel(GM_ADDR x, GM_ADDR y)
 {
     TPipe pipe;
     TQue<QuePosition::VECIN, 1> inQueue;
+    TQue<QuePosition::VECOUT, 1> outQueue;
     GlobalTensor<half> xGm;
     GlobalTensor<half> yGm;
     xGm.SetGlobalBuffer((__gm__ half *)x);
     yGm.SetGlobalBuffer((__gm__ half *)y, 64);
     pipe.InitBuffer(inQueue, 1, COPY_ELEMS * sizeof(half));
+    pipe.InitBuffer(outQueue, 1, COPY_ELEMS * sizeof(half));
     LocalTensor<half> xLocal = inQueue.AllocTensor<half>();
     DataCopy(xLocal, xGm, COPY_ELEMS);  // EXPECT: gm-out-of-bounds
     inQueue.EnQue(xLocal);
     xLocal = inQueue.DeQue<half>();
-    DataCopy(yGm, xLocal, COPY_ELEMS);
+    LocalTensor<half> yLocal = outQueue.AllocTensor<half>();
+    Muls(yLocal, xLocal, static_cast<half>(-1.0f), COPY_ELEMS);
+    outQueue.EnQue<half>(yLocal);
     inQueue.FreeTensor(xLocal);
+    yLocal = outQueue.DeQue<half>();
+    DataCopy(yGm, yLocal, COPY_ELEMS);
+    outQueue.FreeTensor(yLocal);
 }
 
 int main()
