@@ -149,6 +149,7 @@ EvalReport evaluate(const Task& task, Backend& backend, const EvalRequest& req) 
         fs::remove_all(pp.scratchDir, pec);
         const PreprocessResult pre = preprocessCandidate(pp);
         PolicyOptions upo = po;
+        upo.ownEntryName = unit == 1 ? std::string() : upo.kernelName;
         upo.kernelName.clear();
         upo.kernelParamCount.reset();
         upo.hostCode = unit == 1;

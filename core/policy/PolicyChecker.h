@@ -41,6 +41,9 @@ struct PolicyOptions {
   bool hostCode = false;
   // checkCandidateFilesPolicy: the companions that are host code (checked with hostCode).
   std::vector<std::string> hostCodeFiles;
+  // The entry's name where entry checks are skipped (an operator project's kernel unit renames its
+  // entry): still the candidate's own name, even where a header declares it (std::less).
+  std::string ownEntryName;
 };
 
 // Headers a candidate may include (exact spelling inside <> or "").

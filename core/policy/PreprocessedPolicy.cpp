@@ -393,7 +393,8 @@ std::vector<Diagnostic> checkPreprocessedPolicy(const std::string& preprocessed,
     if (options.hostCode && allow.hostExternal.count(w)) continue;
     // The kernel entry is named after the operator (`less`, `less_equal`), which a header may declare
     // in std; the entry is the candidate's own required declaration (and its calls and launches).
-    const bool entryName = !options.kernelName.empty() && w == options.kernelName;
+    const bool entryName = (!options.kernelName.empty() && w == options.kernelName) ||
+                           (!options.ownEntryName.empty() && w == options.ownEntryName);
     if (isAlwaysRefused(w) || (headers.count(w) && !ownUses.count(k) && !entryName)) refuseName(t, notListed);
   }
   std::stable_sort(rep.out.begin(), rep.out.end(), [](const Diagnostic& a, const Diagnostic& b) {
