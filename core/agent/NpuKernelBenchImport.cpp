@@ -428,7 +428,7 @@ NpuKernelBenchImport importNpuKernelBenchTask(const fs::path& dir,
 }
 
 std::string writeNpuKernelBenchTask(const NpuKernelBenchImport& imported, const fs::path& out) {
-  if (const std::string failed = writeImportedTask(imported.project, out); !failed.empty()) return failed;
+  if (std::string failed = writeImportedTask(imported.project, out); !failed.empty()) return failed;
   std::error_code ec;
   fs::create_directories(out / "npukernelbench", ec);
   if (ec) return "cannot create " + (out / "npukernelbench").string() + ": " + ec.message();
