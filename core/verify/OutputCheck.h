@@ -32,6 +32,7 @@
 #include "core/model/TensorSpec.h"
 #include "core/model/Tolerance.h"
 #include "core/verify/ElementCodec.h"
+#include "core/verify/MismatchPattern.h"
 
 namespace kwb::verify {
 
@@ -43,31 +44,6 @@ struct Mismatch {
   double absError = 0.0;
   double relError = 0.0;
   bool unwritten = false;
-};
-
-// How the wrong elements are laid out, for the agent ("what to fix").
-enum class PatternKind {
-  None,            // nothing wrong
-  Unwritten,       // some elements were never written
-  AllWrong,        // (nearly) every element wrong
-  TailOnly,        // only the last elements of the tensor (the partial tail tile)
-  RowTailOnly,     // only the trailing columns of rows (unaligned row length)
-  BlockOnly,       // only the slice of one block
-  Strided,         // every n-th element
-  Scale,           // actual = k * expected
-  Offset,          // actual = expected + c
-  ConstantOutput,  // one value everywhere (all zeros included) while the reference varies
-  Scattered,       // none of the above
-};
-std::string_view patternName(PatternKind k);  // "none", "unwritten", "all-wrong", "tail-only", ...
-
-struct Pattern {
-  PatternKind kind = PatternKind::None;
-  std::string detail;                      // one sentence for the agent
-  std::optional<int> block;                // BlockOnly
-  std::optional<std::int64_t> stride;      // Strided
-  std::optional<double> factor;            // Scale / Offset
-  std::optional<std::int64_t> firstIndex;  // TailOnly / RowTailOnly (first wrong index / column)
 };
 
 inline constexpr double kGrossFactor = 10.0;
@@ -111,37 +87,11 @@ struct TensorCheck {
 
 inline constexpr std::size_t kMaxReported = 10;
 
-// How the launch split the work, for block attribution (from the tiling function's blockDim).
-// Element range [begin, end) of one output.
-struct ElementRange {
-  std::int64_t begin = 0;
-  std::int64_t end = 0;
-};
-// Per block, the element ranges of one output that block wrote, sorted and merged (from the emulator's
-// records of the run: the slices the kernel really wrote, not an assumed split).
-using BlockSlices = std::vector<std::vector<ElementRange>>;
-
-struct LaunchShape {
-  int blockDim = 1;
-  // Empty when the backend does not know (the even split of blockDim is assumed then).
-  BlockSlices blockWrites;
-};
-
 // `expected`: reference values (double), `actual`: the kernel's output bytes, `poison`: the bytes the
 // output was filled with before the run (an element equal to its poison bytes counts as unwritten
 // unless the reference value encodes to the same bytes).
 TensorCheck checkOutput(const TensorSpec& spec, const std::vector<double>& expected, const Bytes& actual,
                         const Bytes& poison, const Tolerance& tol, const LaunchShape& launch);
-
-// Classifies the wrong elements; exposed for tests.
-Pattern classifyMismatches(const std::vector<bool>& wrong, const Shape& shape,
-                           const std::vector<double>& expected, const std::vector<double>& actual,
-                           int blockDim);
-// `unwritten`: the elements that still hold the poison (empty: none); wrong elements that are all
-// unwritten are "not written", whatever values the poison decodes to.
-Pattern classifyMismatches(const std::vector<bool>& wrong, const Shape& shape,
-                           const std::vector<double>& expected, const std::vector<double>& actual,
-                           const LaunchShape& launch, const std::vector<bool>& unwritten);
 
 // Inputs must be bit-identical after the run.
 struct InputCheck {
@@ -155,7 +105,6 @@ struct InputCheck {
 InputCheck checkInputUnchanged(const TensorSpec& spec, const Bytes& before, const Bytes& after);
 
 void to_json(nlohmann::json& j, const Mismatch& m);
-void to_json(nlohmann::json& j, const Pattern& p);
 void to_json(nlohmann::json& j, const TensorCheck& t);
 void to_json(nlohmann::json& j, const InputCheck& c);
 
