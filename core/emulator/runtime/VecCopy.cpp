@@ -83,20 +83,9 @@ void vecCopyUb(const VecArgs& a, SrcLoc loc) {
     srcSpan = s > srcSpan ? s : srcSpan;
     dstSpan = d > dstSpan ? d : dstSpan;
   }
-  VecOperand ops[2];
-  ops[0].desc = &a.src0;
-  ops[0].read = true;
-  ops[0].operand = 1;
-  ops[0].span = srcSpan;
-  ops[1].desc = &a.dst;
-  ops[1].write = true;
-  ops[1].operand = 0;
-  ops[1].span = dstSpan;
-  if (!vecCheckOperands(a.api, loc, ops, 2)) {
-    vecRecordOp(a.api, loc, a.dt, es, 0, 0, nullptr, 0);
-    return;
-  }
-  vecSyncOperands(a.api, loc, ops, 2);
+  const VecUnaryOperands pair(a, srcSpan, dstSpan);
+  const VecOperand* ops = pair.ops;
+  if (!vecCheckAndSyncOperands(a, loc, ops, 2)) return;
   // All reads before the writes (an overlapping destination sees the source as it was).
   const std::vector<std::uint8_t> src(a.src0.ptr, a.src0.ptr + srcSpan);
   for (std::uint32_t r = 0; r < repeat; ++r)

@@ -86,4 +86,23 @@ void vecSyncOperands(const char* api, SrcLoc loc, const VecOperand* ops, int n);
 Instr& vecRecordOp(const char* api, SrcLoc loc, DType dt, std::uint32_t esize, std::uint64_t count,
                    std::uint32_t repeat, const VecOperand* ops, int n);
 
+// The common source-to-destination pair of a one-input instruction: the source is the call's
+// argument 1 (read over srcSpan bytes) and the destination its argument 0 (written over dstSpan).
+struct VecUnaryOperands {
+  VecOperand ops[2];
+  VecUnaryOperands(const VecArgs& a, std::uint64_t srcSpan, std::uint64_t dstSpan) {
+    ops[0].desc = &a.src0;
+    ops[0].read = true;
+    ops[0].operand = 1;
+    ops[0].span = srcSpan;
+    ops[1].desc = &a.dst;
+    ops[1].write = true;
+    ops[1].operand = 0;
+    ops[1].span = dstSpan;
+  }
+};
+// Bounds and alignment, then ordering, of `ops`; when an access must be skipped the instruction is
+// still recorded (with no work) and false says to stop.
+bool vecCheckAndSyncOperands(const VecArgs& a, SrcLoc loc, const VecOperand* ops, int n);
+
 }  // namespace kwb_sim

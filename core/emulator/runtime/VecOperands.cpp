@@ -92,6 +92,15 @@ void vecSyncOperands(const char* api, SrcLoc loc, const VecOperand* ops, int n) 
                       static_cast<std::uint32_t>(ops[k].span), true, api, loc, ops[k].operand);
 }
 
+bool vecCheckAndSyncOperands(const VecArgs& a, SrcLoc loc, const VecOperand* ops, int n) {
+  if (!vecCheckOperands(a.api, loc, ops, n)) {
+    vecRecordOp(a.api, loc, a.dt, a.esize, 0, 0, nullptr, 0);
+    return false;
+  }
+  vecSyncOperands(a.api, loc, ops, n);
+  return true;
+}
+
 Instr& vecRecordOp(const char* api, SrcLoc loc, DType dt, std::uint32_t esize, std::uint64_t count,
                    std::uint32_t repeat, const VecOperand* ops, int n) {
   Instr& in = record(api, loc, Pipe::V);

@@ -52,20 +52,9 @@ void blockTranspose(const VecArgs& a, SrcLoc loc) {
     return;
   }
   const std::uint64_t bytes = kBlockSide * kBlockSide * es;
-  VecOperand ops[2];
-  ops[0].desc = &a.src0;
-  ops[0].read = true;
-  ops[0].operand = 1;
-  ops[0].span = bytes;
-  ops[1].desc = &a.dst;
-  ops[1].write = true;
-  ops[1].operand = 0;
-  ops[1].span = bytes;
-  if (!vecCheckOperands(a.api, loc, ops, 2)) {
-    vecRecordOp(a.api, loc, a.dt, es, 0, 0, nullptr, 0);
-    return;
-  }
-  vecSyncOperands(a.api, loc, ops, 2);
+  const VecUnaryOperands pair(a, bytes, bytes);
+  const VecOperand* ops = pair.ops;
+  if (!vecCheckAndSyncOperands(a, loc, ops, 2)) return;
   const std::vector<std::uint8_t> src(a.src0.ptr, a.src0.ptr + bytes);
   for (std::uint64_t r = 0; r < kBlockSide; ++r)
     for (std::uint64_t c = 0; c < kBlockSide; ++c)
