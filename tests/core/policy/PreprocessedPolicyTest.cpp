@@ -52,7 +52,8 @@ struct Checked {
 };
 
 Checked run(const std::string& source, const std::string& kernel = "add_custom",
-            const std::map<std::string, std::string>& companions = {}, bool hostCode = false) {
+            const std::map<std::string, std::string>& companions = {}, bool hostCode = false,
+            const std::string& ownEntryName = "") {
   static int counter = 0;
   PreprocessSpec spec;
   spec.sourceText = source;
@@ -68,6 +69,7 @@ Checked run(const std::string& source, const std::string& kernel = "add_custom",
   PolicyOptions o;
   o.kernelName = kernel;
   o.hostCode = hostCode;
+  o.ownEntryName = ownEntryName;
   o.apiHeaderDirs = {currentInstallLayout().emulatorIncludeDir.string(), tasksInclude};
   if (!c.pre.text.empty())
     c.policy =
@@ -264,6 +266,18 @@ TEST(PolicyPreprocessed, TheKernelEntryMayBeNamedLikeAStdName) {
   EXPECT_TRUE(c.pre.ok) << c.all();
   EXPECT_TRUE(c.policy.empty()) << c.all();
   EXPECT_FLAGS(run(src, "add_custom"), "less");
+}
+
+// An operator project's kernel unit renames its entry and skips the entry checks (no kernelName), yet
+// the entry is still the candidate's own name (PolicyOptions::ownEntryName); nothing else is.
+TEST(PolicyPreprocessed, AnOperatorProjectsRenamedEntryStillOwnsAStdName) {
+  std::string src = candidate("");
+  src.replace(src.find("void add_custom("), 16, "void less(");
+  auto c = run(src, "", {}, false, "less");
+  EXPECT_TRUE(c.pre.ok) << c.all();
+  EXPECT_TRUE(c.policy.empty()) << c.all();
+  EXPECT_FLAGS(run(src, "", {}, false, ""), "less");
+  EXPECT_FLAGS(run(src, "", {}, false, "greater"), "less");
 }
 
 TEST(PolicyPreprocessed, Environ) {
