@@ -33,7 +33,7 @@ std::int64_t alignUp(std::int64_t a, std::int64_t b) {
 }
 
 void misuse(const char* api, SrcLoc loc, const std::string& msg) {
-  report(Cat::InvalidParam, api, loc, Pipe::S, kOperandThis, std::string("Matmul::") + api + ": " + msg);
+  report(Cat::InvalidParam, api, loc, Pipe::S, kOperandThis, msg);
 }
 
 // Iterate / IterateAll need an initialised object with A and B set, before End.
@@ -52,9 +52,10 @@ bool ready(const MatmulRun& s, const char* api, SrcLoc loc) {
   }
   if (!s.aSet || !s.bSet) {
     misuse(api, loc,
-           std::string("called before ") + (!s.aSet && !s.bSet ? "SetTensorA and SetTensorB"
-                                            : !s.aSet           ? "SetTensorA"
-                                                                : "SetTensorB") +
+           std::string("called before ") +
+               (!s.aSet && !s.bSet ? "SetTensorA and SetTensorB"
+                : !s.aSet          ? "SetTensorA"
+                                   : "SetTensorB") +
                ": the left (A) and right (B) matrices must be set before the product is computed");
     return false;
   }
@@ -153,16 +154,19 @@ std::uint64_t checkedSpan(const GmDesc& g, std::int64_t rows, std::int64_t cols,
 }
 
 // C[box] (+)= bias + A[box rows, :] * B[:, box cols], in the accumulator's type, into `out` (row-major).
-void computeBox(const MatmulRun& s, const TileBox& box, const char* api, SrcLoc loc, std::vector<double>& out) {
+void computeBox(const MatmulRun& s, const TileBox& box, const char* api, SrcLoc loc,
+                std::vector<double>& out) {
   const std::int64_t m = box.mLen, n = box.nLen, k = s.singleK;
   out.assign(static_cast<std::size_t>(m * n), 0.0);
   if (m <= 0 || n <= 0 || k <= 0) return;
   const std::int64_t la = ldA(s), lb = ldB(s);
   // The whole single-core operands are checked once per call, against what the GlobalTensors allow.
-  const std::uint64_t aOk = s.transA ? checkedSpan(s.aGm, k, s.singleM, la, s.a.size, api, loc, Pipe::MTE2, false)
-                                     : checkedSpan(s.aGm, s.singleM, k, la, s.a.size, api, loc, Pipe::MTE2, false);
-  const std::uint64_t bOk = s.transB ? checkedSpan(s.bGm, s.singleN, k, lb, s.b.size, api, loc, Pipe::MTE2, false)
-                                     : checkedSpan(s.bGm, k, s.singleN, lb, s.b.size, api, loc, Pipe::MTE2, false);
+  const std::uint64_t aOk = s.transA
+                                ? checkedSpan(s.aGm, k, s.singleM, la, s.a.size, api, loc, Pipe::MTE2, false)
+                                : checkedSpan(s.aGm, s.singleM, k, la, s.a.size, api, loc, Pipe::MTE2, false);
+  const std::uint64_t bOk = s.transB
+                                ? checkedSpan(s.bGm, s.singleN, k, lb, s.b.size, api, loc, Pipe::MTE2, false)
+                                : checkedSpan(s.bGm, k, s.singleN, lb, s.b.size, api, loc, Pipe::MTE2, false);
   const std::uint8_t* ag = gmAlias(s.aGm.ptr);
   const std::uint8_t* bg = gmAlias(s.bGm.ptr);
   auto aOff = [&](std::int64_t i, std::int64_t kk) {
@@ -195,8 +199,10 @@ void computeBox(const MatmulRun& s, const TileBox& box, const char* api, SrcLoc 
         B[static_cast<std::size_t>(kk * n + j)] = o + 1 <= bOk ? toInt(DType::I8, bg + o) : 0;
       }
     for (std::int64_t i = 0; i < m; ++i)
-      for (std::int64_t j = 0; j < n; ++j) C[static_cast<std::size_t>(i * n + j)] = static_cast<std::int32_t>(biasAt(j));
-    rt::gemmAccumulateI32(A.data(), B.data(), C.data(), static_cast<int>(m), static_cast<int>(n), static_cast<int>(k));
+      for (std::int64_t j = 0; j < n; ++j)
+        C[static_cast<std::size_t>(i * n + j)] = static_cast<std::int32_t>(biasAt(j));
+    rt::gemmAccumulateI32(A.data(), B.data(), C.data(), static_cast<int>(m), static_cast<int>(n),
+                          static_cast<int>(k));
     for (std::size_t i = 0; i < C.size(); ++i) out[i] = C[i];
     return;
   }
@@ -214,8 +220,10 @@ void computeBox(const MatmulRun& s, const TileBox& box, const char* api, SrcLoc 
       B[static_cast<std::size_t>(kk * n + j)] = o + s.b.size <= bOk ? toFloat(s.b.dtype, bg + o) : 0.0f;
     }
   for (std::int64_t i = 0; i < m; ++i)
-    for (std::int64_t j = 0; j < n; ++j) C[static_cast<std::size_t>(i * n + j)] = static_cast<float>(biasAt(j));
-  rt::gemmAccumulateF32(A.data(), B.data(), C.data(), static_cast<int>(m), static_cast<int>(n), static_cast<int>(k));
+    for (std::int64_t j = 0; j < n; ++j)
+      C[static_cast<std::size_t>(i * n + j)] = static_cast<float>(biasAt(j));
+  rt::gemmAccumulateF32(A.data(), B.data(), C.data(), static_cast<int>(m), static_cast<int>(n),
+                        static_cast<int>(k));
   for (std::size_t i = 0; i < C.size(); ++i) out[i] = C[i];
 }
 
@@ -229,7 +237,8 @@ void costTileCompute(const MatmulRun& s, const TileBox& box, std::int64_t index,
   const std::uint64_t aL1 = static_cast<std::uint64_t>(s.t.baseM) * baseK * stepKa * s.a.size;
   const std::uint64_t bL1 = static_cast<std::uint64_t>(s.t.baseN) * baseK * stepKb * s.b.size;
   auto l1Off = [&](std::uint64_t base, std::uint64_t len) {
-    return static_cast<std::uint32_t>(std::min<std::uint64_t>(base + ping * len, spaceSize(MemSpace::L1) - len));
+    return static_cast<std::uint32_t>(
+        std::min<std::uint64_t>(base + ping * len, spaceSize(MemSpace::L1) - len));
   };
   // A: rows of the tile (columns when transposed), stepKa * baseK K elements per copy.
   {
@@ -272,7 +281,8 @@ void costTileCompute(const MatmulRun& s, const TileBox& box, std::int64_t index,
   const std::uint64_t bL0 = alignUp(box.nLen, 16) * alignUp(baseK, c0) * s.b.size;
   const std::uint32_t l0Ping = s.t.dbL0A > 1 ? ping : 0;
   for (int which = 0; which < 2; ++which) {
-    Instr& in = record(which == 0 ? "Matmul LoadData A (L1->L0A)" : "Matmul LoadData B (L1->L0B)", loc, Pipe::MTE1);
+    Instr& in =
+        record(which == 0 ? "Matmul LoadData A (L1->L0A)" : "Matmul LoadData B (L1->L0B)", loc, Pipe::MTE1);
     in.dtype = in.srcDtype = s.a.dtype;
     in.srcSpace = MemSpace::L1;
     in.dstSpace = which == 0 ? MemSpace::L0A : MemSpace::L0B;
@@ -301,18 +311,21 @@ void costTileCompute(const MatmulRun& s, const TileBox& box, std::int64_t index,
     const std::uint64_t cLen = static_cast<std::uint64_t>(alignUp(box.mLen, 16)) * alignUp(box.nLen, 16) * 4;
     in.bytes = cLen;
     const std::uint32_t cPing = s.t.dbL0C > 1 ? ping : 0;
-    in.dstOff = static_cast<std::uint32_t>(std::min<std::uint64_t>(cPing * cLen, spaceSize(MemSpace::L0C) - std::min<std::uint64_t>(cLen, spaceSize(MemSpace::L0C))));
+    in.dstOff = static_cast<std::uint32_t>(std::min<std::uint64_t>(
+        cPing * cLen, spaceSize(MemSpace::L0C) - std::min<std::uint64_t>(cLen, spaceSize(MemSpace::L0C))));
     in.dstLen = static_cast<std::uint32_t>(std::min<std::uint64_t>(cLen, spaceSize(MemSpace::L0C)));
-    in.src0Off = static_cast<std::uint32_t>(std::min<std::uint64_t>(l0Ping * aL0, spaceSize(MemSpace::L0A) - std::min<std::uint64_t>(aL0, spaceSize(MemSpace::L0A))));
+    in.src0Off = static_cast<std::uint32_t>(std::min<std::uint64_t>(
+        l0Ping * aL0, spaceSize(MemSpace::L0A) - std::min<std::uint64_t>(aL0, spaceSize(MemSpace::L0A))));
     in.src0Len = static_cast<std::uint32_t>(std::min<std::uint64_t>(aL0, spaceSize(MemSpace::L0A)));
-    in.src1Off = static_cast<std::uint32_t>(std::min<std::uint64_t>(l0Ping * bL0, spaceSize(MemSpace::L0B) - std::min<std::uint64_t>(bL0, spaceSize(MemSpace::L0B))));
+    in.src1Off = static_cast<std::uint32_t>(std::min<std::uint64_t>(
+        l0Ping * bL0, spaceSize(MemSpace::L0B) - std::min<std::uint64_t>(bL0, spaceSize(MemSpace::L0B))));
     in.src1Len = static_cast<std::uint32_t>(std::min<std::uint64_t>(bL0, spaceSize(MemSpace::L0B)));
   }
 }
 
 // The Fixpipe out of one tile: L0C -> GM (row stride ld elements) or -> UB.
-void costTileOut(const MatmulRun& s, const TileBox& box, std::uint64_t dstAddr, std::int64_t ld, MemSpace dst,
-                 SrcLoc loc) {
+Instr& costTileOut(const MatmulRun& s, const TileBox& box, std::uint64_t dstAddr, std::int64_t ld,
+                   MemSpace dst, SrcLoc loc) {
   Instr& in = record("Matmul Fixpipe (L0C->C)", loc, Pipe::FIX);
   in.dtype = s.c.dtype;
   in.srcDtype = s.a.dtype == DType::I8 ? DType::I32 : DType::F32;
@@ -324,11 +337,13 @@ void costTileOut(const MatmulRun& s, const TileBox& box, std::uint64_t dstAddr, 
   in.burstLen = static_cast<std::uint32_t>(box.nLen * s.c.size);
   in.gmStride = static_cast<std::uint64_t>(ld) * s.c.size;
   if (dst == MemSpace::GM) in.gmAddr = dstAddr;
+  return in;
 }
 
 // Writes a computed tile to GM at `base` (row stride ld), cut where the GM checker says.
-void writeTileGm(const MatmulRun& s, const GmDesc& c, std::uint64_t elemOff, std::int64_t ld, const TileBox& box,
-                 const std::vector<double>& v, std::uint8_t enAtomic, const char* api, SrcLoc loc) {
+void writeTileGm(const MatmulRun& s, const GmDesc& c, std::uint64_t elemOff, std::int64_t ld,
+                 const TileBox& box, const std::vector<double>& v, std::uint8_t enAtomic, const char* api,
+                 SrcLoc loc) {
   GmDesc at = c;
   at.ptr = c.ptr + elemOff * s.c.size;
   const std::uint64_t ok = checkedSpan(at, box.mLen, box.nLen, ld, s.c.size, api, loc, Pipe::FIX, true);
@@ -346,8 +361,9 @@ void writeTileGm(const MatmulRun& s, const GmDesc& c, std::uint64_t elemOff, std
 
 void matmulUnsupported(const char* what, SrcLoc loc) {
   fatal(Cat::InvalidParam, "Matmul", loc, Pipe::S, kOperandNone,
-        std::string("unsupported-api: Matmul ") + what + " is not emulated by the kwb emulator (docs/emulator.md, "
-        "\"Matmul API\")");
+        std::string("unsupported-api: Matmul ") + what +
+            " is not emulated by the kwb emulator (docs/emulator.md, "
+            "\"Matmul API\")");
 }
 
 void matmulInit(MatmulRun& s, const MatmulTilingView& t, SrcLoc loc) {
@@ -370,10 +386,16 @@ void matmulInit(MatmulRun& s, const MatmulTilingView& t, SrcLoc loc) {
     report(cat, api, loc, Pipe::S, kOperandNone, "Matmul tiling (TCubeTiling): " + msg);
     s.inited = false;
   };
-  const std::pair<const char*, std::int32_t> positive[] = {
-      {"M", t.M},         {"N", t.N},     {"Ka", t.Ka},       {"Kb", t.Kb},       {"singleCoreM", t.singleCoreM},
-      {"singleCoreN", t.singleCoreN}, {"singleCoreK", t.singleCoreK}, {"baseM", t.baseM}, {"baseN", t.baseN},
-      {"baseK", t.baseK}};
+  const std::pair<const char*, std::int32_t> positive[] = {{"M", t.M},
+                                                           {"N", t.N},
+                                                           {"Ka", t.Ka},
+                                                           {"Kb", t.Kb},
+                                                           {"singleCoreM", t.singleCoreM},
+                                                           {"singleCoreN", t.singleCoreN},
+                                                           {"singleCoreK", t.singleCoreK},
+                                                           {"baseM", t.baseM},
+                                                           {"baseN", t.baseN},
+                                                           {"baseK", t.baseK}};
   for (const auto& [name, v] : positive)
     if (v <= 0) {
       bad(Cat::InvalidParam, std::string(name) + " is " + num(v) +
@@ -400,22 +422,26 @@ void matmulInit(MatmulRun& s, const MatmulTilingView& t, SrcLoc loc) {
   const std::uint64_t biasRow = t.isBias ? static_cast<std::uint64_t>(t.baseN) * 4 : 0;
   const Need needs[] = {
       {"L0A", MemSpace::L0A, aTile * (t.dbL0A > 1 ? 2 : 1),
-       "baseM x baseK = " + num(t.baseM) + " x " + num(t.baseK) + " A tile" + (t.dbL0A > 1 ? " (dbL0A = 2: twice)" : "")},
+       "baseM x baseK = " + num(t.baseM) + " x " + num(t.baseK) + " A tile" +
+           (t.dbL0A > 1 ? " (dbL0A = 2: twice)" : "")},
       {"L0B", MemSpace::L0B, bTile * (t.dbL0B > 1 ? 2 : 1),
-       "baseK x baseN = " + num(t.baseK) + " x " + num(t.baseN) + " B tile" + (t.dbL0B > 1 ? " (dbL0B = 2: twice)" : "")},
+       "baseK x baseN = " + num(t.baseK) + " x " + num(t.baseN) + " B tile" +
+           (t.dbL0B > 1 ? " (dbL0B = 2: twice)" : "")},
       {"L0C", MemSpace::L0C, cTile * (t.dbL0C > 1 ? 2 : 1),
        "baseM x baseN = " + num(t.baseM) + " x " + num(t.baseN) + " fp32/int32 C tile" +
            (t.dbL0C > 1 ? " (dbL0C = 2: twice)" : "")},
-      {"L1", MemSpace::L1, static_cast<std::uint64_t>(std::max(1, t.depthA1)) * aTile +
-                               static_cast<std::uint64_t>(std::max(1, t.depthB1)) * bTile + biasRow,
+      {"L1", MemSpace::L1,
+       static_cast<std::uint64_t>(std::max(1, t.depthA1)) * aTile +
+           static_cast<std::uint64_t>(std::max(1, t.depthB1)) * bTile + biasRow,
        "depthA1 " + num(t.depthA1) + " A tiles + depthB1 " + num(t.depthB1) + " B tiles" +
            (biasRow ? " + the bias row" : "")},
   };
   for (const Need& n : needs)
     if (n.bytes > spaceSize(n.space)) {
-      bad(Cat::UbOverflow, "the " + n.what + " need " + num(static_cast<std::int64_t>(n.bytes)) + " bytes of " +
-                               n.buffer + ", but " + soc().name + " has " + num(spaceSize(n.space)) + " bytes of " +
-                               n.buffer + "; compute the tiling with GetTiling for this SoC or choose smaller base "
+      bad(Cat::UbOverflow, "the " + n.what + " need " + num(static_cast<std::int64_t>(n.bytes)) +
+                               " bytes of " + n.buffer + ", but " + rt::soc().name + " has " +
+                               num(spaceSize(n.space)) + " bytes of " + n.buffer +
+                               "; compute the tiling with GetTiling for this SoC or choose smaller base "
                                "tiles");
       return;
     }
@@ -424,8 +450,8 @@ void matmulInit(MatmulRun& s, const MatmulTilingView& t, SrcLoc loc) {
 void matmulSetOrgShape(MatmulRun& s, int orgM, int orgN, int orgKa, int orgKb, int orgKc, SrcLoc loc) {
   if (orgM <= 0 || orgN <= 0 || orgKa <= 0 || orgKb <= 0 || orgKc < 0) {
     report(Cat::InvalidParam, "SetOrgShape", loc, Pipe::S, kOperandNone,
-           "Matmul::SetOrgShape(" + num(orgM) + ", " + num(orgN) + ", " + num(orgKa) + ", " + num(orgKb) + ", " +
-               num(orgKc) + "): the sizes must be positive (orgKc 0: C's row length is orgN)");
+           "Matmul::SetOrgShape(" + num(orgM) + ", " + num(orgN) + ", " + num(orgKa) + ", " + num(orgKb) +
+               ", " + num(orgKc) + "): the sizes must be positive (orgKc 0: C's row length is orgN)");
     return;
   }
   s.orgM = orgM;
@@ -443,9 +469,11 @@ void matmulSetSingleShape(MatmulRun& s, int m, int n, int k, const char* api, Sr
   if (nm <= 0 || nn <= 0 || nk <= 0)
     why = "the sizes must be positive";
   else if (nm > s.orgM)
-    why = "M " + num(nm) + " is larger than the org shape's M " + num(s.orgM) + " (TCubeTiling.M / SetOrgShape)";
+    why = "M " + num(nm) + " is larger than the org shape's M " + num(s.orgM) +
+          " (TCubeTiling.M / SetOrgShape)";
   else if (nn > s.orgN)
-    why = "N " + num(nn) + " is larger than the org shape's N " + num(s.orgN) + " (TCubeTiling.N / SetOrgShape)";
+    why = "N " + num(nn) + " is larger than the org shape's N " + num(s.orgN) +
+          " (TCubeTiling.N / SetOrgShape)";
   else if (nk > std::min(s.orgKa, s.orgKb))
     why = "K " + num(nk) + " is larger than the org shape's K " + num(std::min(s.orgKa, s.orgKb)) +
           " (TCubeTiling.Ka/Kb / SetOrgShape)";
@@ -464,8 +492,10 @@ void matmulSetSingleShape(MatmulRun& s, int m, int n, int k, const char* api, Sr
 
 void matmulSetTensor(MatmulRun& s, int which, const GmDesc& g, bool trans, SrcLoc loc) {
   if (s.ended)
-    misuse(which == 0 ? "SetTensorA" : which == 1 ? "SetTensorB" : "SetBias", loc,
-           "called after End(); End releases the object, Init it again first");
+    misuse(which == 0   ? "SetTensorA"
+           : which == 1 ? "SetTensorB"
+                        : "SetBias",
+           loc, "called after End(); End releases the object, Init it again first");
   if (which == 0) {
     s.aGm = g;
     s.aSet = true;
@@ -490,8 +520,9 @@ void matmulIterateAll(MatmulRun& s, const GmDesc& c, std::uint8_t enAtomic, SrcL
   const char* api = "IterateAll";
   if (!ready(s, api, loc)) return;
   if (s.cToLocal) {
-    misuse(api, loc, "C is declared in a local position (MatmulType<TPosition::VECIN ...>); IterateAll to GM "
-                     "needs MatmulType<TPosition::GM, ...> for C");
+    misuse(api, loc,
+           "C is declared in a local position (MatmulType<TPosition::VECIN ...>); IterateAll to GM "
+           "needs MatmulType<TPosition::GM, ...> for C");
     return;
   }
   const std::int64_t total = tilesM(s) * tilesN(s), ld = ldC(s);
@@ -521,29 +552,34 @@ bool matmulIterate(MatmulRun& s, SrcLoc loc) {
   return true;
 }
 
-void matmulGetTensorC(MatmulRun& s, const GmDesc* gm, const LocalDesc* local, std::uint8_t enAtomic, SrcLoc loc) {
+void matmulGetTensorC(MatmulRun& s, const GmDesc* gm, const LocalDesc* local, std::uint8_t enAtomic,
+                      SrcLoc loc) {
   const char* api = "GetTensorC";
   if (s.ended) {
     misuse(api, loc, "called after End()");
     return;
   }
   if (s.curTile < 0) {
-    misuse(api, loc,
-           "no base tile is pending: GetTensorC returns the tile the last successful Iterate() computed, once "
-           "(call it inside `while (mm.Iterate()) { mm.GetTensorC(...); }`)");
+    misuse(
+        api, loc,
+        "no base tile is pending: GetTensorC returns the tile the last successful Iterate() computed, once "
+        "(call it inside `while (mm.Iterate()) { mm.GetTensorC(...); }`)");
     return;
   }
   const TileBox box = tileBox(s, s.curTile);
   if (gm) {
     const std::int64_t ld = ldC(s);
-    writeTileGm(s, *gm, static_cast<std::uint64_t>(box.m0 * ld + box.n0), ld, box, s.tile, enAtomic, api, loc);
+    writeTileGm(s, *gm, static_cast<std::uint64_t>(box.m0 * ld + box.n0), ld, box, s.tile, enAtomic, api,
+                loc);
   } else {
     // A local C tile is baseM x baseN, row-major with rows of baseN elements.
     const LocalDesc& d = *local;
     if (d.ref.space != MemSpace::UB) {
       report(Cat::InvalidParam, api, loc, Pipe::FIX, 0,
-             std::string("Matmul::GetTensorC: a local C tile must be in UB (TPosition::VECIN/VECOUT/VECCALC) but "
-                         "this tensor lives in ") + spaceName(d.ref.space));
+             std::string(
+                 "Matmul::GetTensorC: a local C tile must be in UB (TPosition::VECIN/VECOUT/VECCALC) but "
+                 "this tensor lives in ") +
+                 spaceName(d.ref.space));
       s.curTile = -1;
       return;
     }
@@ -554,10 +590,9 @@ void matmulGetTensorC(MatmulRun& s, const GmDesc* gm, const LocalDesc* local, st
         for (std::int64_t j = 0; j < box.nLen; ++j)
           storeC(s.c.dtype, d.ptr + static_cast<std::uint64_t>(i * s.t.baseN + j) * s.c.size,
                  s.tile[static_cast<std::size_t>(i * box.nLen + j)], enAtomic == 1);
-      costTileOut(s, box, 0, s.t.baseN, MemSpace::UB, loc);
-      Instr& last = rt::lastRecord();
-      last.dstOff = off;
-      last.dstLen = static_cast<std::uint32_t>(span);
+      Instr& out = costTileOut(s, box, 0, s.t.baseN, MemSpace::UB, loc);
+      out.dstOff = off;
+      out.dstLen = static_cast<std::uint32_t>(span);
     }
   }
   s.curTile = -1;

@@ -53,10 +53,10 @@ void matmulUnsupported(const char* what, SrcLoc loc);
 
 template <typename Tiling>
 MatmulTilingView matmulTilingView(const Tiling& t) {
-  return MatmulTilingView{t.usedCoreNum, t.M,      t.N,      t.Ka,     t.Kb,     t.singleCoreM,
-                          t.singleCoreN, t.singleCoreK, t.baseM, t.baseN, t.baseK, t.depthA1,
-                          t.depthB1,     t.stepM,  t.stepN,  t.stepKa, t.stepKb, t.isBias,
-                          t.iterateOrder, t.dbL0A, t.dbL0B,  t.dbL0C};
+  return MatmulTilingView{t.usedCoreNum,  t.M,           t.N,     t.Ka,     t.Kb,     t.singleCoreM,
+                          t.singleCoreN,  t.singleCoreK, t.baseM, t.baseN,  t.baseK,  t.depthA1,
+                          t.depthB1,      t.stepM,       t.stepN, t.stepKa, t.stepKb, t.isBias,
+                          t.iterateOrder, t.dbL0A,       t.dbL0B, t.dbL0C};
 }
 
 }  // namespace kwb_sim
@@ -123,8 +123,8 @@ inline constexpr MatmulConfig CFG_MDL = GetMDLConfig();
 inline constexpr MatmulConfig CFG_IBSHARE_NORM = GetIBShareNormConfig();
 inline constexpr MatmulConfig MM_CFG_NO_PRELOAD = GetMDLConfig();
 
-template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const MatmulConfig& MM_CFG = CFG_NORM,
-          class MM_CB = void, class... POLICY>
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE,
+          const MatmulConfig& MM_CFG = CFG_NORM, class MM_CB = void, class... POLICY>
 class Matmul {
   using SrcT = typename A_TYPE::T;
   using DstT = typename C_TYPE::T;
@@ -133,17 +133,20 @@ class Matmul {
   static_assert(std::is_same_v<SrcT, typename B_TYPE::T>,
                 "kwb-sim: unsupported-dtype: Matmul needs A and B of the same type");
   static_assert(::kwb_sim::kMmadTypesOk<AccT, SrcT, SrcT>,
-                "kwb-sim: unsupported-dtype: Matmul takes half/bfloat16_t/float or int8_t A and B on " KWB_SIM_SOC_NAME);
-  static_assert(std::is_same_v<AccT, int32_t> ? std::is_same_v<DstT, int32_t>
-                                              : ::kwb_sim::kIsOneOf<DstT, float, half, bfloat16_t>,
-                "kwb-sim: unsupported-dtype: Matmul writes float, half or bfloat16_t C for float inputs, int32_t "
-                "for int8_t inputs in the kwb emulator");
+                "kwb-sim: unsupported-dtype: Matmul takes half/bfloat16_t/float or int8_t A and B "
+                "on " KWB_SIM_SOC_NAME);
+  static_assert(
+      std::is_same_v<AccT, int32_t> ? std::is_same_v<DstT, int32_t>
+                                    : ::kwb_sim::kIsOneOf<DstT, float, half, bfloat16_t>,
+      "kwb-sim: unsupported-dtype: Matmul writes float, half or bfloat16_t C for float inputs, int32_t "
+      "for int8_t inputs in the kwb emulator");
   static_assert(A_TYPE::pos == AscendC::TPosition::GM && B_TYPE::pos == AscendC::TPosition::GM,
                 "kwb-sim: unsupported-api: Matmul with A or B outside GM (TPosition::VECIN/TSCM/...) is not "
                 "emulated; use MatmulType<TPosition::GM, CubeFormat::ND, T>");
-  static_assert(A_TYPE::format == CubeFormat::ND && B_TYPE::format == CubeFormat::ND &&
-                    (C_TYPE::format == CubeFormat::ND || C_TYPE::format == CubeFormat::ND_ALIGN),
-                "kwb-sim: unsupported-api: Matmul emulates ND A, B and C only (CubeFormat::NZ is not emulated)");
+  static_assert(
+      A_TYPE::format == CubeFormat::ND && B_TYPE::format == CubeFormat::ND &&
+          (C_TYPE::format == CubeFormat::ND || C_TYPE::format == CubeFormat::ND_ALIGN),
+      "kwb-sim: unsupported-api: Matmul emulates ND A, B and C only (CubeFormat::NZ is not emulated)");
   static_assert(A_TYPE::layout == LayoutMode::NONE && B_TYPE::layout == LayoutMode::NONE,
                 "kwb-sim: unsupported-api: batched Matmul layouts (LayoutMode) are not emulated");
 
@@ -160,7 +163,8 @@ class Matmul {
     run_.cToLocal = C_TYPE::pos != AscendC::TPosition::GM;
   }
 
-  void Init(const TCubeTiling* cubeTiling, AscendC::TPipe* tpipe = nullptr, KWB_SIM_LOC) {
+  // The TPipe is not needed: the emulated object keeps its L1/L0 tiles off the pipe's buffers.
+  void Init(const TCubeTiling* cubeTiling, const void* tpipe = nullptr, KWB_SIM_LOC) {
     (void)tpipe;
     if (cubeTiling == nullptr) {
       ::kwb_sim::matmulUnsupported("Init with a null TCubeTiling", loc_);
@@ -231,8 +235,8 @@ class Matmul {
     ::kwb_sim::matmulGetTensorC(run_, &g, nullptr, enAtomic, loc_);
   }
   template <bool sync = true>
-  void GetTensorC(const AscendC::LocalTensor<DstT>& co2Local, uint8_t enAtomic = 0, bool enSequentialWrite = false,
-                  KWB_SIM_LOC) {
+  void GetTensorC(const AscendC::LocalTensor<DstT>& co2Local, uint8_t enAtomic = 0,
+                  bool enSequentialWrite = false, KWB_SIM_LOC) {
     if (enSequentialWrite) ::kwb_sim::matmulUnsupported("GetTensorC(enSequentialWrite = true)", loc_);
     const ::kwb_sim::LocalDesc l = ::kwb_sim::localDesc(co2Local);
     ::kwb_sim::matmulGetTensorC(run_, nullptr, &l, enAtomic, loc_);
@@ -265,11 +269,11 @@ void registMatmulObjs(SrcLoc loc, MM& mm) {  // REGIST_MATMUL_OBJ(pipe, ws, mm):
 }
 }  // namespace kwb_sim
 
-#define REGIST_MATMUL_OBJ(tpipe, workspace, ...)                                         \
-  do {                                                                                   \
-    (void)(tpipe);                                                                       \
-    (void)(workspace);                                                                   \
-    ::kwb_sim::registMatmulObjs(::kwb_sim::SrcLoc::current(), __VA_ARGS__);              \
+#define REGIST_MATMUL_OBJ(tpipe, workspace, ...)                            \
+  do {                                                                      \
+    (void)(tpipe);                                                          \
+    (void)(workspace);                                                      \
+    ::kwb_sim::registMatmulObjs(::kwb_sim::SrcLoc::current(), __VA_ARGS__); \
   } while (0)
 
 namespace AscendC {

@@ -23,8 +23,8 @@ using DataType = ge::DataType;
 
 enum class MatrixTraverse : int32_t { NOSET = 0, FIRSTM = 1, FIRSTN = 2 };
 
-// On-chip buffer sizes one cube core has (bytes), as resources/soc/<soc>.json gives them; a test checks
-// that they agree (MatmulHostTilingTest).
+// On-chip buffer sizes one cube core has (bytes), as resources/soc/<soc>.json gives them (the host
+// side has no SoC file to read; tests/emulator/corpus/matmul_api_f16 checks tilings against the 910B's).
 struct CubeCoreBuffers {
   int64_t l1 = 0, l0a = 0, l0b = 0, l0c = 0, ub = 0, bt = 0;
   int32_t aicCores = 0;
@@ -75,7 +75,9 @@ class MatmulApiTiling {
   int32_t SetBType(TPosition pos, CubeFormat format, DataType type, bool isTrans = false) {
     return setType(b_, pos, format, type, isTrans);
   }
-  int32_t SetCType(TPosition pos, CubeFormat format, DataType type) { return setType(c_, pos, format, type, false); }
+  int32_t SetCType(TPosition pos, CubeFormat format, DataType type) {
+    return setType(c_, pos, format, type, false);
+  }
   int32_t SetBiasType(TPosition pos, CubeFormat format, DataType type) {
     return setType(bias_, pos, format, type, false);
   }
@@ -85,7 +87,9 @@ class MatmulApiTiling {
     k_ = k;
     return 0;
   }
-  int32_t SetOrgShape(int32_t orgM, int32_t orgN, int32_t orgK) { return SetOrgShape(orgM, orgN, orgK, orgK); }
+  int32_t SetOrgShape(int32_t orgM, int32_t orgN, int32_t orgK) {
+    return SetOrgShape(orgM, orgN, orgK, orgK);
+  }
   int32_t SetOrgShape(int32_t orgM, int32_t orgN, int32_t orgKa, int32_t orgKb) {
     orgM_ = orgM;
     orgN_ = orgN;
@@ -99,7 +103,8 @@ class MatmulApiTiling {
   }
   int32_t EnableBias(bool isBias = false) { return SetBias(isBias); }
   // -1 keeps the SoC's size; a smaller size limits what the tiling may use.
-  int32_t SetBufferSpace(int32_t l1Size = -1, int32_t l0CSize = -1, int32_t ubSize = -1, int32_t btSize = -1) {
+  int32_t SetBufferSpace(int32_t l1Size = -1, int32_t l0CSize = -1, int32_t ubSize = -1,
+                         int32_t btSize = -1) {
     l1Limit_ = l1Size;
     l0cLimit_ = l0CSize;
     ubLimit_ = ubSize;
@@ -152,7 +157,9 @@ class MatmulApiTiling {
     error_ = why;
     return false;
   }
-  int64_t limit(int32_t asked, int64_t have) const { return asked > 0 ? std::min<int64_t>(asked, have) : have; }
+  int64_t limit(int32_t asked, int64_t have) const {
+    return asked > 0 ? std::min<int64_t>(asked, have) : have;
+  }
 
   // The single-core tile [singleM x singleN x singleK] this object tiles; the multi-core subclass splits
   // the whole shape over its cores first.
@@ -169,12 +176,14 @@ class MatmulApiTiling {
     if (!a_.set || !b_.set || !c_.set) return fail("SetAType, SetBType and SetCType must all be called");
     const int32_t aBytes = kwbDataTypeBytes(a_.type), bBytes = kwbDataTypeBytes(b_.type);
     const int32_t cBytes = kwbDataTypeBytes(c_.type);
-    const bool floatIn = a_.type == DataType::DT_FLOAT16 || a_.type == DataType::DT_BF16 || a_.type == DataType::DT_FLOAT;
+    const bool floatIn =
+        a_.type == DataType::DT_FLOAT16 || a_.type == DataType::DT_BF16 || a_.type == DataType::DT_FLOAT;
     if (a_.type != b_.type || aBytes == 0 || cBytes == 0 ||
         (a_.type == DataType::DT_INT8 && c_.type != DataType::DT_INT32 && c_.type != DataType::DT_FLOAT16) ||
         (floatIn && c_.type == DataType::DT_INT32) || (floatIn && c_.type == DataType::DT_INT8))
-      return fail("unsupported A/B/C type combination (A and B: the same of half, bfloat16, float or int8; C: "
-                  "float/half/bfloat16 for float inputs, int32 for int8)");
+      return fail(
+          "unsupported A/B/C type combination (A and B: the same of half, bfloat16, float or int8; C: "
+          "float/half/bfloat16 for float inputs, int32 for int8)");
     if (a_.format != CubeFormat::ND || b_.format != CubeFormat::ND || c_.format != CubeFormat::ND)
       return fail("the kwb emulator tiles ND A, B and C only");
     if (m_ <= 0 || n_ <= 0 || k_ <= 0) return fail("SetShape(M, N, K) needs positive sizes");
@@ -196,7 +205,8 @@ class MatmulApiTiling {
     // single-core tile needs, then the largest baseK that double-buffered L0A/L0B halves hold.
     int64_t baseM = fixM_ > 0 ? fixM_ : std::min<int64_t>(128, alignUp(t.singleCoreM, 16));
     int64_t baseN = fixN_ > 0 ? fixN_ : std::min<int64_t>(256, alignUp(t.singleCoreN, 16));
-    if (baseM % 16 != 0 || baseN % 16 != 0) return fail("SetFixSplit: baseM and baseN must be multiples of 16");
+    if (baseM % 16 != 0 || baseN % 16 != 0)
+      return fail("SetFixSplit: baseM and baseN must be multiples of 16");
     if (fixM_ <= 0 || fixN_ <= 0)
       while (baseM * baseN * accBytes > l0c && (baseM > 16 || baseN > 16)) {
         if (fixN_ <= 0 && baseN >= baseM && baseN > 16)
