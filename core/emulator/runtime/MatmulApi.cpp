@@ -45,6 +45,7 @@ bool ready(const MatmulRun& s, const char* api, SrcLoc loc) {
     return false;
   }
   if (!s.inited) {
+    if (s.initFailed) return false;  // Init reported why at its line; one error, not one per call
     misuse(api, loc,
            "the Matmul object has no tiling: pass the TCubeTiling to REGIST_MATMUL_OBJ or call Init(&tiling) "
            "first");
@@ -370,6 +371,7 @@ void matmulInit(MatmulRun& s, const MatmulTilingView& t, SrcLoc loc) {
   const char* api = "Init";
   s.t = t;
   s.inited = true;
+  s.initFailed = false;
   s.ended = false;
   s.initAt = loc;
   s.orgM = t.M;
@@ -385,6 +387,7 @@ void matmulInit(MatmulRun& s, const MatmulTilingView& t, SrcLoc loc) {
   auto bad = [&](Cat cat, const std::string& msg) {
     report(cat, api, loc, Pipe::S, kOperandNone, "Matmul tiling (TCubeTiling): " + msg);
     s.inited = false;
+    s.initFailed = true;
   };
   const std::pair<const char*, std::int32_t> positive[] = {{"M", t.M},
                                                            {"N", t.N},
@@ -438,7 +441,7 @@ void matmulInit(MatmulRun& s, const MatmulTilingView& t, SrcLoc loc) {
   };
   for (const Need& n : needs)
     if (n.bytes > spaceSize(n.space)) {
-      bad(Cat::UbOverflow, "the " + n.what + " need " + num(static_cast<std::int64_t>(n.bytes)) +
+      bad(Cat::UbOverflow, "the " + n.what + " needs " + num(static_cast<std::int64_t>(n.bytes)) +
                                " bytes of " + n.buffer + ", but " + rt::soc().name + " has " +
                                num(spaceSize(n.space)) + " bytes of " + n.buffer +
                                "; compute the tiling with GetTiling for this SoC or choose smaller base "

@@ -27,7 +27,7 @@ struct MatmulTilingView {
 struct MatmulRun {
   ElemDesc a{}, b{}, c{}, bias{};
   bool defaultTransA = false, defaultTransB = false, cToLocal = false;
-  bool inited = false, ended = false, aSet = false, bSet = false, biasSet = false;
+  bool inited = false, initFailed = false, ended = false, aSet = false, bSet = false, biasSet = false;
   bool transA = false, transB = false;
   MatmulTilingView t{};
   std::int32_t orgM = 0, orgN = 0, orgKa = 0, orgKb = 0, orgKc = 0;
@@ -269,11 +269,27 @@ void registMatmulObjs(SrcLoc loc, MM& mm) {  // REGIST_MATMUL_OBJ(pipe, ws, mm):
 }
 }  // namespace kwb_sim
 
-#define REGIST_MATMUL_OBJ(tpipe, workspace, ...)                            \
-  do {                                                                      \
-    (void)(tpipe);                                                          \
-    (void)(workspace);                                                      \
-    ::kwb_sim::registMatmulObjs(::kwb_sim::SrcLoc::current(), __VA_ARGS__); \
+namespace AscendC {
+// What REGIST_MATMUL_OBJ expands to: the constructor's default argument takes the macro's line, so the
+// candidate's expansion names only AscendC API (the policy refuses the emulator's internal names).
+class KwbMatmulRegistrar {
+ public:
+  explicit KwbMatmulRegistrar(::kwb_sim::SrcLoc at = ::kwb_sim::SrcLoc::current()) : at_(at) {}
+  template <typename... A>
+  void Regist(A&&... objsAndTilings) {
+    ::kwb_sim::registMatmulObjs(at_, static_cast<A&&>(objsAndTilings)...);
+  }
+
+ private:
+  ::kwb_sim::SrcLoc at_;
+};
+}  // namespace AscendC
+
+#define REGIST_MATMUL_OBJ(tpipe, workspace, ...)         \
+  do {                                                   \
+    (void)(tpipe);                                       \
+    (void)(workspace);                                   \
+    ::AscendC::KwbMatmulRegistrar().Regist(__VA_ARGS__); \
   } while (0)
 
 namespace AscendC {
