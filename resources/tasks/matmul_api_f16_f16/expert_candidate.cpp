@@ -48,9 +48,12 @@ extern "C" int kwb_tiling(const KwbTilingInput* in, KwbTilingOutput* out) {
   const int32_t cores = in->coreNumAic ? static_cast<int32_t>(in->coreNumAic) : 1;
   matmul_tiling::MultiCoreMatmulTiling tiler;
   tiler.SetDim(cores);
-  tiler.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT16);
-  tiler.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT16);
-  tiler.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT16);
+  tiler.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                 matmul_tiling::DataType::DT_FLOAT16);
+  tiler.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                 matmul_tiling::DataType::DT_FLOAT16);
+  tiler.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                 matmul_tiling::DataType::DT_FLOAT16);
   tiler.SetShape(m, n, k);
   tiler.SetOrgShape(m, n, k);
   tiler.SetBias(false);
