@@ -131,6 +131,27 @@ const char* kOpProject =
     "KERNEL_TYPE_MIX_AIC_1_1 KERNEL_TYPE_MIX_AIC_1_2 KERNEL_TYPE_AICORE KERNEL_TYPE_VECTORCORE "
     "KERNEL_TYPE_MIX_AICORE KERNEL_TYPE_MIX_VECTOR_CORE";
 
+// The Matmul high-level API (lib/matmul_intf.h, kwb_sim/matmul_api.h) and its host tiling
+// (tiling/tiling_api.h, kwb_sim/matmul_host_tiling.h) with TCubeTiling's fields
+// (kwb_sim/matmul_tiling_data.h).
+const char* kMatmul =
+    "matmul Matmul MatmulType MatmulConfig CubeFormat ND NZ ZN ZZ NN ND_ALIGN SCALAR VECTOR LayoutMode NONE "
+    "BSNGD SBNGD BNGS1S2 NORMAL IterateOrder ORDER_M ORDER_N UNDEF ScheduleType INNER_PRODUCT OUTER_PRODUCT "
+    "BatchMode CFG_NORM CFG_MDL CFG_IBSHARE_NORM MM_CFG_NO_PRELOAD GetNormalConfig GetMDLConfig "
+    "GetSpecialMDLConfig GetIBShareNormConfig REGIST_MATMUL_OBJ KwbMatmulRegistrar Regist Init SetOrgShape "
+    "SetSingleShape SetTail "
+    "SetTensorA SetTensorB SetBias DisableBias ClearBias SetWorkspace SetLocalWorkspace SetHF32 "
+    "WaitIterateAll IterateAll Iterate GetTensorC End TilingType TCubeTiling tiling "
+    "matmul_tiling MatmulApiTiling MultiCoreMatmulTiling MatrixTraverse NOSET FIRSTM FIRSTN SetDim SetAType "
+    "SetBType SetCType SetBiasType SetShape EnableBias SetBufferSpace SetFixSplit SetTraverse "
+    "SetDoubleBuffer "
+    "GetSingleShape GetCoreNum "
+    "usedCoreNum M N Ka Kb singleCoreM singleCoreN singleCoreK baseM baseN baseK depthA1 depthB1 stepM stepN "
+    "isBias transLength iterateOrder shareMode shareL1Size shareL0CSize shareUbSize batchM batchN "
+    "singleBatchM singleBatchN stepKa stepKb depthAL1CacheUB depthBL1CacheUB dbL0A dbL0B dbL0C ALayoutInfoB "
+    "ALayoutInfoS ALayoutInfoN ALayoutInfoG ALayoutInfoD BLayoutInfoB BLayoutInfoS BLayoutInfoN BLayoutInfoG "
+    "BLayoutInfoD CLayoutInfoB CLayoutInfoS1 CLayoutInfoN CLayoutInfoG CLayoutInfoS2 BatchNum reserved";
+
 // Types and side-effect-free standard names the allowed headers provide.
 const char* kStd =
     "std int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t intptr_t uintptr_t intmax_t "
@@ -191,6 +212,7 @@ const AllowedNames& allowedNames() {
     addWords(n.external, kAscendC);
     addWords(n.external, kTiling);
     addWords(n.external, kOpProject);
+    addWords(n.external, kMatmul);
     addWords(n.external, kStd);
     addWords(n.reserved, kReserved);
     addWords(n.attributes, kAttributes);

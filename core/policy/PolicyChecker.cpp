@@ -17,7 +17,9 @@ const std::vector<std::string>& allowedIncludes() {
       "array", "utility", "initializer_list",
       // The operator-project form's host headers (core/emulator/include; docs/candidate-contract.md).
       "register/tilingdata_base.h", "register/op_def_registry.h", "tiling/platform/platform_ascendc.h",
-      "graph/utils/type_utils.h"};
+      "graph/utils/type_utils.h",
+      // The Matmul high-level API and its host tiling (docs/emulator.md, "Matmul API").
+      "lib/matmul_intf.h", "kernel_tiling/kernel_tiling.h", "tiling/tiling_api.h"};
   return kAllowed;
 }
 

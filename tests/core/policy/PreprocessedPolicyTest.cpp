@@ -165,6 +165,39 @@ TEST(PolicyPreprocessed, HostCodeMayUseTheStandardContainers) {
   EXPECT_FLAGS(stream, "fstream");
 }
 
+// The Matmul high-level API and its host tiling (docs/emulator.md, "Matmul API"): the headers, the
+// kernel-side names and the host tiler's names are the API's, so a candidate may use them.
+TEST(PolicyPreprocessed, TheMatmulApiAndItsHostTilingPass) {
+  const std::string top =
+      "#include \"lib/matmul_intf.h\"\n#include \"tiling/tiling_api.h\"\nusing namespace matmul;\n"
+      "using MmType = Matmul<MatmulType<TPosition::GM, CubeFormat::ND, half>,\n"
+      "    MatmulType<TPosition::GM, CubeFormat::ND, half, true>, MatmulType<TPosition::GM, CubeFormat::ND, "
+      "float>, MatmulType<TPosition::GM, CubeFormat::ND, float>, CFG_MDL>;\n"
+      "__aicore__ inline void RunMatmul(GM_ADDR a, GM_ADDR b, GM_ADDR c, const TCubeTiling* tiling) {\n"
+      "  GlobalTensor<half> aGm, bGm;\n  GlobalTensor<float> cGm;\n"
+      "  aGm.SetGlobalBuffer((__gm__ half*)a, tiling->M * tiling->Ka);\n"
+      "  bGm.SetGlobalBuffer((__gm__ half*)b, tiling->Kb * tiling->N);\n"
+      "  cGm.SetGlobalBuffer((__gm__ float*)c, tiling->M * tiling->N);\n"
+      "  TPipe pipe;\n  MmType mm;\n  REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, tiling);\n"
+      "  mm.SetTensorA(aGm);\n  mm.SetTensorB(bGm, true);\n"
+      "  mm.SetTail(tiling->singleCoreM, tiling->singleCoreN, tiling->singleCoreK);\n"
+      "  while (mm.Iterate()) mm.GetTensorC(cGm);\n  mm.End();\n}\n";
+  const std::string body =
+      "matmul_tiling::MultiCoreMatmulTiling tiler;\ntiler.SetDim(2);\n"
+      "tiler.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, "
+      "matmul_tiling::DataType::DT_FLOAT16);\n"
+      "tiler.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, "
+      "matmul_tiling::DataType::DT_FLOAT16, true);\n"
+      "tiler.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, "
+      "matmul_tiling::DataType::DT_FLOAT);\n"
+      "tiler.SetShape(64, 64, 64);\ntiler.SetOrgShape(64, 64, 64);\ntiler.SetBias(false);\n"
+      "tiler.SetBufferSpace(-1, -1, -1);\noptiling::TCubeTiling t;\nif (tiler.GetTiling(t) != 0) return 1;\n"
+      "(void)in;";
+  auto c = run(candidate(top, body));
+  EXPECT_TRUE(c.pre.ok) << c.all();
+  EXPECT_TRUE(c.policy.empty()) << c.all();
+}
+
 TEST(PolicyPreprocessed, LineSpliceInsideIdentifier) {
   auto c = run(candidate("", "sy\\\nstem(\"id\");"));
   EXPECT_FLAGS(c, "system");
