@@ -171,8 +171,8 @@ Pattern classifyLayout(const std::vector<std::int64_t>& idx, const Shape& shape,
       p.kind = PatternKind::ConstantOutput;
       p.detail =
           a0 == 0.0 ? "the output is all zeros while the reference is not: nothing was computed or copied out"
-                    : "every output element is " + numberText(a0) + " while the reference varies from " + numberText(*mn) +
-                          " to " + numberText(*mx);
+                    : "every output element is " + numberText(a0) + " while the reference varies from " +
+                          numberText(*mn) + " to " + numberText(*mx);
       return p;
     }
   }
