@@ -34,8 +34,8 @@ int main(int argc, char** argv) {
   const double openMs = static_cast<double>(openClock.nsecsElapsed()) / 1e6;
 
   // A token is a few characters of C++ (what a coding model emits), a newline every 12 tokens.
-  const char* pieces[] = {"  Ascend", "C::", "DataCopy", "(x", "Local", ", xGm", "[off", "set]", ", len", ");",
-                          " //", " tile"};
+  const char* pieces[] = {"  Ascend", "C::",  "DataCopy", "(x", "Local", ", xGm",
+                          "[off",     "set]", ", len",    ");", " //",   " tile"};
   int token = 0;
   const int totalTokens = kTokensPerSecond * seconds;
   const int newIteration = iterations + 1;
@@ -71,8 +71,10 @@ int main(int argc, char** argv) {
   const double p99 = gaps.empty() ? 0.0 : gaps[gaps.size() * 99 / 100];
   const auto over = std::count_if(gaps.begin(), gaps.end(), [](double g) { return g > 50.0; });
   std::printf("session of %d iterations opened and shown in %.0f ms\n", iterations, openMs);
-  std::printf("streamed %d tokens at %d tokens/s: %zu frames, frame gap p99 %.1f ms, worst %.1f ms, %lld over 50 ms\n",
-              token, kTokensPerSecond, gaps.size(), p99, worst, static_cast<long long>(over));
+  std::printf(
+      "streamed %d tokens at %d tokens/s: %zu frames, frame gap p99 %.1f ms, worst %.1f ms, %lld over 50 "
+      "ms\n",
+      token, kTokensPerSecond, gaps.size(), p99, worst, static_cast<long long>(over));
   std::filesystem::remove_all(dir);
   return 0;
 }
