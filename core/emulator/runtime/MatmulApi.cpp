@@ -136,6 +136,7 @@ struct TileBox {
 };
 TileBox tileBox(const MatmulRun& s, std::int64_t index) {
   const std::int64_t tm = tilesM(s), tn = tilesN(s);
+  if (tm <= 0 || tn <= 0) return TileBox{0, 0, 0, 0};  // an empty single-core shape has no tiles
   // iterateOrder 0 (ORDER_M): along M first; 1 (ORDER_N): along N first.
   const std::int64_t mi = s.t.iterateOrder == 1 ? index / tn : index % tm;
   const std::int64_t ni = s.t.iterateOrder == 1 ? index % tn : index / tm;
