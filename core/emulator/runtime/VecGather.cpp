@@ -13,47 +13,17 @@
 
 namespace kwb_sim {
 
-namespace {
-
-// The source buffer's byte range [lo, hi) in its memory space (the whole space for tensors not from a
-// pipe buffer).
-void sourceRange(const LocalDesc& src, std::uint64_t& lo, std::uint64_t& hi) {
-  if (src.ref.buf >= 0) {
-    const BufferSlot& s = g_block.bufs[src.ref.buf];
-    lo = s.off;
-    hi = static_cast<std::uint64_t>(s.off) + s.len;
-    return;
-  }
-  lo = 0;
-  hi = spaceSize(src.ref.space);
-}
-
-}  // namespace
-
 void vecGather(const VecArgs& a, const LocalDesc& offsets, std::uint32_t srcBaseAddr, SrcLoc loc) {
   const std::uint32_t es = a.esize;
   const std::uint32_t lanes = 256 / es;
-  std::uint64_t n = 0;
-  std::uint32_t repeat = 0;
-  VecMask m;
-  if (a.countForm) {
-    if (a.count <= 0) {
-      vecRecordOp(a.api, loc, a.dt, es, 0, 0, nullptr, 0);
-      return;
-    }
-    n = static_cast<std::uint64_t>(a.count);
-    repeat = static_cast<std::uint32_t>((n + lanes - 1) / lanes);
-    m.counter = true;
-    m.total = n;
-  } else {
-    m = vecResolveMask(a, lanes, loc);
-    if (!m.ok || m.repeat == 0) {
-      vecRecordOp(a.api, loc, a.dt, es, 0, 0, nullptr, 0);
-      return;
-    }
-    repeat = m.repeat;
-    n = static_cast<std::uint64_t>(repeat) * lanes;
+  const VecExtent extent = vecResolveExtent(a, lanes, loc);
+  if (!extent.work) {
+    vecRecordOp(a.api, loc, a.dt, es, 0, 0, nullptr, 0);
+    return;
   }
+  const std::uint64_t n = extent.elements;
+  const std::uint32_t repeat = extent.repeat;
+  const VecMask& m = extent.mask;
   const std::uint32_t dstRepBytes = a.countForm ? 256 : a.dstRep * 32;
   VecOperand ops[2];
   ops[0].desc = &offsets;
@@ -73,8 +43,7 @@ void vecGather(const VecArgs& a, const LocalDesc& offsets, std::uint32_t srcBase
     report(
         Cat::MisalignedCopy, a.api, loc, Pipe::V, 1,
         "Gather: the source starts at UB byte offset " + std::to_string(srcStart) + ", not 32-byte aligned");
-  std::uint64_t lo = 0, hi = 0;
-  sourceRange(a.src0, lo, hi);
+  const auto [lo, hi] = vecBufferRange(a.src0);
   // The bytes actually gathered: their hull is what the sync model sees as read.
   std::uint64_t readLo = ~0ull, readHi = 0, done = 0;
   bool reportedAlign = false, reportedRange = false;

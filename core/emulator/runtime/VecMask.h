@@ -57,6 +57,25 @@ inline std::uint64_t vecActiveSpan(const VecMask& m, std::uint32_t lanes, std::u
 // 255, mask[1] for 32-bit data), reporting invalid-param at `loc` exactly as the engine's own ops do.
 VecMask vecResolveMask(const VecArgs& a, std::uint32_t lanes, SrcLoc loc);
 
+// The work of an instruction that has a count form and a mask/repeat form (Gather, Scatter): the mask,
+// the repeats and the elements those repeats cover. `work` is false when the call does nothing (count <= 0,
+// an invalid mask, zero repeats); an invalid mask has been reported at `loc`.
+struct VecExtent {
+  VecMask mask;
+  std::uint64_t elements = 0;
+  std::uint32_t repeat = 0;
+  bool work = false;
+};
+VecExtent vecResolveExtent(const VecArgs& a, std::uint32_t lanes, SrcLoc loc);
+
+// The byte range [lo, hi) of the pipe buffer a tensor lies in, within its memory space (the whole space for
+// a tensor not from a pipe buffer): the bound an offset-addressed access (Gather, Scatter) must stay in.
+struct ByteRange {
+  std::uint64_t lo = 0;
+  std::uint64_t hi = 0;
+};
+ByteRange vecBufferRange(const LocalDesc& d);
+
 // UB/L1 offset of an operand (d.ptr is its runtime alias).
 inline std::uint32_t vecOperandOffset(const LocalDesc& d) {
   return static_cast<std::uint32_t>(d.ptr - ubAlias(spaceBase(d.ref.space)));

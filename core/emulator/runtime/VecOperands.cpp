@@ -133,4 +133,31 @@ Instr& vecRecordOp(const char* api, SrcLoc loc, DType dt, std::uint32_t esize, s
   return in;
 }
 
+VecExtent vecResolveExtent(const VecArgs& a, std::uint32_t lanes, SrcLoc loc) {
+  VecExtent e;
+  if (a.countForm) {
+    if (a.count <= 0) return e;
+    e.elements = static_cast<std::uint64_t>(a.count);
+    e.repeat = static_cast<std::uint32_t>((e.elements + lanes - 1) / lanes);
+    e.mask.counter = true;
+    e.mask.total = e.elements;
+    e.work = true;
+    return e;
+  }
+  e.mask = vecResolveMask(a, lanes, loc);
+  if (!e.mask.ok || e.mask.repeat == 0) return e;
+  e.repeat = e.mask.repeat;
+  e.elements = static_cast<std::uint64_t>(e.repeat) * lanes;
+  e.work = true;
+  return e;
+}
+
+ByteRange vecBufferRange(const LocalDesc& d) {
+  if (d.ref.buf >= 0) {
+    const BufferSlot& s = g_block.bufs[d.ref.buf];
+    return {s.off, static_cast<std::uint64_t>(s.off) + s.len};
+  }
+  return {0, spaceSize(d.ref.space)};
+}
+
 }  // namespace kwb_sim

@@ -15,47 +15,17 @@
 
 namespace kwb_sim {
 
-namespace {
-
-// The destination buffer's byte range [lo, hi) in its memory space (the whole space for tensors not
-// from a pipe buffer).
-void bufferRange(const LocalDesc& d, std::uint64_t& lo, std::uint64_t& hi) {
-  if (d.ref.buf >= 0) {
-    const BufferSlot& s = g_block.bufs[d.ref.buf];
-    lo = s.off;
-    hi = static_cast<std::uint64_t>(s.off) + s.len;
-    return;
-  }
-  lo = 0;
-  hi = spaceSize(d.ref.space);
-}
-
-}  // namespace
-
 void vecScatter(const VecArgs& a, const LocalDesc& offsets, std::uint32_t dstBaseAddr, SrcLoc loc) {
   const std::uint32_t es = a.esize;
   const std::uint32_t lanes = 256 / es;
-  std::uint64_t n = 0;
-  std::uint32_t repeat = 0;
-  VecMask m;
-  if (a.countForm) {
-    if (a.count <= 0) {
-      vecRecordOp(a.api, loc, a.dt, es, 0, 0, nullptr, 0);
-      return;
-    }
-    n = static_cast<std::uint64_t>(a.count);
-    repeat = static_cast<std::uint32_t>((n + lanes - 1) / lanes);
-    m.counter = true;
-    m.total = n;
-  } else {
-    m = vecResolveMask(a, lanes, loc);
-    if (!m.ok || m.repeat == 0) {
-      vecRecordOp(a.api, loc, a.dt, es, 0, 0, nullptr, 0);
-      return;
-    }
-    repeat = m.repeat;
-    n = static_cast<std::uint64_t>(repeat) * lanes;
+  const VecExtent extent = vecResolveExtent(a, lanes, loc);
+  if (!extent.work) {
+    vecRecordOp(a.api, loc, a.dt, es, 0, 0, nullptr, 0);
+    return;
   }
+  const std::uint64_t n = extent.elements;
+  const std::uint32_t repeat = extent.repeat;
+  const VecMask& m = extent.mask;
   const std::uint32_t srcRep = a.countForm ? 8 : a.src0Rep;
   VecOperand ops[2];
   ops[0].desc = &offsets;
@@ -75,8 +45,7 @@ void vecScatter(const VecArgs& a, const LocalDesc& offsets, std::uint32_t dstBas
     report(Cat::MisalignedCopy, a.api, loc, Pipe::V, 0,
            "Scatter: the destination starts at UB byte offset " + std::to_string(dstStart) +
                ", not 32-byte aligned");
-  std::uint64_t lo = 0, hi = 0;
-  bufferRange(a.dst, lo, hi);
+  const auto [lo, hi] = vecBufferRange(a.dst);
   std::uint64_t writeLo = ~0ull, writeHi = 0;
   bool reportedAlign = false, reportedRange = false, reportedDup = false;
   struct Put {

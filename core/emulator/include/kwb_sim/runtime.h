@@ -125,7 +125,7 @@ void syncQueueAcquire(Pipe src, Pipe dst, int buf);  // DeQue / AllocTensor
 int allocBuffer(MemSpace space, std::uint32_t bytes, int queue, const char* api, SrcLoc loc, int operand);
 int newQueue(const char* kind);
 
-// --- vector engine kernels (runtime/VecKernels*.cpp): contiguous, element type `dt`.
+// --- vector engine kernels (runtime/VecKernels.cpp, VecCast.cpp): contiguous, element type `dt`.
 enum class VOp : std::uint8_t {
   Add,
   Sub,
