@@ -11,6 +11,7 @@
 #include "core/diag/DiagnosticLocation.h"
 #include "core/emulator/costmodel/SocParams.h"
 #include "core/model/Candidate.h"
+#include "core/model/ProjectIncludes.h"
 #include "core/policy/CandidatePreprocess.h"
 #include "core/policy/PolicyChecker.h"
 #include "core/policy/PreprocessedPolicy.h"
@@ -63,7 +64,21 @@ const char* evalStageName(EvalStage s) {
   return "";
 }
 
+namespace {
+EvalReport evaluateFlat(const Task& task, Backend& backend, const EvalRequest& req);
+}  // namespace
+
 EvalReport evaluate(const Task& task, Backend& backend, const EvalRequest& req) {
+  // msopgen's cross-folder includes ("../op_kernel/<op>_tiling.h") name the flat candidate files
+  // (core/model/ProjectIncludes.h); the evaluated copy spells them flat, the stored files do not change.
+  EvalRequest flat = req;
+  if (flattenProjectIncludes(flat.candidateSource, flat.candidateName, flat.companionFiles))
+    return evaluateFlat(task, backend, flat);
+  return evaluateFlat(task, backend, req);
+}
+
+namespace {
+EvalReport evaluateFlat(const Task& task, Backend& backend, const EvalRequest& req) {
   const auto start = std::chrono::steady_clock::now();
   EvalReport rep;
   PhaseClock clock(rep.timings);
@@ -325,6 +340,7 @@ EvalReport evaluate(const Task& task, Backend& backend, const EvalRequest& req) 
   if (!rep.verify.passed()) return finish(Verdict::WrongAnswer, rep.verify.summary());
   return finish(Verdict::Pass, rep.verify.summary());
 }
+}  // namespace
 
 void to_json(nlohmann::json& j, const EvalReport& r) {
   j = nlohmann::json::object();

@@ -129,7 +129,11 @@ const char* kOpProject =
     "KwbIsTilingFieldType KwbCopyTilingData KwbTilingKey KwbAssert GetUserWorkspace KernelMetaType "
     "KERNEL_TYPE_AIV_ONLY KERNEL_TYPE_AIC_ONLY KERNEL_TYPE_MIX_AIV_1_0 KERNEL_TYPE_MIX_AIC_1_0 "
     "KERNEL_TYPE_MIX_AIC_1_1 KERNEL_TYPE_MIX_AIC_1_2 KERNEL_TYPE_AICORE KERNEL_TYPE_VECTORCORE "
-    "KERNEL_TYPE_MIX_AICORE KERNEL_TYPE_MIX_VECTOR_CORE";
+    "KERNEL_TYPE_MIX_AICORE KERNEL_TYPE_MIX_VECTOR_CORE "
+    // The tiling registered outside the OpDef (register/op_impl_registry.h).
+    "IMPL_OP_OPTILING IMPL_OP OpImplRegisterV2 Tiling TilingParse InputsDataDependency "
+    "TilingInputsDataDependency InferShape "
+    "InferShapeRange InferDataType GetCompileInfo GetCompiledInfo";
 
 // The Matmul high-level API (lib/matmul_intf.h, kwb_sim/matmul_api.h) and its host tiling
 // (tiling/tiling_api.h, kwb_sim/matmul_host_tiling.h) with TCubeTiling's fields

@@ -16,8 +16,8 @@ const std::vector<std::string>& allowedIncludes() {
       "cfloat", "float.h", "climits", "limits.h", "limits", "type_traits", "cstring", "string.h", "algorithm",
       "array", "utility", "initializer_list",
       // The operator-project form's host headers (core/emulator/include; docs/candidate-contract.md).
-      "register/tilingdata_base.h", "register/op_def_registry.h", "tiling/platform/platform_ascendc.h",
-      "graph/utils/type_utils.h",
+      "register/tilingdata_base.h", "register/op_def_registry.h", "register/op_impl_registry.h",
+      "tiling/platform/platform_ascendc.h", "graph/utils/type_utils.h",
       // The Matmul high-level API and its host tiling (docs/emulator.md, "Matmul API").
       "lib/matmul_intf.h", "kernel_tiling/kernel_tiling.h", "tiling/tiling_api.h"};
   return kAllowed;

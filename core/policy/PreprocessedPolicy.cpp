@@ -209,7 +209,7 @@ std::vector<Diagnostic> checkPreprocessedPolicy(const std::string& preprocessed,
     const std::string base = baseName(path);
     const bool opProjectApi = base == "tilingdata_base.h" || base == "op_def_registry.h" ||
                               base == "platform_ascendc.h" || base == "orig_dtypes.h" ||
-                              base == "type_utils.h" ||
+                              base == "op_impl_registry.h" || base == "type_utils.h" ||
                               // The Matmul high-level API and its host tiling (docs/emulator.md).
                               base == "matmul_intf.h" || base == "kernel_tiling.h" || base == "tiling_api.h";
     const bool hostHeader = options.hostCode && inc.systemHeader &&

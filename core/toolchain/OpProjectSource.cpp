@@ -436,10 +436,23 @@ std::optional<OpDefSignature> parseOpDef(const std::string& text, const std::str
                                "the OpDef " + sig.opType + " declares " + std::to_string(sig.inputs.size()) +
                                    " inputs and " + std::to_string(sig.outputs.size()) +
                                    " outputs; the workbench needs at least one of each"));
+  // The registration outside the OpDef: IMPL_OP_OPTILING(<OpType>).Tiling(TilingFunc)...
+  for (std::size_t k = 0; sig.tilingFunc.empty() && k + 4 < t.size(); ++k) {
+    if (t[k].text != "IMPL_OP_OPTILING" || t[k + 1].text != "(" || t[k + 2].text != sig.opType ||
+        t[k + 3].text != ")")
+      continue;
+    for (std::size_t j = k + 4; j + 2 < t.size() && t[j].text != ";"; ++j)
+      if (t[j].text == "." && t[j + 1].text == "Tiling" && t[j + 2].text == "(") {
+        sig.tilingFunc = lastIdent(t, j + 3, matching(t, j + 2));
+        break;
+      }
+  }
   if (sig.tilingFunc.empty()) {
-    problems.push_back(problem(
-        fileName, sig.line,
-        "the OpDef " + sig.opType + " sets no tiling function: add this->AICore().SetTiling(TilingFunc)"));
+    problems.push_back(problem(fileName, sig.line,
+                               "the OpDef " + sig.opType +
+                                   " sets no tiling function: add this->AICore().SetTiling(TilingFunc) or "
+                                   "IMPL_OP_OPTILING(" +
+                                   sig.opType + ").Tiling(TilingFunc) in " + fileName));
   } else {
     for (std::size_t k = 0; k + 1 < t.size(); ++k)
       if (t[k].text == sig.tilingFunc && t[k + 1].text == "(" && (k < open || k > close)) {

@@ -287,12 +287,81 @@ TEST(OpProjectForm, TheHostFileIsCheckedByThePolicy) {
   EXPECT_EQ(r.diagnostics.front().file, "add_custom_host.cpp");
 }
 
+namespace {
+// The add project with its tiling registered the way the CANN ops repositories do: no
+// AICore().SetTiling, but IMPL_OP_OPTILING(AddCustom).Tiling(TilingFunc).TilingParse<CompileInfo>(...),
+// and a TilingFunc that takes its core count from the CompileInfo the parse function filled.
+std::map<std::string, std::string> implOpOptilingProjectFiles(const std::string& parseResult) {
+  auto files = addProjectFiles();
+  std::string& host = files.at("add_custom_host.cpp");
+  const std::string setTiling = ".SetTiling(optiling::TilingFunc)";
+  host.replace(host.find(setTiling), setTiling.size(), "");
+  const std::string platformLines =
+      "    auto platform = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());\n"
+      "    const uint64_t cores = platform.GetCoreNumAiv() > 0 ? platform.GetCoreNumAiv() : 1;\n";
+  host.replace(host.find(platformLines), platformLines.size(),
+               "    const auto* info = context->GetCompileInfo<AddCompileInfo>();\n"
+               "    if (info == nullptr || info->coreNum == 0) return ge::GRAPH_FAILED;\n"
+               "    const uint64_t cores = info->coreNum;\n");
+  host.replace(host.find("static ge::graphStatus TilingFunc"), 0,
+               "struct AddCompileInfo {\n"
+               "    uint32_t coreNum = 0;\n"
+               "};\n"
+               "static ge::graphStatus ParseAdd(gert::TilingParseContext* context)\n"
+               "{\n"
+               "    auto platform = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());\n"
+               "    context->GetCompiledInfo<AddCompileInfo>()->coreNum = platform.GetCoreNumAiv();\n"
+               "    return " +
+                   parseResult +
+                   ";\n"
+                   "}\n\n");
+  host.replace(host.find("#include \"register/op_def_registry.h\""), 0,
+               "#include \"register/op_impl_registry.h\"\n");
+  host +=
+      "\nnamespace optiling {\n"
+      "IMPL_OP_OPTILING(AddCustom)\n"
+      "    .Tiling(TilingFunc)\n"
+      "    .TilingParse<AddCompileInfo>(ParseAdd);\n"
+      "}  // namespace optiling\n";
+  return files;
+}
+}  // namespace
+
+TEST(OpProjectForm, TheTilingMayBeRegisteredWithImplOpOptiling) {
+  const auto files = implOpOptilingProjectFiles("ge::GRAPH_SUCCESS");
+  std::vector<Diagnostic> problems;
+  const auto sig = parseOpDef(files.at("add_custom_host.cpp"), "add_custom_host.cpp", problems);
+  ASSERT_TRUE(sig.has_value());
+  EXPECT_TRUE(problems.empty()) << (problems.empty() ? "" : problems[0].format());
+  EXPECT_EQ(sig->tilingFunc, "TilingFunc");
+  EXPECT_GT(sig->tilingFuncLine, 0);
+  const Task t = addTask({"tail_16397"});
+  const EvalReport r = evalProject(t, files, "op_project_impl_op_optiling");
+  ASSERT_EQ(r.verdict, Verdict::Pass) << dump(r);
+  ASSERT_EQ(r.runs.size(), 1u);
+  EXPECT_GT(r.runs[0].tiling.blockDim, 1) << "the CompileInfo's core count reached the TilingFunc";
+}
+
+TEST(OpProjectForm, AFailingTilingParseFunctionIsAnError) {
+  const Task t = addTask({"tail_16397"});
+  const EvalReport r =
+      evalProject(t, implOpOptilingProjectFiles("ge::GRAPH_FAILED"), "op_project_tiling_parse_fails");
+  ASSERT_EQ(r.verdict, Verdict::RuntimeError) << dump(r);
+  bool named = false;
+  for (const auto& d : r.diagnostics) named = named || d.message.find("TilingParse") != std::string::npos;
+  EXPECT_TRUE(named) << dump(r);
+}
+
 TEST(OpProjectForm, ThePublicProjectsIdiomsBuildAndRun) {
   // What public msopgen projects write beside the API proper: graph/utils/type_utils.h for the dtype's
-  // size, the tiling printed with std::cout, float16_t/float32_t in the kernel.
+  // size, the tiling printed with std::cout, float16_t/float32_t in the kernel, and the tiling header
+  // included across the project's folders ("../op_kernel/...", core/model/ProjectIncludes.h).
   const Task t = addTask({"tail_16397"});
   auto files = addProjectFiles();
   std::string& host = files.at("add_custom_host.cpp");
+  const std::string flatInclude = "#include \"add_custom_tiling.h\"";
+  ASSERT_EQ(host.find(flatInclude), 0u);
+  host.replace(0, flatInclude.size(), "#include \"../op_kernel/add_custom_tiling.h\"");
   host.replace(host.find("#include \"register/op_def_registry.h\""), 0,
                "#include \"graph/utils/type_utils.h\"\n");
   const std::string setBlockDim = "    context->SetBlockDim(blocks);";

@@ -11,6 +11,7 @@
 #include "kwb_op/op_def.h"
 #include "kwb_op/tiling_context.h"
 #include "kwb_tiling.h"
+#include "register/op_impl_registry.h"
 
 namespace kwb_op {
 
@@ -69,10 +70,15 @@ int kwbRunOpTiling(const char* opType, const KwbTilingInput* in, KwbTilingOutput
   static gert::TilingContext ctx;  // large; one per process, which runs one tiling
   std::memset(static_cast<void*>(&ctx.workspaces_), 0, sizeof ctx.workspaces_);
   Op def(opType);
-  const ops::TilingKwbFunc fn = def.AICore().GetTiling();
+  // AICore().SetTiling wins; otherwise IMPL_OP_OPTILING(<opType>).Tiling(...) (register/op_impl_registry.h).
+  const OpImplRecord* impl = findOpImpl(opType);
+  ops::TilingKwbFunc fn = def.AICore().GetTiling();
+  if (fn == nullptr && impl != nullptr) fn = impl->tiling;
   if (fn == nullptr) {
-    std::fprintf(stderr, "kwb: %s sets no tiling function: call this->AICore().SetTiling(TilingFunc)\n",
-                 opType);
+    std::fprintf(stderr,
+                 "kwb: %s sets no tiling function: call this->AICore().SetTiling(TilingFunc) or register "
+                 "it with IMPL_OP_OPTILING(%s).Tiling(TilingFunc)\n",
+                 opType, opType);
     return KWB_TILING_FAILED;
   }
   if (def.inputs_.size() != in->inputNum || def.outputs_.size() != in->outputNum) {
@@ -96,10 +102,32 @@ int kwbRunOpTiling(const char* opType, const KwbTilingInput* in, KwbTilingOutput
   ctx.platform_.ubSize = in->ubSize;
   std::memcpy(ctx.platform_.socVersion, in->socVersion, sizeof ctx.platform_.socVersion);
   ctx.platform_.socVersion[sizeof ctx.platform_.socVersion - 1] = 0;
+  // IMPL_OP_OPTILING's TilingParse runs first, as at graph compile time, and fills the CompileInfo the
+  // TilingFunc then reads with GetCompileInfo.
+  void* compileInfo = nullptr;
+  if (impl != nullptr && impl->tiling == fn && impl->newCompileInfo != nullptr) {
+    compileInfo = impl->newCompileInfo();
+    gert::TilingParseContext parse;
+    parse.platform_ = &ctx.platform_;
+    parse.compileInfo_ = compileInfo;
+    parse.opType_ = opType;
+    if (impl->parse != nullptr) {
+      const ge::graphStatus parsed = impl->parse(&parse);
+      if (parsed != ge::GRAPH_SUCCESS) {
+        std::fprintf(stderr, "kwb: the TilingParse function of %s returned %u, not ge::GRAPH_SUCCESS\n",
+                     opType, static_cast<unsigned>(parsed));
+        impl->deleteCompileInfo(compileInfo);
+        return KWB_TILING_FAILED;
+      }
+    }
+  }
+  ctx.compileInfo_ = compileInfo;
   ctx.raw_.data_ = out->tilingData;
   ctx.raw_.capacity_ = KWB_TILING_CAPACITY;
   ctx.raw_.size_ = 0;
   const ge::graphStatus status = fn(&ctx);
+  ctx.compileInfo_ = nullptr;
+  if (compileInfo != nullptr) impl->deleteCompileInfo(compileInfo);
   if (status != ge::GRAPH_SUCCESS) {
     std::fprintf(stderr, "kwb: the TilingFunc of %s returned %u, not ge::GRAPH_SUCCESS\n", opType,
                  static_cast<unsigned>(status));

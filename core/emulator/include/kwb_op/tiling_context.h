@@ -217,6 +217,13 @@ class TilingContext {
     return reinterpret_cast<T*>(raw_.data_);
   }
   fe::PlatFormInfos* GetPlatformInfo() { return &platform_; }
+  // What the TilingParse function of IMPL_OP_OPTILING filled (register/op_impl_registry.h); null when
+  // the tiling is registered with AICore().SetTiling.
+  const void* GetCompileInfo() const { return compileInfo_; }
+  template <typename T>
+  const T* GetCompileInfo() const {
+    return static_cast<const T*>(compileInfo_);
+  }
 
   static constexpr size_t kMaxWorkspaces = 16;
   const char* opType_ = "";
@@ -233,6 +240,7 @@ class TilingContext {
   size_t workspaceNum_ = 0;
   TilingData raw_;
   fe::PlatFormInfos platform_;
+  const void* compileInfo_ = nullptr;
 };
 
 // The shape and dtype inference contexts an OpDef registers; the workbench takes shapes from the
@@ -262,6 +270,19 @@ class InferDataTypeContext {
   RuntimeAttrs attrs_;
 };
 
-class TilingParseContext {};
+// What IMPL_OP_OPTILING's TilingParse function is given: the platform, and the CompileInfo to fill.
+class TilingParseContext {
+ public:
+  fe::PlatFormInfos* GetPlatformInfo() { return platform_; }
+  template <typename T>
+  T* GetCompiledInfo() {
+    return static_cast<T*>(compileInfo_);
+  }
+  const char* GetNodeName() const { return opType_; }
+  const char* GetNodeType() const { return opType_; }
+  fe::PlatFormInfos* platform_ = nullptr;
+  void* compileInfo_ = nullptr;
+  const char* opType_ = "";
+};
 
 }  // namespace gert

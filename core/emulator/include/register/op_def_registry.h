@@ -8,4 +8,5 @@
 #include "kwb_op/ge_types.h"
 #include "kwb_op/op_def.h"
 #include "kwb_op/tiling_context.h"
+#include "register/op_impl_registry.h"
 #include "register/tilingdata_base.h"
