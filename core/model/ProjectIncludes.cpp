@@ -16,7 +16,7 @@ std::string flatName(std::string_view path, const std::set<std::string>& names) 
   if (path.substr(0, 3) == "../") path.remove_prefix(3);
   for (std::string_view dir : {"op_kernel/", "op_host/"}) {
     if (path.substr(0, dir.size()) != dir) continue;
-    const std::string name = candidateNameForProjectPath(path);
+    std::string name = candidateNameForProjectPath(path);
     if (name != path && names.count(name)) return name;
     // A header the kernel folder holds is also found beside the host file (and the reverse): msopgen
     // copies the tiling header where each side expects it.
