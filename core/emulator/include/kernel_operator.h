@@ -35,6 +35,7 @@
 #include "kwb_sim/tensor_ops.h"
 #include "kwb_sim/types.h"
 #include "kwb_sim/unsupported.h"
+#include "kwb_sim/vec_cmp_mask.h"
 #include "kwb_sim/vec_compares.h"
 #include "kwb_sim/vec_copy.h"
 #include "kwb_sim/vec_fused.h"

@@ -232,9 +232,12 @@ bool isFloatType(DType d) {
 
 void vecCast(DType dstT, DType srcT, int roundMode, void* dst, const void* src, std::size_t n) {
   const std::size_t ds = dtypeSize(dstT), ss = dtypeSize(srcT);
-  if (srcT == DType::F16 && dstT == DType::F32) return simd::halfToFloat(simd::simdEnabled(), static_cast<const std::uint16_t*>(src), static_cast<float*>(dst), n);
+  if (srcT == DType::F16 && dstT == DType::F32)
+    return simd::halfToFloat(simd::simdEnabled(), static_cast<const std::uint16_t*>(src),
+                             static_cast<float*>(dst), n);
   if (srcT == DType::F32 && dstT == DType::F16 && roundMode <= 1) {
-    return simd::floatToHalf(simd::simdEnabled(), static_cast<const float*>(src), static_cast<std::uint16_t*>(dst), n);
+    return simd::floatToHalf(simd::simdEnabled(), static_cast<const float*>(src),
+                             static_cast<std::uint16_t*>(dst), n);
   }
   for (std::size_t i = 0; i < n; ++i) {
     const double v = loadAsDouble(srcT, static_cast<const char*>(src) + i * ss);

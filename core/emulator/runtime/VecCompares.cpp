@@ -9,28 +9,6 @@
 
 namespace kwb_sim {
 
-namespace {
-
-bool compareValues(AscendC::CMPMODE mode, double x, double y) {
-  switch (mode) {
-    case AscendC::CMPMODE::LT:
-      return x < y;
-    case AscendC::CMPMODE::GT:
-      return x > y;
-    case AscendC::CMPMODE::EQ:
-      return x == y;
-    case AscendC::CMPMODE::LE:
-      return x <= y;
-    case AscendC::CMPMODE::GE:
-      return x >= y;
-    case AscendC::CMPMODE::NE:
-      return x != y;
-  }
-  return false;
-}
-
-}  // namespace
-
 void vecCompares(const VecArgs& a, int cmpMode, SrcLoc loc) {
   const std::uint32_t es = a.esize;
   const std::uint32_t lanes = 256 / es;

@@ -383,7 +383,12 @@ void vecSelect(const VecArgs& a, const LocalDesc& other, bool scalarMode, int se
   if (a.count <= 0) return;
   const std::uint64_t n = static_cast<std::uint64_t>(a.count);
   const std::uint32_t es = a.esize;
-  const std::uint64_t span = n * es, mSpan = (n + 7) / 8;
+  // VSEL_CMPMASK_SPR applies the same selMask bits (one repeat's, 256 / sizeof(T)) to every repeat; the
+  // tensor modes consume selMask continuously (docs/emulator.md, "Select").
+  const std::uint32_t lanes = 256 / es;
+  const bool maskPerRepeat = mode == AscendC::SELMODE::VSEL_CMPMASK_SPR;
+  const std::uint64_t span = n * es;
+  const std::uint64_t mSpan = maskPerRepeat && n > lanes ? lanes / 8 : (n + 7) / 8;
   bool ok = checkLocal(a.dst.ref, off(a.dst), span, "Select", loc, Pipe::V, 0, true);
   ok = checkLocal(a.src0.ref, off(a.src0), mSpan, "Select", loc, Pipe::V, 1, false) && ok;
   ok = checkLocal(a.src1.ref, off(a.src1), span, "Select", loc, Pipe::V, 2, false) && ok;
@@ -402,7 +407,8 @@ void vecSelect(const VecArgs& a, const LocalDesc& other, bool scalarMode, int se
   unsigned char scalarBytes[8] = {};
   if (scalarMode) storeFromDouble(a.dt, scalarBytes, a.scalar);
   for (std::uint64_t i = 0; i < n; ++i) {
-    const bool bit = (a.src0.ptr[i / 8] >> (i % 8)) & 1u;
+    const std::uint64_t b = maskPerRepeat ? i % lanes : i;
+    const bool bit = (a.src0.ptr[b / 8] >> (b % 8)) & 1u;
     const unsigned char* from = bit ? a.src1.ptr + i * es : (scalarMode ? scalarBytes : other.ptr + i * es);
     std::memmove(a.dst.ptr + i * es, from, es);
   }

@@ -76,6 +76,10 @@ struct ByteRange {
 };
 ByteRange vecBufferRange(const LocalDesc& d);
 
+// One element comparison of Compare, Compares and the CMPMASK-register Compare (VecCompares.cpp,
+// VecCmpMask.cpp).
+bool compareValues(AscendC::CMPMODE mode, double x, double y);
+
 // UB/L1 offset of an operand (d.ptr is its runtime alias).
 inline std::uint32_t vecOperandOffset(const LocalDesc& d) {
   return static_cast<std::uint32_t>(d.ptr - ubAlias(spaceBase(d.ref.space)));

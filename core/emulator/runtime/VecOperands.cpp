@@ -160,4 +160,22 @@ ByteRange vecBufferRange(const LocalDesc& d) {
   return {0, spaceSize(d.ref.space)};
 }
 
+bool compareValues(AscendC::CMPMODE mode, double x, double y) {
+  switch (mode) {
+    case AscendC::CMPMODE::LT:
+      return x < y;
+    case AscendC::CMPMODE::GT:
+      return x > y;
+    case AscendC::CMPMODE::EQ:
+      return x == y;
+    case AscendC::CMPMODE::LE:
+      return x <= y;
+    case AscendC::CMPMODE::GE:
+      return x >= y;
+    case AscendC::CMPMODE::NE:
+      return x != y;
+  }
+  return false;
+}
+
 }  // namespace kwb_sim

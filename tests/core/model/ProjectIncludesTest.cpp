@@ -15,8 +15,9 @@ const std::set<std::string> kNames = {"add_custom.cpp", "add_custom_host.cpp", "
 TEST(ProjectIncludes, CrossFolderIncludesNameTheFlatCandidateFile) {
   EXPECT_EQ(flattenProjectIncludes("#include \"../op_kernel/add_custom_tiling.h\"\n", kNames),
             "#include \"add_custom_tiling.h\"\n");
-  EXPECT_EQ(flattenProjectIncludes("  #  include   \"../op_host/add_custom_tiling.h\" // the tiling\n", kNames),
-            "  #  include   \"add_custom_tiling.h\" // the tiling\n");
+  EXPECT_EQ(
+      flattenProjectIncludes("  #  include   \"../op_host/add_custom_tiling.h\" // the tiling\n", kNames),
+      "  #  include   \"add_custom_tiling.h\" // the tiling\n");
   EXPECT_EQ(flattenProjectIncludes("#include \"op_kernel/add_custom_tiling.h\"", kNames),
             "#include \"add_custom_tiling.h\"")
       << "no final newline is added";
@@ -39,7 +40,8 @@ TEST(ProjectIncludes, EverythingElseIsLeftAsWritten) {
 }
 
 TEST(ProjectIncludes, EveryFileOfACandidateIsFlattenedAndLinesKeepTheirNumbers) {
-  std::string kernel = "#include \"kernel_operator.h\"\n#include \"../op_host/add_custom_tiling.h\"\nint k;\n";
+  std::string kernel =
+      "#include \"kernel_operator.h\"\n#include \"../op_host/add_custom_tiling.h\"\nint k;\n";
   std::map<std::string, std::string> companions = {
       {"add_custom_host.cpp", "// host\n#include \"../op_kernel/add_custom_tiling.h\"\n"},
       {"add_custom_tiling.h", "#pragma once\n"}};

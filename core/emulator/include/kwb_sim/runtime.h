@@ -76,6 +76,7 @@ struct BlockState {
   std::uint8_t* bt = nullptr;
   std::uint32_t l0aSize = 0, l0bSize = 0, l0cSize = 0, btSize = 0;
   MaskState mask;
+  std::uint64_t cmpMask[2] = {0, 0};   // the CMPMASK register (kwb_sim/vec_cmp_mask.h)
   AtomicOp atomicOp = AtomicOp::None;  // SetAtomicAdd/Max/Min<T> ... SetAtomicNone
   DType atomicType = DType::None;
   bool padValueSet = false;    // SetPadValue was called: DataCopyPad with isPad = false fills with padValue

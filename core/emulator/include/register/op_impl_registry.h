@@ -46,8 +46,8 @@ inline const OpImplRecord* findOpImpl(const char* opType) {
 
 namespace gert {
 
-// The builder IMPL_OP_OPTILING / IMPL_OP return (in gert, where CANN declares it). Copies refer to the same record, so the chained calls
-// and the namespace-scope copy the macro makes all update it.
+// The builder IMPL_OP_OPTILING / IMPL_OP return (in gert, where CANN declares it). Copies refer to the same
+// record, so the chained calls and the namespace-scope copy the macro makes all update it.
 class OpImplRegisterV2 {
  public:
   explicit OpImplRegisterV2(const char* opType) : record_(&::kwb_op::opImplRecords().emplace_back()) {
@@ -88,7 +88,7 @@ class OpImplRegisterV2 {
 
 #define KWB_OP_IMPL_JOIN2(a, b) a##b
 #define KWB_OP_IMPL_JOIN(a, b) KWB_OP_IMPL_JOIN2(a, b)
-#define IMPL_OP_OPTILING(op_type)                                                                     \
-  [[maybe_unused]] static ::gert::OpImplRegisterV2 KWB_OP_IMPL_JOIN(op_impl_register_##op_type##_, __LINE__) = \
-      ::gert::OpImplRegisterV2(#op_type)
+#define IMPL_OP_OPTILING(op_type)                                    \
+  [[maybe_unused]] static ::gert::OpImplRegisterV2 KWB_OP_IMPL_JOIN( \
+      op_impl_register_##op_type##_, __LINE__) = ::gert::OpImplRegisterV2(#op_type)
 #define IMPL_OP(op_type) IMPL_OP_OPTILING(op_type)
