@@ -12,6 +12,16 @@
 
 namespace kwb_sim {
 
+// The inference parts (310P, arch 2002) have no Sort32/MrgSort and sort region proposals instead (16 per
+// repeat, 8 elements each), a layout the emulator does not model: those builds fail at compile time.
+template <typename T>
+inline constexpr bool kSortPairLayout = KWB_SIM_ARCH != 2002;
+#define KWB_SIM_REQUIRE_SORT_PAIRS(NAME, T)                                                               \
+  static_assert(::kwb_sim::kSortPairLayout<T>,                                                            \
+                "kwb-sim: unsupported-api: " NAME                                                         \
+                " on this SoC (arch 2002 sorts region proposals, which the kwb emulator does not model; " \
+                "docs/emulator.md, \"Sort\")")
+
 // Sort32: `repeat` groups of 32 (score, index) pairs built from src0 (scores) and src1 (uint32 indices).
 void vecSort32(const char* api, DType dt, std::uint32_t esize, const LocalDesc& dst, const LocalDesc& scores,
                const LocalDesc& indices, std::int64_t repeat, SrcLoc loc);
@@ -78,6 +88,7 @@ template <typename T>
 void Sort32(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<uint32_t>& src1,
             const int32_t repeatTime, KWB_SIM_LOC) {
   KWB_SIM_REQUIRE_DTYPE("Sort32", T, half, float);
+  KWB_SIM_REQUIRE_SORT_PAIRS("Sort32", T);
   kwb_sim::vecSort32("Sort32", kwb_sim::dtypeOf<T>(), sizeof(T), kwb_sim::localDesc(dst),
                      kwb_sim::localDesc(src0), kwb_sim::localDesc(src1), repeatTime, loc_);
 }
@@ -114,6 +125,7 @@ template <typename T>
 void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& src, const MrgSort4Info& params,
              KWB_SIM_LOC) {
   KWB_SIM_REQUIRE_DTYPE("MrgSort", T, half, float);
+  KWB_SIM_REQUIRE_SORT_PAIRS("MrgSort", T);
   std::uint32_t consumed[4] = {0, 0, 0, 0};
   kwb_sim::vecMrgSort(kwb_sim::mrgSortCall(dst, src, params.elementLengths, params.ifExhaustedSuspension,
                                            params.validBit, params.repeatTimes),
@@ -125,6 +137,7 @@ template <typename T, bool isExhaustedSuspension = false>
 void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& sortList, const uint16_t elementCountList[4],
              uint32_t sortedNum[4], uint16_t validBit, const int32_t repeatTime, KWB_SIM_LOC) {
   KWB_SIM_REQUIRE_DTYPE("MrgSort", T, half, float);
+  KWB_SIM_REQUIRE_SORT_PAIRS("MrgSort", T);
   std::uint32_t consumed[4] = {0, 0, 0, 0};
   kwb_sim::vecMrgSort(
       kwb_sim::mrgSortCall(dst, sortList, elementCountList, isExhaustedSuspension, validBit, repeatTime),
@@ -148,11 +161,13 @@ inline void GetMrgSortResult(uint16_t& mrgSortList1, uint16_t& mrgSortList2, uin
 template <typename T>
 inline uint32_t GetSortLen(const uint32_t elemCount) {
   KWB_SIM_REQUIRE_DTYPE("GetSortLen", T, half, float);
+  KWB_SIM_REQUIRE_SORT_PAIRS("GetSortLen", T);
   return elemCount * static_cast<uint32_t>(8 / sizeof(T));
 }
 template <typename T>
 inline uint32_t GetSortOffset(const uint32_t elemOffset) {
   KWB_SIM_REQUIRE_DTYPE("GetSortOffset", T, half, float);
+  KWB_SIM_REQUIRE_SORT_PAIRS("GetSortOffset", T);
   return elemOffset * static_cast<uint32_t>(8 / sizeof(T));
 }
 
@@ -161,6 +176,7 @@ template <typename T>
 void Concat(LocalTensor<T>& concat, const LocalTensor<T>& src, const LocalTensor<T>& tmp,
             const int32_t repeatTime, KWB_SIM_LOC) {
   KWB_SIM_REQUIRE_DTYPE("Concat", T, half, float);
+  KWB_SIM_REQUIRE_SORT_PAIRS("Concat", T);
   (void)tmp;
   kwb_sim::vecConcatCheck(repeatTime, loc_);
   concat = src;
@@ -170,6 +186,7 @@ template <typename T, bool isFullSort = false>
 void Sort(const LocalTensor<T>& dst, const LocalTensor<T>& concat, const LocalTensor<uint32_t>& index,
           LocalTensor<T>& tmp, const int32_t repeatTime, KWB_SIM_LOC) {
   KWB_SIM_REQUIRE_DTYPE("Sort", T, half, float);
+  KWB_SIM_REQUIRE_SORT_PAIRS("Sort", T);
   const kwb_sim::LocalDesc none{nullptr, {}};
   kwb_sim::vecSortFull(kwb_sim::dtypeOf<T>(), sizeof(T), kwb_sim::localDesc(dst), kwb_sim::localDesc(concat),
                        kwb_sim::localDesc(index), tmp.GetPhyAddr() != 0 ? kwb_sim::localDesc(tmp) : none,
@@ -180,6 +197,7 @@ template <typename T>
 void Extract(const LocalTensor<T>& dstValue, const LocalTensor<uint32_t>& dstIndex,
              const LocalTensor<T>& sorted, const int32_t repeatTime, KWB_SIM_LOC) {
   KWB_SIM_REQUIRE_DTYPE("Extract", T, half, float);
+  KWB_SIM_REQUIRE_SORT_PAIRS("Extract", T);
   const kwb_sim::LocalDesc none{nullptr, {}};
   kwb_sim::vecExtract(kwb_sim::dtypeOf<T>(), sizeof(T), kwb_sim::localDesc(dstValue),
                       dstIndex.GetPhyAddr() != 0 ? kwb_sim::localDesc(dstIndex) : none,
