@@ -178,7 +178,8 @@ void vecMrgSort(const MrgSortCall& c, SrcLoc loc, std::uint32_t consumed[4]) {
     ops[n].read = true;
     ops[n].operand = 1;
     ops[n].align = 8;
-    ops[n++].span = static_cast<std::uint64_t>(repeat - 1) * stride + c.lengths[q] * kPairBytes;
+    ops[n++].span = static_cast<std::uint64_t>(repeat - 1) * stride +
+                    static_cast<std::uint64_t>(c.lengths[q]) * kPairBytes;
   }
   ops[n].desc = &c.dst;
   ops[n].write = true;
@@ -205,7 +206,8 @@ void vecMrgSort(const MrgSortCall& c, SrcLoc loc, std::uint32_t consumed[4]) {
     for (int q = 0; q < queues; ++q) {
       head[q] = c.src[q].ptr + static_cast<std::uint64_t>(r) * stride;
       for (std::uint32_t k = 1; k < c.lengths[q] && !reportedUnsorted; ++k)
-        if (pairScore(c.dt, head[q] + k * kPairBytes) > pairScore(c.dt, head[q] + (k - 1) * kPairBytes)) {
+        if (pairScore(c.dt, head[q] + static_cast<std::uint64_t>(k) * kPairBytes) >
+            pairScore(c.dt, head[q] + static_cast<std::uint64_t>(k - 1) * kPairBytes)) {
           reportedUnsorted = true;
           report(
               Cat::InvalidParam, api, loc, Pipe::V, 1,
