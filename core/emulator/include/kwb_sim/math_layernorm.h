@@ -5,8 +5,8 @@
 // with mean and variance written out per row ([B, S]). The 1 / originalH factor is the tiling's
 // lastDimValueBack. The caller's sharedTmpBuffer (or the framework's reserved space) must hold at least
 // GetLayerNormMaxMinTmpSize's minimum and the tiling's buffer; the LayerNormTiling comes from
-// GetLayerNormNDTilingInfo (math_layernorm_tiling.h). The [A, R] form (LayerNormPara,
-// LayerNormSeparateTiling) is not emulated. docs/emulator.md, "LayerNorm".
+// GetLayerNormNDTilingInfo (math_layernorm_tiling.h). The [A, R] form (LayerNormPara, rstd output) is
+// not emulated and fails to compile with unsupported-api. docs/emulator.md, "LayerNorm".
 
 #include <cstdint>
 
@@ -132,6 +132,40 @@ void LayerNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean,
   kwb_sim::mathLayerNorm(kwb_sim::layerNormCall<T>(output, outputMean, outputVariance, inputX, gamma, beta,
                                                    nullptr, epsilon, tiling, isReuseSource),
                          loc_);
+}
+
+// The [A, R] form (rstd output, LayerNormPara, LayerNormSeparateTiling) is not emulated: its types exist
+// so that kernels declaring them compile, and a call fails at compile time with unsupported-api.
+struct LayerNormPara {
+  uint32_t aLength = 0;
+  uint32_t rLength = 0;
+  uint32_t rLengthWithPadding = 0;
+};
+struct LayerNormConfig {
+  bool isNoBeta = false;
+  bool isNoGamma = false;
+  bool isOnlyOutput = false;
+  bool isOutputRstd = true;
+};
+inline constexpr LayerNormConfig LNCFG_NORM = {false, false, false, true};
+
+template <typename U, typename T, bool isReuseSource = false, const LayerNormConfig& config = LNCFG_NORM,
+          typename Tiling>
+void LayerNorm(const LocalTensor<T>& output, const LocalTensor<float>& outputMean,
+               const LocalTensor<float>& outputRstd, const LocalTensor<T>& inputX,
+               const LocalTensor<U>& gamma, const LocalTensor<U>& beta, const float epsilon,
+               const LocalTensor<uint8_t>& sharedTmpBuffer, const LayerNormPara& para, const Tiling& tiling) {
+  static_assert(::kwb_sim::kAlwaysFalse<Tiling>,
+                KWB_SIM_UNSUPPORTED_API_MSG("LayerNorm ([A, R] form with LayerNormPara and rstd output)"));
+}
+template <typename U, typename T, bool isReuseSource = false, const LayerNormConfig& config = LNCFG_NORM,
+          typename Tiling>
+void LayerNorm(const LocalTensor<T>& output, const LocalTensor<float>& outputMean,
+               const LocalTensor<float>& outputRstd, const LocalTensor<T>& inputX,
+               const LocalTensor<U>& gamma, const LocalTensor<U>& beta, const float epsilon,
+               const LayerNormPara& para, const Tiling& tiling) {
+  static_assert(::kwb_sim::kAlwaysFalse<Tiling>,
+                KWB_SIM_UNSUPPORTED_API_MSG("LayerNorm ([A, R] form with LayerNormPara and rstd output)"));
 }
 
 }  // namespace AscendC

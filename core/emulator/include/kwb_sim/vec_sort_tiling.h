@@ -15,14 +15,14 @@ class PlatformAscendC;
 
 namespace AscendC {
 
-inline uint32_t GetSortTmpSize(const platform_ascendc::PlatformAscendC& ascendcPlatform, const uint32_t elemCount,
-                               const uint32_t dataTypeSize) {
+inline uint32_t GetSortTmpSize(const platform_ascendc::PlatformAscendC& ascendcPlatform,
+                               const uint32_t elemCount, const uint32_t dataTypeSize) {
   (void)ascendcPlatform;
   return dataTypeSize == 2 || dataTypeSize == 4 ? elemCount * 8 : 0;
 }
 
-inline uint32_t GetConcatTmpSize(const platform_ascendc::PlatformAscendC& ascendcPlatform, const uint32_t elemCount,
-                                 const uint32_t dataTypeSize) {
+inline uint32_t GetConcatTmpSize(const platform_ascendc::PlatformAscendC& ascendcPlatform,
+                                 const uint32_t elemCount, const uint32_t dataTypeSize) {
   (void)ascendcPlatform;
   (void)elemCount;
   (void)dataTypeSize;
