@@ -3,7 +3,8 @@
 // vector unit (half data cast in and out): per row of H, the mean as the sum of x * lastDimValueBack, the
 // variance as the sum of (x - mean)^2 * lastDimValueBack over all hLength columns, then
 // (x - mean) / sqrt(variance + epsilon) * gamma + beta. The temporary-buffer sizes follow the reference's
-// LayerNorm tiling (docs/emulator.md, "LayerNorm"). The trace holds the library's vector steps.
+// LayerNorm tiling (docs/emulator.md, "Supported API", the LayerNorm row). The trace holds the library's
+// vector steps.
 
 #include <cmath>
 #include <string>

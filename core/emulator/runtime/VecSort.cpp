@@ -2,7 +2,8 @@
 // Sort32, MrgSort and the library's Sort / Extract / Concat (kwb_sim/vec_sort.h). Pairs are moved as raw
 // 8-byte (score, index) records, so scores keep their exact bits; order is descending by score and equal
 // scores keep their input order (the earlier element, or the lower-numbered queue, first), as the API
-// reference states. The rules checked and the costs are in docs/emulator.md, "Sort".
+// reference states. The rules checked and the costs are in docs/emulator.md, "Supported API", the Sort32 /
+// MrgSort rows.
 
 #include <algorithm>
 #include <cstring>

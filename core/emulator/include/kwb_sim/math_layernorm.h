@@ -6,7 +6,8 @@
 // lastDimValueBack. The caller's sharedTmpBuffer (or the framework's reserved space) must hold at least
 // GetLayerNormMaxMinTmpSize's minimum and the tiling's buffer; the LayerNormTiling comes from
 // GetLayerNormNDTilingInfo (math_layernorm_tiling.h). The [A, R] form (LayerNormPara, rstd output) is
-// not emulated and fails to compile with unsupported-api. docs/emulator.md, "LayerNorm".
+// not emulated and fails to compile with unsupported-api. docs/emulator.md, "Supported API", the LayerNorm
+// row.
 
 #include <cstdint>
 

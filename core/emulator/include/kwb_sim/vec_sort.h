@@ -4,7 +4,8 @@
 // 8-byte pair, the uint32 index in the high 4 bytes and the score in the low 4 bytes (float) or the low
 // 2 bytes with 2 reserved bytes between (half). Sort32 sorts groups of 32 scores in descending order,
 // MrgSort merges up to four sorted queues; the library's Sort / Concat / Extract / GetSortLen /
-// GetSortOffset wrap them. Equal scores keep their input order. docs/emulator.md, "Sort".
+// GetSortOffset wrap them. Equal scores keep their input order. docs/emulator.md, "Supported API",
+// the Sort32 / MrgSort rows.
 
 #include <cstdint>
 
@@ -20,7 +21,7 @@ inline constexpr bool kSortPairLayout = KWB_SIM_ARCH != 2002;
   static_assert(::kwb_sim::kSortPairLayout<T>,                                                            \
                 "kwb-sim: unsupported-api: " NAME                                                         \
                 " on this SoC (arch 2002 sorts region proposals, which the kwb emulator does not model; " \
-                "docs/emulator.md, \"Sort\")")
+                "docs/emulator.md, \"Supported API\", Sort32 row)")
 
 // Sort32: `repeat` groups of 32 (score, index) pairs built from src0 (scores) and src1 (uint32 indices).
 void vecSort32(const char* api, DType dt, std::uint32_t esize, const LocalDesc& dst, const LocalDesc& scores,

@@ -3,7 +3,8 @@
 // Host-side helpers of the library's sort (kwb_sim/vec_sort.h) for the pair layout of the A2/A3 parts:
 // GetSortTmpSize is the bytes of the sorted pairs (8 per element, the full sort's merge buffer) and
 // GetConcatTmpSize is 0 (Concat moves nothing there). The 310P parts sort region proposals, which the
-// emulator does not model; the kernel side refuses them (docs/emulator.md, "Sort").
+// emulator does not model; the kernel side refuses them (docs/emulator.md, "Supported API", the Sort32 /
+// MrgSort rows).
 
 #include <cstdint>
 
