@@ -87,6 +87,10 @@ const char* kAscendC =
     "src1RepStride srcBlk srcBlkStride srcRep srcRepStride srcStride srcStrideIn strideSizeMode tag type "
     "ubOffset  "
     "value work  "
+    "Concat Extract GetSortLen GetSortOffset GetMrgSortResult MrgSortSrcList MrgSort4Info src2 src3 src4 "
+    "elementLengths ifExhaustedSuspension validBit repeatTimes LayerNormTiling LayerNormConfig LayerNormPara "
+    "LNCFG_NORM "
+    "GetLayerNormMaxMinTmpSize GetLayerNormNDTilingInfo GetSortTmpSize GetConcatTmpSize "
     "AscendC half bfloat16_t float16_t float32_t event_t printf PRINTF";
 
 // kwb_tiling.h (resources/tasks/include).

@@ -43,6 +43,8 @@ struct Runtime {
   const char* lastApi = "";          // for crash reports
   SrcLoc lastLoc{nullptr, 0};
   bool errors = false;  // child: an error diagnostic was reported
+  // Pairs taken from each queue by the last MrgSort (GetMrgSortResult, VecSort.cpp).
+  std::uint16_t mrgSortResult[4] = {0, 0, 0, 0};
 };
 Runtime& R();
 
