@@ -24,21 +24,27 @@ extern std::int64_t block_num;
 
 namespace AscendC {
 
+// On a mix kernel's AIV, GetBlockIdx is the AIV's own index, blockIdx * GetSubBlockNum() +
+// GetSubBlockIdx(); GetBlockNum stays the launch's block count (docs/emulator.md, "Mixed AIC/AIV kernels").
 inline int64_t GetBlockIdx() {
-  return kwb_sim::g_block.blockIdx;
+  const kwb_sim::BlockState& b = kwb_sim::g_block;
+  return b.core == kwb_sim::CoreKind::Aiv ? b.blockIdx * b.subBlockNum + b.subBlockIdx : b.blockIdx;
 }
 inline int64_t GetBlockNum() {
   return kwb_sim::g_block.blockNum;
 }
 inline int64_t GetSubBlockIdx() {
-  return 0;
+  return kwb_sim::g_block.subBlockIdx;
 }
 inline int64_t GetSubBlockNum() {
-  return 1;
+  return kwb_sim::g_block.subBlockNum;
 }
 inline int64_t GetTaskRation() {
-  return 1;
+  return kwb_sim::g_block.subBlockNum;
 }
+
+// The core type this process runs as (g_coreType == AscendC::AIV in kernels, as ASCEND_IS_AIV).
+enum CoreType : int { AIC = 1, AIV = 2, MIX = 3 };
 inline uint64_t GetSystemCycle() {
   return 0;
 }
