@@ -82,11 +82,12 @@
 #endif
 // Which sub-core runs: a mix kernel's AIC process sees ASCEND_IS_AIC, its AIV processes ASCEND_IS_AIV;
 // a vector kernel's blocks are AIV, a declared cube-only kernel's are AIC (kwb_sim/kernel_type.h).
+// (The functions are AscendC's, kwb_sim/kernel_misc.h, so that the expansion passes the candidate policy.)
 #ifndef ASCEND_IS_AIV
-#define ASCEND_IS_AIV (::kwb_sim::g_block.core != ::kwb_sim::CoreKind::Aic)
+#define ASCEND_IS_AIV (::AscendC::KwbCoreIsAiv())
 #endif
 #ifndef ASCEND_IS_AIC
-#define ASCEND_IS_AIC (::kwb_sim::g_block.core == ::kwb_sim::CoreKind::Aic)
+#define ASCEND_IS_AIC (::AscendC::KwbCoreIsAic())
 #endif
 
 using half = kwb_sim::half;

@@ -43,8 +43,14 @@ inline int64_t GetTaskRation() {
   return kwb_sim::g_block.subBlockNum;
 }
 
-// The core type this process runs as (g_coreType == AscendC::AIV in kernels, as ASCEND_IS_AIV).
-enum CoreType : int { AIC = 1, AIV = 2, MIX = 3 };
+// ASCEND_IS_AIV / ASCEND_IS_AIC (kwb_sim/base.h): a vector kernel's blocks are AIV.
+inline bool KwbCoreIsAiv() {
+  return kwb_sim::g_block.core != kwb_sim::CoreKind::Aic;
+}
+inline bool KwbCoreIsAic() {
+  return kwb_sim::g_block.core == kwb_sim::CoreKind::Aic;
+}
+
 inline uint64_t GetSystemCycle() {
   return 0;
 }
