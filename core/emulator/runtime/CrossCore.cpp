@@ -113,7 +113,7 @@ const char* modeWords(int mode) {
 
 void checkFlagId(const char* api, std::int64_t flagId, SrcLoc loc) {
   if (flagId < 0 || flagId >= static_cast<std::int64_t>(kCrossCoreFlags))
-    fatal(Cat::InvalidParam, api, loc, Pipe::S, 0,
+    fatal(Cat::InvalidParam, api, loc, Pipe::S, kOperandNone,
           std::string(api) + ": flagId " + std::to_string(flagId) + " is outside 0.." +
               std::to_string(kCrossCoreFlags - 1) +
               " (A2/A3 have 11 cross-core flags; each id is one counter shared by its setters and waiter)");
@@ -138,7 +138,7 @@ void raise(CrossRegion& r, std::uint32_t target, std::uint32_t flag, int mode, S
   c.raised.fetch_add(1, std::memory_order_acq_rel);
   const std::uint32_t now = c.pending.fetch_add(1, std::memory_order_acq_rel) + 1;
   if (now > kCrossCoreMaxPending)
-    report(Cat::InvalidParam, "CrossCoreSetFlag", loc, Pipe::S, 0,
+    report(Cat::InvalidParam, "CrossCoreSetFlag", loc, Pipe::S, kOperandNone,
            "CrossCoreSetFlag(" + std::to_string(flag) + ") leaves " + std::to_string(now) +
                " sets pending on " + unitName(*r.shared, target) + "'s counter, more than the " +
                std::to_string(kCrossCoreMaxPending) +
@@ -272,7 +272,7 @@ void crossCoreEndOfLaunch(std::vector<std::string>& parentLines) {
           ") consumed before the kernel ended: the receiving core never waited for the data this set "
           "announces (a missing wait, a wait on another flag id, or one wait fewer than sets); on hardware "
           "the stale count releases a later wait too early";
-      parentLines.push_back(diagLine(Cat::UnpairedFlag, "CrossCoreSetFlag", at, Pipe::S, 0, msg,
+      parentLines.push_back(diagLine(Cat::UnpairedFlag, "CrossCoreSetFlag", at, Pipe::S, kOperandNone, msg,
                                      static_cast<std::int64_t>(s.mix ? setter / s.perBlock : setter)));
     }
   }
@@ -357,7 +357,7 @@ void crossCoreWait(int /*mode*/, Pipe pipe, std::int64_t flagId, SrcLoc loc) {
       if (suspect && epoch == seenEpoch) {
         const std::string msg = hangMessage(r, flag);
         s.waiting.fetch_sub(1, std::memory_order_acq_rel);
-        fatal(Cat::UnpairedFlag, "CrossCoreWaitFlag", loc, pipe, 0, msg);
+        fatal(Cat::UnpairedFlag, "CrossCoreWaitFlag", loc, pipe, kOperandNone, msg);
       }
       suspect = true;
     } else {
