@@ -19,7 +19,8 @@ using namespace kwb::sim::test;
 namespace {
 
 const SocParams& testSoc() {  // 2 AIC, 4 AIV: two blocks of 1 AIC + 2 AIV at once
-  static const SocParams s = loadSocParams(std::filesystem::path(KWB_FIXTURES_DIR) / "costmodel" / "TestSoc.json");
+  static const SocParams s =
+      loadSocParams(std::filesystem::path(KWB_FIXTURES_DIR) / "costmodel" / "TestSoc.json");
   return s;
 }
 
