@@ -22,13 +22,15 @@ namespace kwb_sim::rt {
 namespace {
 
 using Counter = std::atomic<std::uint32_t>;
-using Word = std::atomic<std::uintptr_t>;
+
+static_assert(std::atomic<const char*>::is_always_lock_free, "file pointers are shared between processes");
 
 struct FlagCounter {
   Counter pending{0};  // sets not consumed by a wait yet
   Counter raised{0};   // sets that reached this counter in the launch
   Counter setLine{0};  // the last set that raised it: its line, file and the setting process
-  Word setFile{0};     // a string literal of the program (same address in every forked process)
+  std::atomic<const char*> setFile{nullptr};  // a string literal of the program (same address in every
+                                              // forked process)
   Counter setter{0};
   Counter setMode{0};
 };
@@ -36,7 +38,6 @@ struct FlagCounter {
 struct UnitState {
   FlagCounter flags[kCrossCoreFlags];
   Counter waitingOn{0};  // flag id + 1 while asleep in a CrossCoreWaitFlag, 0 otherwise
-  Word waitFile{0};
   Counter waitLine{0};
   Counter started{0};
   Counter ended{0};
@@ -131,7 +132,7 @@ CrossRegion& needRegion(const char* api, SrcLoc loc) {
 
 void raise(CrossRegion& r, std::uint32_t target, std::uint32_t flag, int mode, SrcLoc loc) {
   FlagCounter& c = r.units[target].flags[flag];
-  c.setFile.store(reinterpret_cast<std::uintptr_t>(loc.file), std::memory_order_relaxed);
+  c.setFile.store(loc.file, std::memory_order_relaxed);
   c.setLine.store(loc.line, std::memory_order_relaxed);
   c.setter.store(g_block.unit, std::memory_order_relaxed);
   c.setMode.store(static_cast<std::uint32_t>(mode), std::memory_order_relaxed);
@@ -175,8 +176,7 @@ std::string hangMessage(const CrossRegion& r, std::uint32_t flag) {
     if (o.ended.load(std::memory_order_acquire) != 0) {
       what = "ended";
     } else if (w != 0) {
-      const auto* file = reinterpret_cast<const char*>(o.waitFile.load(std::memory_order_acquire));
-      what = "waits for flag " + std::to_string(w - 1) + " at " + (file ? file : "?") + ":" +
+      what = "waits for flag " + std::to_string(w - 1) + " at line " +
              std::to_string(o.waitLine.load(std::memory_order_acquire));
     } else {
       what = "running";
@@ -188,9 +188,11 @@ std::string hangMessage(const CrossRegion& r, std::uint32_t flag) {
   if (total > listed) others += " and " + std::to_string(total - listed) + " more";
   const std::uint32_t raised = r.units[g_block.unit].flags[flag].raised.load(std::memory_order_acquire);
   return "CrossCoreWaitFlag(" + std::to_string(flag) + ") on " + here() +
-         " waits for a set that can never come (" + std::to_string(raised) +
-         " set(s) of this flag reached this core, all consumed; " +
-         (others.empty() ? "no other core" : others) +
+         " waits for a set that can never come (" +
+         (raised == 0 ? std::string("no set of this flag reached this core")
+                      : std::to_string(raised) +
+                            " set(s) of this flag reached this core, all consumed by earlier waits") +
+         "; " + (others.empty() ? "no other core" : others) +
          "): on hardware this core hangs here. The CrossCoreSetFlag for flag " + std::to_string(flag) +
          " that should release it is missing, uses another flag id or mode, or sits on a path the setting "
          "core "
@@ -262,8 +264,7 @@ void crossCoreEndOfLaunch(std::vector<std::string>& parentLines) {
       const std::uint32_t pending = c.pending.load(std::memory_order_acquire);
       if (pending == 0) continue;
       const std::uint32_t setter = c.setter.load(std::memory_order_acquire);
-      const SrcLoc at{reinterpret_cast<const char*>(c.setFile.load(std::memory_order_acquire)),
-                      c.setLine.load(std::memory_order_acquire)};
+      const SrcLoc at{c.setFile.load(std::memory_order_acquire), c.setLine.load(std::memory_order_acquire)};
       const std::string msg =
           "CrossCoreSetFlag(" + std::to_string(f) + ") here (" +
           modeWords(static_cast<int>(c.setMode.load())) + ", set by " + unitName(s, setter) + ") left " +
@@ -344,7 +345,6 @@ void crossCoreWait(int /*mode*/, Pipe pipe, std::int64_t flagId, SrcLoc loc) {
     if (p != 0 && c.pending.compare_exchange_weak(p, p - 1, std::memory_order_acq_rel)) break;
     if (p != 0) continue;
     if (!asleep) {
-      mine.waitFile.store(reinterpret_cast<std::uintptr_t>(loc.file), std::memory_order_release);
       mine.waitLine.store(loc.line, std::memory_order_release);
       mine.waitingOn.store(flag + 1, std::memory_order_release);
       s.waiting.fetch_add(1, std::memory_order_acq_rel);

@@ -85,7 +85,7 @@ rt::KernelLayout layoutOf(int type, std::string origin) {
 }
 }  // namespace
 
-bool noteKernelTypeInProgram(int type) {
+bool noteKernelTypeInProgram(int type) noexcept {
   if (type >= 0 && type < 32 && changesLayout(type)) typesInProgram() |= 1u << type;
   return true;
 }

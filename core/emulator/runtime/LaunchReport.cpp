@@ -197,7 +197,11 @@ void removeDir(const std::string& dir) {
   if (DIR* d = ::opendir(dir.c_str())) {
     while (dirent* e = ::readdir(d)) {
       const std::string n = e->d_name;
-      if (n != "." && n != "..") ::unlink((dir + "/" + n).c_str());
+      if (n == "." || n == "..") continue;
+      std::string path = dir;
+      path += '/';
+      path += n;
+      ::unlink(path.c_str());
     }
     ::closedir(d);
   }

@@ -26,7 +26,7 @@ namespace kwb_sim {
 
 // Program start: a kernel of this program can declare `type` (only the types that change how blocks
 // run are noted: AIC-only and the mix types). Without any, launches need no probe.
-bool noteKernelTypeInProgram(int type);
+bool noteKernelTypeInProgram(int type) noexcept;
 // The declaration running in a block: in the probe it reports the type and ends the probe; in a block
 // it checks that the type is the one the launch ran the kernel as.
 void declareKernelType(int type, SrcLoc loc);
