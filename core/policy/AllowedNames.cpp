@@ -132,6 +132,7 @@ const char* kOpProject =
     "DynamicCompileStaticFlag DynamicFormatFlag DynamicRankSupportFlag DynamicShapeSupportFlag "
     "NeedCheckSupportFlag PrecisionReduceFlag ExtendCfgInfo SaveToBuffer kwbIsTilingData "
     "KwbIsTilingFieldType KwbCopyTilingData KwbTilingKey KwbAssert GetUserWorkspace KernelMetaType "
+    "KwbDeclareKernelType KwbCoreIsAiv KwbCoreIsAic "
     "KERNEL_TYPE_AIV_ONLY KERNEL_TYPE_AIC_ONLY KERNEL_TYPE_MIX_AIV_1_0 KERNEL_TYPE_MIX_AIC_1_0 "
     "KERNEL_TYPE_MIX_AIC_1_1 KERNEL_TYPE_MIX_AIC_1_2 KERNEL_TYPE_AICORE KERNEL_TYPE_VECTORCORE "
     "KERNEL_TYPE_MIX_AICORE KERNEL_TYPE_MIX_VECTOR_CORE "

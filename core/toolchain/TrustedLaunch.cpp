@@ -281,9 +281,22 @@ TrustedLaunch analyzeLaunchRecords(std::string_view records, const LaunchExpecta
   r.trace.soc = expect.soc;
   r.trace.kernel = expect.kernel;
   r.trace.blockDim = expect.blockDim;
-  bool allComplete = blocks.size() == expect.blockDim;
-  for (std::uint32_t b = 0; b < expect.blockDim; ++b) {
-    const std::int32_t bi = static_cast<std::int32_t>(b);
+  // A mix kernel's block is 1 AIC + 1 or 2 AIV processes, each with its own records (frame index
+  // block * coresPerBlock + slot, docs/emulator.md "Mixed AIC/AIV kernels"); anything else is forged.
+  const long long perBlockClaim = num(f.launch, "coresPerBlock", 1);
+  if (perBlockClaim < 1 || perBlockClaim > 3) {
+    r.diagnostics.push_back(
+        error("runtime-crash", "the launch records claim " + std::to_string(perBlockClaim) +
+                                   " cores per block (1 to 3 exist): the records were altered"));
+    return r;
+  }
+  const auto perBlock = static_cast<std::uint32_t>(perBlockClaim);
+  const std::uint32_t units = expect.blockDim * perBlock;
+  r.trace.coresPerBlock = perBlock;
+  bool allComplete = blocks.size() == units;
+  for (std::uint32_t u = 0; u < units; ++u) {
+    const std::int32_t bi = static_cast<std::int32_t>(u);
+    const std::uint32_t b = u / perBlock;
     bool blockError = false;
     for (const auto& j : jsonLines(f.diag.count(bi) ? f.diag[bi] : std::string())) {
       // A count of further occurrences of a finding already listed, not a finding of its own.
@@ -294,10 +307,12 @@ TrustedLaunch analyzeLaunchRecords(std::string_view records, const LaunchExpecta
       addMerged(merged, index, std::move(d));
     }
     const nlohmann::json outcome =
-        b < blocks.size() && blocks[b].is_object() ? blocks[b] : nlohmann::json::object();
+        u < blocks.size() && blocks[u].is_object() ? blocks[u] : nlohmann::json::object();
     const std::string status = str(outcome, "status");
     kwb_sim::BlockTrace bt;
-    bt.block = bi;
+    bt.block = static_cast<std::int32_t>(b);
+    bt.core = perBlock == 1 ? 0 : (u % perBlock == 0 ? 1 : 2);
+    bt.subBlock = static_cast<std::uint8_t>(perBlock == 1 || u % perBlock == 0 ? 0 : u % perBlock - 1);
     std::string traceError;
     const bool parsed = f.trace.count(bi) && kwb::sim::parseTrace(f.trace[bi], r.trace, bt, traceError);
     if (!parsed) bt.complete = false;
@@ -408,12 +423,20 @@ bool launchTraceFromRecords(std::string_view records, kwb_sim::LaunchTrace& trac
   trace.soc = str(f.launch, "soc");
   trace.kernel = str(f.launch, "kernel");
   trace.blockDim = static_cast<std::uint32_t>(blockDim);
-  for (std::int32_t b = 0; b < static_cast<std::int32_t>(blockDim); ++b) {
+  const long long perBlock = num(f.launch, "coresPerBlock", 1);
+  if (perBlock < 1 || perBlock > 3 || blockDim > 65535) {
+    error = "the launch records claim an impossible launch shape";
+    return false;
+  }
+  trace.coresPerBlock = static_cast<std::uint32_t>(perBlock);
+  for (std::int32_t b = 0; b < static_cast<std::int32_t>(blockDim * perBlock); ++b) {
     kwb_sim::BlockTrace bt;
-    bt.block = b;
+    bt.block = static_cast<std::int32_t>(b / perBlock);
+    bt.core = perBlock == 1 ? 0 : (b % perBlock == 0 ? 1 : 2);
+    bt.subBlock = static_cast<std::uint8_t>(perBlock == 1 || b % perBlock == 0 ? 0 : b % perBlock - 1);
     std::string traceError;
     if (!f.trace.count(b) || !kwb::sim::parseTrace(f.trace[b], trace, bt, traceError) || !bt.complete) {
-      error = "block " + std::to_string(b) + " left no complete trace" +
+      error = "process " + std::to_string(b) + " left no complete trace" +
               (traceError.empty() ? std::string() : " (" + traceError + ")");
       return false;
     }

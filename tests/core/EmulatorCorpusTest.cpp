@@ -308,7 +308,10 @@ TEST(EmulatorCorpusLayout, EveryCheckHasABrokenProgramAndEveryMarkerIsWellFormed
         "matmul_iterate_before_set_tensor", "matmul_iterate_after_end", "matmul_set_tail_too_large",
         "matmul_tiling_l0c_overflow", "matmul_gm_out_of_bounds", "matmul_unsupported_nz",
         // Device-faithful uninitialised memory (issue 15, docs/emulator.md "Uninitialised memory").
-        "uninitialized_read_padding"}) {
+        "uninitialized_read_padding",
+        // Mixed AIC/AIV kernels (issue 14, docs/emulator.md "Mixed AIC/AIV kernels").
+        "mix_wait_without_set", "mix_set_never_waited", "mix_flag_id_out_of_range", "mix_aiv_cube_buffer",
+        "mix_flags_deadlock"}) {
     EXPECT_NE(std::find(broken.begin(), broken.end(), name), broken.end())
         << "missing broken/" << name << ".cpp";
   }

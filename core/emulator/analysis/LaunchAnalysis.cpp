@@ -20,7 +20,9 @@ constexpr std::uint32_t kMaxStringBytes = 1u << 16;
 
 struct GmWrite {
   std::uint64_t lo, hi;
-  std::int32_t block;
+  std::int32_t block;  // the writer's block (a mix kernel's AIC and AIVs share one: their hand-offs are
+                       // ordered by cross-core flags, which this check does not follow)
+  std::uint32_t proc;  // its index in LaunchTrace::blocks
   std::uint32_t instr;
   bool atomic;          // a UB->GM copy under SetAtomicAdd/Max/Min
   std::uint32_t epoch;  // SyncAll calls the block made before the write
@@ -37,7 +39,8 @@ bool isSyncAll(const LaunchTrace& lt, const Instr& i) {
 
 void checkOverlap(const LaunchTrace& lt, std::vector<nlohmann::json>& out) {
   std::vector<GmWrite> ws;
-  for (const BlockTrace& bt : lt.blocks) {
+  for (std::uint32_t proc = 0; proc < lt.blocks.size(); ++proc) {
+    const BlockTrace& bt = lt.blocks[proc];
     std::vector<GmWrite> mine;
     std::uint32_t epoch = 0;
     for (std::uint32_t k = 0; k < bt.instrs.size(); ++k) {
@@ -45,13 +48,13 @@ void checkOverlap(const LaunchTrace& lt, std::vector<nlohmann::json>& out) {
       if (isSyncAll(lt, i)) ++epoch;
       if (i.dstSpace != MemSpace::GM || i.bytes == 0 || i.sync != SyncKind::None) continue;
       if (i.pipe == Pipe::S) {
-        mine.push_back({i.gmAddr, i.gmAddr + i.bytes * i.times, bt.block, k, false, epoch});
+        mine.push_back({i.gmAddr, i.gmAddr + i.bytes * i.times, bt.block, proc, k, false, epoch});
         continue;
       }
       const std::uint32_t bursts = i.burstCount ? i.burstCount : 1;
       for (std::uint32_t b = 0; b < bursts; ++b) {
         const std::uint64_t lo = i.gmAddr + b * i.gmStride;
-        mine.push_back({lo, lo + i.burstLen, bt.block, k, i.atomic != AtomicOp::None, epoch});
+        mine.push_back({lo, lo + i.burstLen, bt.block, proc, k, i.atomic != AtomicOp::None, epoch});
       }
     }
     const auto byEpochThenLo = [](const GmWrite& a, const GmWrite& b) {
@@ -59,7 +62,7 @@ void checkOverlap(const LaunchTrace& lt, std::vector<nlohmann::json>& out) {
     };
     std::sort(mine.begin(), mine.end(), byEpochThenLo);
     for (const GmWrite& w : mine) {
-      if (!ws.empty() && ws.back().block == w.block && ws.back().atomic == w.atomic &&
+      if (!ws.empty() && ws.back().proc == w.proc && ws.back().atomic == w.atomic &&
           ws.back().epoch == w.epoch && w.lo <= ws.back().hi) {
         ws.back().hi = std::max(ws.back().hi, w.hi);
         continue;
@@ -86,8 +89,8 @@ void checkOverlap(const LaunchTrace& lt, std::vector<nlohmann::json>& out) {
     std::size_t& active = b.atomic ? activeAtomic : activePlain;
     if (other != npos) {
       const GmWrite& a = ws[other];
-      const Instr& ia = lt.blocks[a.block].instrs[a.instr];
-      const Instr& ib = lt.blocks[b.block].instrs[b.instr];
+      const Instr& ia = lt.blocks[a.proc].instrs[a.instr];
+      const Instr& ib = lt.blocks[b.proc].instrs[b.instr];
       const std::string siteA = lt.str(ia.file) + ":" + std::to_string(ia.line);
       const std::string siteB = lt.str(ib.file) + ":" + std::to_string(ib.line);
       if (!seen[{siteA, siteB}] && seen.size() < 8) {

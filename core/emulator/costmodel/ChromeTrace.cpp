@@ -135,6 +135,11 @@ void writeChromeTrace(const Profile& p, const kwb_sim::LaunchTrace& trace, std::
     if (b.core >= 0 && static_cast<size_t>(b.core) < coreSeen.size())
       coreSeen[static_cast<size_t>(b.core)] = true;
   const char* coreKind = p.coupled ? "AI Core" : (p.kernelKind == "vector" ? "AIV" : "AIC");
+  // A mix kernel's lanes are AIC or AIV by the processes the schedule put on them.
+  std::vector<std::string> laneKind(coreSeen.size());
+  for (const auto& b : p.blocks)
+    if (!b.coreKind.empty() && b.core >= 0 && static_cast<size_t>(b.core) < laneKind.size())
+      laneKind[static_cast<size_t>(b.core)] = b.coreKind;
 
   Writer w(out);
   w << "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"model\":"
@@ -146,7 +151,7 @@ void writeChromeTrace(const Profile& p, const kwb_sim::LaunchTrace& trace, std::
     if (!coreSeen[c]) continue;
     w.sep();
     w << "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":" << c << ",\"args\":{\"name\":\"core " << c << " ("
-      << coreKind << ")\"}}";
+      << (laneKind[c].empty() ? std::string(coreKind) : laneKind[c]) << ")\"}}";
     w.sep();
     w << "{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":" << c << ",\"args\":{\"sort_index\":" << c
       << "}}";

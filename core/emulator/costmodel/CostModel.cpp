@@ -179,12 +179,23 @@ Profile simulate(const SocParams& soc, const kwb_sim::LaunchTrace& trace, const 
   p.coupled = soc.coupled;
   p.kernelKind = kindOfKernel(trace);
   p.cores = p.kernelKind == "vector" ? soc.vectorKernelCores : soc.cubeKernelCores;
+  p.coresPerBlock = std::max<std::uint32_t>(1, trace.coresPerBlock);
+  if (p.coresPerBlock > 1) {
+    // A mix kernel: every block is an AIC and 1 or 2 AIVs running at once, each its own lane; the SoC's
+    // AI cores (one AIC + two AIV each on 910B) bound how many blocks run together (docs/emulator.md,
+    // "Mixed AIC/AIV kernels").
+    p.kernelKind = "mix";
+    const int groups = std::min(
+        soc.aicCores > 0 ? soc.aicCores : soc.cubeKernelCores,
+        soc.aivCores > 0 ? soc.aivCores / static_cast<int>(p.coresPerBlock - 1) : soc.cubeKernelCores);
+    p.cores = std::max(1, groups) * static_cast<int>(p.coresPerBlock);
+  }
 
   const detail::LaunchTables tables = detail::LaunchTables::build(soc, trace);
   p.notes = tables.notes;
   if (!trace.soc.empty() && trace.soc != soc.name)
     p.notes.push_back("trace was recorded for " + trace.soc + " but costed with " + soc.name + " parameters");
-  if (trace.blockDim != trace.blocks.size())
+  if (std::size_t{trace.blockDim} * p.coresPerBlock != trace.blocks.size())
     p.notes.push_back("blockDim is " + std::to_string(trace.blockDim) + " but the trace holds " +
                       std::to_string(trace.blocks.size()) + " blocks; only those are costed");
 
@@ -298,6 +309,8 @@ Profile simulate(const SocParams& soc, const kwb_sim::LaunchTrace& trace, const 
     const auto& r = runs[b];
     BlockProfile& bp = p.blocks[b];
     bp.block = trace.blocks[b].block;
+    bp.coreKind = trace.blocks[b].core == 1 ? "AIC" : (trace.blocks[b].core == 2 ? "AIV" : "");
+    bp.subBlock = trace.blocks[b].subBlock;
     bp.core = sched.core[b];
     bp.startCycle = sched.start[b];
     bp.cycles = soc.blockStartCycles + r.end;

@@ -49,8 +49,10 @@ struct FlowLink {
 struct BlockProfile {
   std::int32_t block = 0;
   int core = 0;
-  double startCycle = 0;              // when the block began on its core (launch timeline)
-  double cycles = 0;                  // block duration, including the block start cost
+  std::string coreKind;   // a mix kernel's process: "AIC" or "AIV" ("" for a vector or cube kernel's block)
+  int subBlock = 0;       // the AIV's GetSubBlockIdx()
+  double startCycle = 0;  // when the block began on its core (launch timeline)
+  double cycles = 0;      // block duration, including the block start cost
   std::array<double, kPipes> busy{};  // cycles each pipe executed work
   std::array<double, kPipes> wait{};  // cycles each pipe sat blocked on a sync it was waiting for
   std::uint64_t gmToUbBytes = 0, ubToGmBytes = 0, gmReadBytes = 0, gmWriteBytes = 0;
@@ -97,7 +99,8 @@ struct Profile {
   std::string kernel;
   double clockMhz = 0;
   std::uint32_t blockDim = 0;
-  std::string kernelKind;  // "vector", "cube" or "mix"
+  std::string kernelKind;           // "vector", "cube" or "mix"
+  std::uint32_t coresPerBlock = 1;  // a mix kernel's processes per block (1 AIC + 1 or 2 AIV)
   bool coupled = false;
   int cores = 0;  // cores the blocks could use
   int coresUsed = 0;

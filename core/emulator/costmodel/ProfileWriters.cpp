@@ -91,6 +91,10 @@ json profileToJson(const Profile& p) {
     json jb;
     jb["block"] = b.block;
     jb["core"] = b.core;
+    if (!b.coreKind.empty()) {
+      jb["core_kind"] = b.coreKind;
+      jb["sub_block"] = b.subBlock;
+    }
     jb["start_cycle"] = static_cast<std::uint64_t>(std::llround(b.startCycle));
     jb["cycles"] = static_cast<std::uint64_t>(std::llround(b.cycles));
     jb["us"] = rounded(b.cycles / p.clockMhz, 3);
@@ -201,7 +205,8 @@ void writePipeUtilizationCsv(const Profile& p, std::ostream& out) {
   for (const auto& c : cols) out << ',' << pre << c.name << "_time(us)," << pre << c.name << "_ratio";
   out << ',' << pre << "mte2_active_bw(GB/s)," << pre << "mte3_active_bw(GB/s)\n";
   for (const auto& b : p.blocks) {
-    out << b.block << ",0," << fixed(b.cycles / p.clockMhz, 3) << ',' << fixed(b.cycles, 0);
+    out << b.block << ',' << b.subBlock << ',' << fixed(b.cycles / p.clockMhz, 3) << ','
+        << fixed(b.cycles, 0);
     for (const auto& c : cols) {
       const double busy = b.busy[idx(c.pipe)];
       out << ',' << fixed(busy / p.clockMhz, 3) << ',' << fixed(b.cycles > 0 ? busy / b.cycles : 0, 6);
@@ -217,8 +222,10 @@ void writePipeUtilizationCsv(const Profile& p, std::ostream& out) {
 void writeOpBasicInfoCsv(const Profile& p, std::ostream& out) {
   out << "Op Name,Op Type,Task Duration(us),Block Dim,Mix Block Dim,Device ID,PID,Current Freq,Rated "
          "Freq,Source\n";
-  out << csvField(p.kernel) << ',' << p.kernelKind << ',' << fixed(p.totalUs, 3) << ',' << p.blockDim << ",0,"
-      << "emulator,," << fixed(p.clockMhz, 0) << ',' << fixed(p.clockMhz, 0) << ','
+  // Mix Block Dim: the AIV processes of a mix kernel (blocks times its AIVs per block).
+  out << csvField(p.kernel) << ',' << p.kernelKind << ',' << fixed(p.totalUs, 3) << ',' << p.blockDim << ','
+      << (p.coresPerBlock > 1 ? p.blockDim * (p.coresPerBlock - 1) : 0) << ",emulator,,"
+      << fixed(p.clockMhz, 0) << ',' << fixed(p.clockMhz, 0) << ','
       << csvField("kwb emulator estimate (" + p.soc + " tables), not a device measurement") << '\n';
 }
 

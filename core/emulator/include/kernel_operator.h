@@ -17,6 +17,7 @@
 #include "kwb_sim/base.h"
 #include "kwb_sim/block_sync.h"
 #include "kwb_sim/buf_pool.h"
+#include "kwb_sim/cross_core.h"
 #include "kwb_sim/cube.h"
 #include "kwb_sim/data_copy.h"
 #include "kwb_sim/data_copy_slice.h"

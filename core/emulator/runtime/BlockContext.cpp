@@ -143,12 +143,20 @@ std::string diagLine(Cat cat, const char* api, SrcLoc loc, Pipe pipe, int operan
   return j.dump() + "\n";
 }
 
-void beginBlock(const std::string& dir, std::int64_t idx, std::int64_t num) {
+void beginBlock(const std::string& dir, std::int64_t idx, std::int64_t num, const CorePlace* place) {
   Runtime& r = R();
   r.workDir = dir;
   g_block.blockIdx = idx;
   g_block.blockNum = num;
-  ::block_idx = idx;
+  const CorePlace plain{static_cast<std::uint32_t>(idx), CoreKind::Plain, 0, 1, 1};
+  const CorePlace& at = place ? *place : plain;
+  g_block.unit = at.unit;
+  g_block.core = at.core;
+  g_block.subBlockIdx = at.subBlockIdx;
+  g_block.subBlockNum = at.subBlockNum;
+  g_block.coresPerBlock = at.coresPerBlock;
+  // On a mix kernel's AIV the block index is the AIV's own (docs/emulator.md, "Mixed AIC/AIV kernels").
+  ::block_idx = at.core == CoreKind::Aiv ? idx * at.subBlockNum + at.subBlockIdx : idx;
   ::block_num = num;
   g_block.ubSize = soc().ubBytes;
   g_block.l1Size = soc().l1Bytes;
@@ -166,7 +174,7 @@ void beginBlock(const std::string& dir, std::int64_t idx, std::int64_t num) {
   r.dropped = 0;
   r.errors = false;
   dupCounts().clear();
-  const std::string path = dir + "/b" + std::to_string(idx) + ".diag";
+  const std::string path = dir + "/b" + std::to_string(g_block.unit) + ".diag";
   r.diagFd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);
   syncResetBlock();
   queueResetBlock();
@@ -177,8 +185,7 @@ void writeTraceFile(bool complete) {
   Runtime& r = R();
   if (r.workDir.empty()) return;
   char path[4096];
-  std::snprintf(path, sizeof(path), "%s/b%lld.trace", r.workDir.c_str(),
-                static_cast<long long>(g_block.blockIdx));
+  std::snprintf(path, sizeof(path), "%s/b%u.trace", r.workDir.c_str(), g_block.unit);
   const int fd = ::open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (fd < 0) return;
   const std::uint64_t header[4] = {
@@ -342,8 +349,9 @@ void fatal(Cat cat, const char* api, SrcLoc loc, Pipe pipe, int operand, const s
 }
 
 Instr& record(const char* api, SrcLoc loc, Pipe pipe) {
-  rawFlush();  // raw accesses made before this call come first in the trace
   rt::Runtime& r = rt::R();
+  if (r.probing) ::_exit(0);  // the kernel-type probe ends at the first API call (runtime/KernelType.cpp)
+  rawFlush();                 // raw accesses made before this call come first in the trace
   r.lastApi = api;
   r.lastLoc = loc;
   static Instr sink;

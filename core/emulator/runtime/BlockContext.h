@@ -42,14 +42,23 @@ struct Runtime {
   std::vector<std::string> strings;  // interned names (index = Instr::api/file)
   const char* lastApi = "";          // for crash reports
   SrcLoc lastLoc{nullptr, 0};
-  bool errors = false;  // child: an error diagnostic was reported
+  bool errors = false;   // child: an error diagnostic was reported
+  bool probing = false;  // child: the kernel-type probe (KernelType.cpp), which ends at the first API call
   // Pairs taken from each queue by the last MrgSort (GetMrgSortResult, VecSort.cpp).
   std::uint16_t mrgSortResult[4] = {0, 0, 0, 0};
 };
 Runtime& R();
 
 std::uint32_t intern(const char* s);
-void beginBlock(const std::string& dir, std::int64_t idx, std::int64_t num);
+// Where a process sits in a mix kernel's block (KernelType.h); without one it is the block's only core.
+struct CorePlace {
+  std::uint32_t unit = 0;  // the launch's process index: block * coresPerBlock + slot
+  CoreKind core = CoreKind::Plain;
+  std::int64_t subBlockIdx = 0;
+  std::int64_t subBlockNum = 1;
+  std::uint32_t coresPerBlock = 1;
+};
+void beginBlock(const std::string& dir, std::int64_t idx, std::int64_t num, const CorePlace* place = nullptr);
 // Finishes the block: end-of-kernel checks, trace written. Does not return.
 [[noreturn]] void endBlock(int exitCode, bool complete);
 void writeTraceFile(bool complete);  // async-signal tolerant (write(2) only)

@@ -64,25 +64,48 @@ void futexWakeAll(Counter& word) {
   ::syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&word), FUTEX_WAKE, INT_MAX, nullptr, nullptr, 0);
 }
 
+// Which processes a barrier waits for: blocks 0..limit-1 of a plain kernel; of a mix kernel every
+// sub-core, or only the AIVs (SyncAll<true>), per docs/emulator.md "Mixed AIC/AIV kernels".
+struct Members {
+  std::uint32_t units = 0;
+  std::uint32_t perBlock = 1;
+  bool aivOnly = false;
+  std::uint32_t limit = 0;  // plain kernels: the participating blocks
+  bool contains(std::uint32_t u) const {
+    if (perBlock == 1) return u < limit;
+    return u < units && (!aivOnly || u % perBlock != 0);
+  }
+  std::uint32_t count() const {
+    if (perBlock == 1) return limit;
+    return aivOnly ? units / perBlock * (perBlock - 1) : units;
+  }
+};
+
+std::string unitName(std::uint32_t u, std::uint32_t perBlock) {
+  if (perBlock == 1) return "block " + std::to_string(u);
+  const std::uint32_t slot = u % perBlock;
+  return "block " + std::to_string(u / perBlock) + (slot == 0 ? " AIC" : " AIV " + std::to_string(slot - 1));
+}
+
 // The hang: participants that ended can never arrive. Names up to four of them with their call counts.
-std::string hangMessage(const SyncRegion& r, std::uint32_t participants, std::uint32_t myCalls,
-                        const char* api) {
+std::string hangMessage(const SyncRegion& r, const Members& m, std::uint32_t myCalls, const char* api) {
   std::string ended;
   std::uint32_t listed = 0, total = 0;
-  for (std::uint32_t b = 0; b < participants; ++b) {
-    if (r.slots[b].ended.load(std::memory_order_acquire) == 0) continue;
+  for (std::uint32_t b = 0; b < m.units; ++b) {
+    if (!m.contains(b) || r.slots[b].ended.load(std::memory_order_acquire) == 0) continue;
     ++total;
     if (listed == 4) continue;
     const std::uint32_t calls = r.slots[b].calls.load(std::memory_order_acquire);
     if (!ended.empty()) ended += ", ";
-    ended += "block " + std::to_string(b) + " after " + std::to_string(calls) + " " + api +
+    ended += unitName(b, m.perBlock) + " after " + std::to_string(calls) + " " + api +
              (calls == 1 ? " call" : " calls");
     ++listed;
   }
   if (total > listed) ended += " and " + std::to_string(total - listed) + " more";
-  return std::string(api) + " call " + std::to_string(myCalls) + " of block " +
-         std::to_string(g_block.blockIdx) + " waits for all " + std::to_string(participants) +
-         " blocks, but some ended the kernel without reaching it (" + ended +
+  const std::string who = m.perBlock == 1 ? "blocks" : (m.aivOnly ? "AIV cores" : "AIC and AIV cores");
+  return std::string(api) + " call " + std::to_string(myCalls) + " of " + unitName(g_block.unit, m.perBlock) +
+         " waits for all " + std::to_string(m.count()) + " " + who +
+         ", but some ended the kernel without reaching it (" + ended +
          "): on hardware the waiting cores hang here. Every block must call " + api +
          " the same number of times (a call inside a branch on GetBlockIdx(), or in a loop whose trip count "
          "differs per block, is the usual cause)";
@@ -134,7 +157,8 @@ GM_ADDR& sysWorkspace() {
   return workspace;
 }
 
-void syncAllBlocks(std::uint32_t participants, const char* api, SrcLoc loc) {
+namespace {
+void barrierAcross(rt::Members m, const char* api, SrcLoc loc) {
   using namespace rt;
   syncBarrierAll(api, loc);  // on the block itself SyncAll waits for all of its pipes first
   SyncRegion& r = region();
@@ -145,22 +169,28 @@ void syncAllBlocks(std::uint32_t participants, const char* api, SrcLoc loc) {
               "synchronise with");
   }
   SyncShared& s = *r.shared;
-  const auto me = static_cast<std::uint32_t>(g_block.blockIdx);
-  if (me >= participants) {
+  m.units = s.blockDim;
+  const std::uint32_t me = g_block.unit;
+  if (!m.contains(me)) {
     report(Cat::InvalidParam, api, loc, Pipe::All, kOperandNone,
-           std::string(api) + ": block " + std::to_string(me) + " is not one of the " +
-               std::to_string(participants) + " blocks that take part (usedCores); it does not wait");
+           m.perBlock == 1
+               ? std::string(api) + ": block " + std::to_string(me) + " is not one of the " +
+                     std::to_string(m.limit) + " blocks that take part (usedCores); it does not wait"
+               : std::string(api) +
+                     "<true> syncs the AIV cores only, but it runs on the AIC here; it does not "
+                     "wait (SyncAll<false> syncs the AIC and AIV cores of a mix kernel)");
     return;
   }
+  std::uint32_t participants = m.count();
   const std::uint32_t myCalls = r.slots[me].calls.fetch_add(1, std::memory_order_acq_rel) + 1;
   const std::uint32_t gen = s.generation.load(std::memory_order_acquire);
   std::uint32_t expected = 0;
   if (!s.participants.compare_exchange_strong(expected, participants, std::memory_order_acq_rel) &&
       expected != participants) {
     report(Cat::InvalidParam, api, loc, Pipe::All, kOperandNone,
-           std::string(api) + ": this block syncs " + std::to_string(participants) +
-               " blocks where another block of the same barrier syncs " + std::to_string(expected) +
-               " (usedCores must be the same in every block)");
+           std::string(api) + ": this core syncs " + std::to_string(participants) +
+               " cores where another core of the same barrier syncs " + std::to_string(expected) +
+               " (usedCores, and SyncAll's isAIVOnly, must be the same on every core)");
     participants = expected;
   }
   s.waiting.fetch_add(1, std::memory_order_acq_rel);
@@ -175,15 +205,36 @@ void syncAllBlocks(std::uint32_t participants, const char* api, SrcLoc loc) {
   while (s.generation.load(std::memory_order_acquire) == gen) {
     bool doomed = false;
     if (s.endedCount.load(std::memory_order_acquire) != 0)
-      for (std::uint32_t b = 0; b < participants && !doomed; ++b)
-        doomed = r.slots[b].ended.load(std::memory_order_acquire) != 0;
+      for (std::uint32_t b = 0; b < m.units && !doomed; ++b)
+        doomed = m.contains(b) && r.slots[b].ended.load(std::memory_order_acquire) != 0;
     if (doomed && s.generation.load(std::memory_order_acquire) == gen) {
       s.waiting.fetch_sub(1, std::memory_order_acq_rel);
-      fatal(Cat::UnpairedFlag, api, loc, Pipe::All, kOperandNone, hangMessage(r, participants, myCalls, api));
+      fatal(Cat::UnpairedFlag, api, loc, Pipe::All, kOperandNone, hangMessage(r, m, myCalls, api));
     }
     futexWait(s.generation, gen, 20L * 1000 * 1000);
   }
   s.waiting.fetch_sub(1, std::memory_order_acq_rel);
+}
+}  // namespace
+
+void syncAllBlocks(std::uint32_t participants, const char* api, SrcLoc loc) {
+  rt::Members m;
+  m.limit = participants;
+  if (g_block.coresPerBlock > 1) {
+    fatal(Cat::InvalidParam, api, loc, Pipe::All, kOperandNone,
+          std::string(api) +
+              ": the software form (with workspaces) is not emulated in mix kernels; use the hardware "
+              "form SyncAll<false>() (AIC and AIV) or SyncAll() (AIV only)");
+  }
+  barrierAcross(m, api, loc);
+}
+
+void syncAllCores(bool aivOnly, const char* api, SrcLoc loc) {
+  rt::Members m;
+  m.perBlock = g_block.coresPerBlock;
+  m.aivOnly = aivOnly;
+  m.limit = static_cast<std::uint32_t>(g_block.blockNum);
+  barrierAcross(m, api, loc);
 }
 
 }  // namespace kwb_sim

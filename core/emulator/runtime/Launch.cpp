@@ -20,6 +20,8 @@
 
 #include "BlockContext.h"
 #include "BlockSync.h"
+#include "CrossCore.h"
+#include "KernelType.h"
 #include "LaunchReport.h"
 
 namespace kwb_sim {
@@ -137,7 +139,7 @@ std::uint64_t tilingKey() {
 }
 
 int launch(const char* kernelName, std::uint32_t blockDim, KernelThunk thunk, void* ctx, SrcLoc loc,
-           const char* socName, bool autoSync, const char* form) {
+           const char* socName, bool autoSync, const char* form, const void* entry) {
   rt::selectSoc(socName);
   g_block.autoSync = autoSync;
   if (!g_atexitInstalled) {
@@ -169,25 +171,43 @@ int launch(const char* kernelName, std::uint32_t blockDim, KernelThunk thunk, vo
   const long timeoutMs = envLong("KWB_SIM_BLOCK_TIMEOUT_MS", 60000);
   long jobs = envLong("KWB_SIM_JOBS", static_cast<long>(std::thread::hardware_concurrency()));
   if (jobs < 1) jobs = 1;
+  // The kernel type decides how many processes a block is (1 AIC + 1 or 2 AIV for a mix kernel).
+  const rt::KernelLayout layout =
+      rt::resolveKernelLayout(entry, thunk, ctx, dir, blockDim, std::min(timeoutMs, 10000L));
+  const std::uint32_t perBlock = layout.coresPerBlock();
+  const std::uint32_t units = blockDim * perBlock;
+  res.coresPerBlock = perBlock;
+  res.kernelType = layout.type;
 
   struct Child {
     pid_t pid = -1;
     std::chrono::steady_clock::time_point start;
     bool done = false;
   };
-  std::vector<Child> kids(blockDim);
-  res.blocks.resize(blockDim);
+  std::vector<Child> kids(units);
+  res.blocks.resize(units);
   std::uint32_t next = 0, running = 0, finished = 0;
-  // SyncAll's barrier (BlockSync.h); without it the launch still runs, and a SyncAll reports why it cannot.
-  rt::blockSyncCreate(blockDim);
+  // SyncAll's barrier (BlockSync.h) and the cross-core flags (CrossCore.h) span every process; without
+  // them the launch still runs, and a SyncAll or CrossCore call reports why it cannot.
+  rt::blockSyncCreate(units);
+  rt::crossCoreCreate(blockDim, layout);
   std::fflush(nullptr);
-  while (finished < blockDim) {
-    // Blocks asleep in a SyncAll do not count against the job limit: the blocks they wait for must start.
-    while (next < blockDim &&
-           running - std::min(running, rt::blockSyncWaiting()) < static_cast<std::uint32_t>(jobs)) {
+  // Processes asleep in a SyncAll or CrossCoreWaitFlag do not count against the job limit: the ones
+  // they wait for must start.
+  auto asleep = [] { return rt::blockSyncWaiting() + rt::crossCoreWaiting(); };
+  while (finished < units) {
+    while (next < units && running - std::min(running, asleep()) < static_cast<std::uint32_t>(jobs)) {
       const pid_t pid = ::fork();
       if (pid == 0) {
-        rt::beginBlock(dir, next, blockDim);
+        const std::uint32_t slot = next % perBlock;
+        rt::CorePlace place;
+        place.unit = next;
+        place.core = layout.coreOfSlot(slot);
+        place.subBlockIdx = place.core == CoreKind::Aiv ? slot - 1 : 0;
+        place.subBlockNum = place.core == CoreKind::Aiv ? layout.aivPerBlock : 1;
+        place.coresPerBlock = perBlock;
+        rt::setBlockLayout(layout);
+        rt::beginBlock(dir, next / perBlock, blockDim, &place);
         installCrashHandlers();
         rt::rawEnterKernel();  // raw GM/UB access handlers (fall back to the crash handlers); views protected
         thunk(ctx);
@@ -196,10 +216,12 @@ int launch(const char* kernelName, std::uint32_t blockDim, KernelThunk thunk, vo
       if (pid < 0) {
         res.blocks[next].status = rt::BlockStatus::ForkFailed;
         rt::blockSyncMarkEnded(next);
+        rt::crossCoreMarkEnded(next);
         ++finished;
         ++next;
         continue;
       }
+      rt::crossCoreMarkStarted(next);
       kids[next].pid = pid;
       kids[next].start = std::chrono::steady_clock::now();
       ++running;
@@ -208,12 +230,13 @@ int launch(const char* kernelName, std::uint32_t blockDim, KernelThunk thunk, vo
     int status = 0;
     const pid_t pid = ::waitpid(-1, &status, WNOHANG);
     if (pid > 0) {
-      for (std::uint32_t b = 0; b < blockDim; ++b) {
+      for (std::uint32_t b = 0; b < units; ++b) {
         if (kids[b].pid != pid || kids[b].done) continue;
         kids[b].done = true;
         --running;
         ++finished;
         rt::blockSyncMarkEnded(b);
+        rt::crossCoreMarkEnded(b);
         rt::BlockResult& br = res.blocks[b];
         br.elapsedMs = std::chrono::duration_cast<std::chrono::milliseconds>(
                            std::chrono::steady_clock::now() - kids[b].start)
@@ -235,7 +258,7 @@ int launch(const char* kernelName, std::uint32_t blockDim, KernelThunk thunk, vo
     }
     // Nothing exited: enforce the per-block wall timeout, then sleep a little.
     const auto now = std::chrono::steady_clock::now();
-    for (std::uint32_t b = 0; b < blockDim; ++b) {
+    for (std::uint32_t b = 0; b < units; ++b) {
       if (kids[b].pid <= 0 || kids[b].done || res.blocks[b].status == rt::BlockStatus::TimedOut) continue;
       if (std::chrono::duration_cast<std::chrono::milliseconds>(now - kids[b].start).count() > timeoutMs) {
         res.blocks[b].status = rt::BlockStatus::TimedOut;
@@ -250,6 +273,9 @@ int launch(const char* kernelName, std::uint32_t blockDim, KernelThunk thunk, vo
     }
     std::this_thread::sleep_for(std::chrono::microseconds(200));
   }
+  // Flags set and never waited for (the parent's view of every counter once all processes ended).
+  rt::crossCoreEndOfLaunch(res.parentLines);
+  rt::crossCoreDestroy();
   rt::blockSyncDestroy();
   rt::finishLaunch(res);
   return rt::launchErrorCount() > 0 ? 1 : 0;

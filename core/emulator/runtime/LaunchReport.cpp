@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "LaunchReport.h"
+#include "KernelType.h"
 
 #include <dirent.h>
 #include <unistd.h>
@@ -196,7 +197,11 @@ void removeDir(const std::string& dir) {
   if (DIR* d = ::opendir(dir.c_str())) {
     while (dirent* e = ::readdir(d)) {
       const std::string n = e->d_name;
-      if (n != "." && n != "..") ::unlink((dir + "/" + n).c_str());
+      if (n == "." || n == "..") continue;
+      std::string path = dir;
+      path += '/';
+      path += n;
+      ::unlink(path.c_str());
     }
     ::closedir(d);
   }
@@ -217,6 +222,7 @@ void finishLaunch(LaunchResult& res) {
   lt.soc = soc().name;
   lt.kernel = res.kernel;
   lt.blockDim = res.blockDim;
+  lt.coresPerBlock = res.coresPerBlock;
   std::vector<std::vector<nlohmann::json>> perBlock(res.blocks.size());
   std::vector<nlohmann::json> global;
   const bool keepRecords = recordsEnabled();
@@ -245,7 +251,14 @@ void finishLaunch(LaunchResult& res) {
                         readBytes(base + ".trace"));
     }
     BlockTrace bt;
-    bt.block = static_cast<std::int32_t>(b);
+    // A mix kernel's processes: block b / coresPerBlock, slot 0 its AIC (docs/emulator.md).
+    const std::uint32_t per = std::max<std::uint32_t>(1, res.coresPerBlock);
+    bt.block = static_cast<std::int32_t>(b / per);
+    bt.core = per == 1 ? 0 : (b % per == 0 ? 1 : 2);
+    bt.subBlock = static_cast<std::uint8_t>(per == 1 || b % per == 0 ? 0 : b % per - 1);
+    const std::string who = per == 1 ? "block " + std::to_string(b)
+                                     : "block " + std::to_string(b / per) +
+                                           (b % per == 0 ? " AIC" : " AIV " + std::to_string(b % per - 1));
     if (!readTrace(base + ".trace", lt, bt)) bt.complete = false;
     const BlockResult& br = res.blocks[b];
     const bool hasCrashLine =
@@ -262,9 +275,9 @@ void finishLaunch(LaunchResult& res) {
            {"file", any ? lt.str(bt.instrs.back().file) : ""},
            {"line", any ? bt.instrs.back().line : 0},
            {"operand", -2},
-           {"block", b},
+           {"block", bt.block},
            {"message",
-            "block " + std::to_string(b) + " did not finish within " + std::to_string(br.timeoutMs) +
+            who + " did not finish within " + std::to_string(br.timeoutMs) +
                 " ms (KWB_SIM_BLOCK_TIMEOUT_MS) and was killed; on hardware it would "
                 "hang or run far too long. " +
                 (any ? "It was stuck after its last emulated API call, " + lt.str(bt.instrs.back().api) +
@@ -274,25 +287,25 @@ void finishLaunch(LaunchResult& res) {
       bt.complete = false;
     } else if (br.status == BlockStatus::Crashed && !hasCrashLine) {
       what = "crash";
-      perBlock[b].push_back({{"category", "runtime-crash"},
-                             {"severity", "error"},
-                             {"api", ""},
-                             {"file", ""},
-                             {"line", 0},
-                             {"operand", -2},
-                             {"block", b},
-                             {"message", "block " + std::to_string(b) + " died with " + br.signalName +
-                                             " (signal " + std::to_string(br.signal) + ")"}});
+      perBlock[b].push_back(
+          {{"category", "runtime-crash"},
+           {"severity", "error"},
+           {"api", ""},
+           {"file", ""},
+           {"line", 0},
+           {"operand", -2},
+           {"block", bt.block},
+           {"message", who + " died with " + br.signalName + " (signal " + std::to_string(br.signal) + ")"}});
     } else if (br.status == BlockStatus::ExitedNonZero) {
-      perBlock[b].push_back({{"category", "runtime-crash"},
-                             {"severity", "error"},
-                             {"api", ""},
-                             {"file", ""},
-                             {"line", 0},
-                             {"operand", -2},
-                             {"block", b},
-                             {"message", "block " + std::to_string(b) + " called exit(" +
-                                             std::to_string(br.exitCode) + ") inside the kernel"}});
+      perBlock[b].push_back(
+          {{"category", "runtime-crash"},
+           {"severity", "error"},
+           {"api", ""},
+           {"file", ""},
+           {"line", 0},
+           {"operand", -2},
+           {"block", bt.block},
+           {"message", who + " called exit(" + std::to_string(br.exitCode) + ") inside the kernel"}});
     } else if (br.status == BlockStatus::ForkFailed) {
       perBlock[b].push_back({{"category", "runtime-crash"},
                              {"severity", "error"},
@@ -300,8 +313,8 @@ void finishLaunch(LaunchResult& res) {
                              {"file", ""},
                              {"line", 0},
                              {"operand", -2},
-                             {"block", b},
-                             {"message", "could not start a process for block " + std::to_string(b)}});
+                             {"block", bt.block},
+                             {"message", "could not start a process for " + who}});
     }
     if (br.status == BlockStatus::Crashed || br.status == BlockStatus::TimedOut ||
         br.status == BlockStatus::ExitedNonZero || br.status == BlockStatus::ForkFailed)
@@ -394,24 +407,26 @@ void finishLaunch(LaunchResult& res) {
   tot.profile = profile;
   nlohmann::json launch{{"kernel", res.kernel},
                         {"blockDim", res.blockDim},
+                        {"coresPerBlock", res.coresPerBlock},
+                        {"kernelType", kernelTypeName(res.kernelType)},
                         {"soc", lt.soc},
                         {"autoSync", res.autoSync},
                         {"errors", errors}};
   nlohmann::json blocks = nlohmann::json::array();
   for (std::uint32_t b = 0; b < res.blocks.size(); ++b) {
     static const char* names[] = {"ok", "aborted", "crashed", "timeout", "exited", "fork-failed"};
-    blocks.push_back({{"block", b},
+    const std::uint32_t per = std::max<std::uint32_t>(1, res.coresPerBlock);
+    blocks.push_back({{"block", b / per},
+                      {"core", per == 1 ? "" : (b % per == 0 ? "AIC" : "AIV" + std::to_string(b % per - 1))},
                       {"status", names[static_cast<int>(res.blocks[b].status)]},
                       {"wall_ms", res.blocks[b].elapsedMs},
                       {"instructions", lt.blocks[b].instrs.size()}});
   }
   launch["block_status"] = blocks;
   if (keepRecords) {
-    nlohmann::json outcome{{"kernel", res.kernel},
-                           {"blockDim", res.blockDim},
-                           {"soc", lt.soc},
-                           {"autoSync", res.autoSync},
-                           {"blocks", nlohmann::json::array()}};
+    nlohmann::json outcome{
+        {"kernel", res.kernel}, {"blockDim", res.blockDim}, {"coresPerBlock", res.coresPerBlock},
+        {"soc", lt.soc},        {"autoSync", res.autoSync}, {"blocks", nlohmann::json::array()}};
     for (std::uint32_t b = 0; b < res.blocks.size(); ++b) {
       static const char* names[] = {"ok", "aborted", "crashed", "timeout", "exited", "fork-failed"};
       const BlockResult& br = res.blocks[b];

@@ -29,7 +29,9 @@ struct LaunchResult {
   SrcLoc launchLoc{nullptr, 0};
   bool autoSync = true;
   std::string workDir;
-  std::vector<BlockResult> blocks;
+  std::vector<BlockResult> blocks;       // one per process: a mix kernel's sub-cores each have one
+  std::uint32_t coresPerBlock = 1;       // processes per block (KernelType.h)
+  int kernelType = 0;                    // the KernelMetaType the launch ran the kernel as
   std::vector<std::string> parentLines;  // diagnostics raised in the parent (JSON lines)
 };
 

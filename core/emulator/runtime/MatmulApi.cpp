@@ -20,6 +20,11 @@
 
 namespace kwb_sim {
 
+void matmulAicServes(SrcLoc loc) {
+  record("REGIST_MATMUL_OBJ", loc, Pipe::S);
+  rt::endBlock(0, true);
+}
+
 namespace {
 
 std::string num(std::int64_t v) {

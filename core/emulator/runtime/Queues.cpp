@@ -176,6 +176,20 @@ void pipeReset() {
 }
 
 int allocBuffer(MemSpace space, std::uint32_t bytes, int queue, const char* api, SrcLoc loc, int operand) {
+  // A mix kernel's cores have their own memories (docs/emulator.md, "Mixed AIC/AIV kernels"): the AIC
+  // has L1, L0A/L0B, L0C and the bias table, the AIV only UB.
+  if (g_block.core != CoreKind::Plain && (space == MemSpace::UB) != (g_block.core == CoreKind::Aiv)) {
+    const bool onAiv = g_block.core == CoreKind::Aiv;
+    fatal(Cat::InvalidParam, api, loc, Pipe::S, operand,
+          std::string(api) + " asks for " + spaceName(space) + " on the " + (onAiv ? "AIV" : "AIC") +
+              " (block " + std::to_string(g_block.blockIdx) +
+              (onAiv ? ", AIV " + std::to_string(g_block.subBlockIdx) : std::string()) + "), which has " +
+              (onAiv ? "only UB: L1, L0A/L0B, L0C and the bias table belong to the AIC"
+                     : "no UB: vector buffers (VECIN/VECOUT/VECCALC) belong to the AIVs") +
+              ". Guard the buffer's InitBuffer and its use with " +
+              (onAiv ? "if ASCEND_IS_AIC" : "if ASCEND_IS_AIV") +
+              ", and hand data between the cores through GM (a workspace) with CrossCoreSetFlag/WaitFlag");
+  }
   // Buffers start where the memory's alignment rule puts them (docs/ascend-notes.md §2.2: L0A/L0B 512 B,
   // L0C and the bias table 64 B, UB/L1 32 B), so a cube operand from InitBuffer is always aligned.
   const std::uint32_t align = space == MemSpace::L0A || space == MemSpace::L0B  ? 512u

@@ -242,3 +242,40 @@ TEST(TrustedLaunchRecords, GmRangeFactsAndRelatedLinesReachTheDiagnostic) {
   ASSERT_EQ(queue->related.size(), 1u);  // the entries without a role or a line are dropped
   EXPECT_EQ(queue->related[0], (RelatedLocation{"the DeQue that waits forever", "kernel.cpp", 5}));
 }
+
+// A mix kernel's block is 1 AIC + 2 AIV processes, each with its own records (docs/emulator.md, "Mixed
+// AIC/AIV kernels"): all three sets are read and mapped to block 0; a missing one or an impossible
+// coresPerBlock is an error.
+TEST(TrustedLaunchRecords, MixKernelRecordsHoldOneSetPerSubCore) {
+  const std::string tensors = R"([{"name":"x","addr":4096,"bytes":64},{"name":"z","addr":8192,"bytes":64}])";
+  const auto mix = [&](int perBlock, int sets) {
+    std::string blocks;
+    for (int u = 0; u < perBlock; ++u)
+      blocks += std::string(u ? "," : "") +
+                R"({"status":"ok","exit_code":0,"signal":0,"wall_ms":1,"timeout_ms":0})";
+    const std::string launch = R"({"kernel":"add_custom","blockDim":1,"coresPerBlock":)" +
+                               std::to_string(perBlock) +
+                               R"(,"soc":"Ascend910B1","autoSync":true,"blocks":[)" + blocks + "]}";
+    std::string r = frame(rec::FrameKind::Tensors, -1, tensors);
+    for (int u = 0; u < sets; ++u) {
+      r += frame(rec::FrameKind::BlockDiagnostics, u, "");
+      // The AIC writes nothing here; each AIV writes its half of z.
+      r += frame(rec::FrameKind::BlockTrace, u,
+                 traceBytes(true, u == 0 ? 4096 : 8192 + 32 * (u - 1), u == 0 ? 0 : 32));
+    }
+    return r + frame(rec::FrameKind::Launch, -1, launch);
+  };
+  const TrustedLaunch t = analyzeLaunchRecords(mix(3, 3), expectation());
+  EXPECT_FALSE(t.hasErrors()) << (t.diagnostics.empty() ? "" : t.diagnostics.front().message);
+  EXPECT_TRUE(t.complete);
+  ASSERT_EQ(t.trace.blocks.size(), 3u);
+  EXPECT_EQ(t.trace.coresPerBlock, 3u);
+  for (const auto& bt : t.trace.blocks) EXPECT_EQ(bt.block, 0);
+  EXPECT_EQ(t.trace.blocks[0].core, 1);
+  EXPECT_EQ(t.trace.blocks[2].core, 2);
+  EXPECT_EQ(t.trace.blocks[2].subBlock, 1);
+  const TrustedLaunch missing = analyzeLaunchRecords(mix(3, 2), expectation());
+  EXPECT_FALSE(missing.complete);
+  EXPECT_TRUE(says(missing, "end-of-kernel record"));
+  EXPECT_TRUE(says(analyzeLaunchRecords(mix(4, 4), expectation()), "cores per block"));
+}

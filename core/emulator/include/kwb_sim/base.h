@@ -52,10 +52,11 @@
 #ifndef __cube__
 #define __cube__
 #endif
-// __mix__(cubeCores, vectorCores): a kernel run by both core types; the emulator runs every block on
-// the vector model (docs/emulator.md, "Launch forms").
+// __mix__(cubeCores, vectorCores): a kernel run by both core types. The function is placed in a section
+// named after the ratio, which the launch looks its address up in (runtime/KernelType.cpp): (1, 1) and
+// (1, 2) run each block as 1 AIC + 1 or 2 AIV processes (docs/emulator.md, "Mixed AIC/AIV kernels").
 #ifndef __mix__
-#define __mix__(...)
+#define __mix__(cubeCores, vectorCores) __attribute__((section("kwb_mix_" #cubeCores "_" #vectorCores)))
 #endif
 
 #ifndef ASCENDC_CPU_DEBUG
@@ -79,11 +80,14 @@
 #ifndef KWB_SIM_AUTO_SYNC
 #define KWB_SIM_AUTO_SYNC 1
 #endif
+// Which sub-core runs: a mix kernel's AIC process sees ASCEND_IS_AIC, its AIV processes ASCEND_IS_AIV;
+// a vector kernel's blocks are AIV, a declared cube-only kernel's are AIC (kwb_sim/kernel_type.h).
+// (The functions are AscendC's, kwb_sim/kernel_misc.h, so that the expansion passes the candidate policy.)
 #ifndef ASCEND_IS_AIV
-#define ASCEND_IS_AIV (true)
+#define ASCEND_IS_AIV (::AscendC::KwbCoreIsAiv())
 #endif
 #ifndef ASCEND_IS_AIC
-#define ASCEND_IS_AIC (false)
+#define ASCEND_IS_AIC (::AscendC::KwbCoreIsAic())
 #endif
 
 using half = kwb_sim::half;

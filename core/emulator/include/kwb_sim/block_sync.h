@@ -19,6 +19,9 @@
 namespace kwb_sim {
 // The barrier: blocks 0..participants-1 wait until all of them called it (runtime/BlockSync.cpp).
 void syncAllBlocks(std::uint32_t participants, const char* api, SrcLoc loc);
+// The hardware form: every block of a plain kernel; of a mix kernel every AIV (aivOnly) or every AIC and
+// AIV process.
+void syncAllCores(bool aivOnly, const char* api, SrcLoc loc);
 // SetSysWorkspace's pointer, per block (GetSysWorkSpacePtr reads it back).
 GM_ADDR& sysWorkspace();
 }  // namespace kwb_sim
@@ -33,8 +36,8 @@ struct SyncAllConfig {
 };
 inline constexpr SyncAllConfig DEFAULT_SYNC_ALL_CONFIG = {PIPE_ALL, PIPE_ALL};
 
-// Hardware form: every block of the launch. isAIVOnly = false (a mix kernel's AIC and AIV cores) is the
-// same barrier here: the emulator runs every block on the vector model.
+// Hardware form: every block of the launch; in a mix kernel isAIVOnly = true syncs its AIV cores and
+// false its AIC and AIV cores (docs/emulator.md, "Mixed AIC/AIV kernels").
 template <bool isAIVOnly = true, const SyncAllConfig& config = DEFAULT_SYNC_ALL_CONFIG>
 void SyncAll(KWB_SIM_LOC) {
   constexpr auto allowed = [](pipe_t p) { return p == PIPE_MTE2 || p == PIPE_MTE3 || p == PIPE_ALL; };
@@ -42,7 +45,7 @@ void SyncAll(KWB_SIM_LOC) {
       allowed(config.triggerPipe) && allowed(config.waitPipe),
       "kwb-sim: SyncAll: SyncAllConfig's triggerPipe and waitPipe must each be PIPE_MTE2, PIPE_MTE3 "
       "or PIPE_ALL");
-  kwb_sim::syncAllBlocks(static_cast<std::uint32_t>(GetBlockNum()), "SyncAll", loc_);
+  kwb_sim::syncAllCores(isAIVOnly, "SyncAll", loc_);
 }
 
 // Software form: each core marks its slot in gmWorkspace and polls the others'. The reference requires

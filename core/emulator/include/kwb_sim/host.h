@@ -89,7 +89,8 @@ void runKernelAs(const char* form, bool deviceMemory, const char* name, void (*f
       converted);
   KernelCall<P...> call{fn, &converted};
   setDeviceMemoryOnly(deviceMemory);
-  launch(name, blockDim, &KernelCall<P...>::run, &call, loc, KWB_SIM_SOC_NAME, KWB_SIM_AUTO_SYNC != 0, form);
+  launch(name, blockDim, &KernelCall<P...>::run, &call, loc, KWB_SIM_SOC_NAME, KWB_SIM_AUTO_SYNC != 0, form,
+         reinterpret_cast<const void*>(fn));
   setDeviceMemoryOnly(false);
 }
 

@@ -24,21 +24,33 @@ extern std::int64_t block_num;
 
 namespace AscendC {
 
+// On a mix kernel's AIV, GetBlockIdx is the AIV's own index, blockIdx * GetSubBlockNum() +
+// GetSubBlockIdx(); GetBlockNum stays the launch's block count (docs/emulator.md, "Mixed AIC/AIV kernels").
 inline int64_t GetBlockIdx() {
-  return kwb_sim::g_block.blockIdx;
+  const kwb_sim::BlockState& b = kwb_sim::g_block;
+  return b.core == kwb_sim::CoreKind::Aiv ? b.blockIdx * b.subBlockNum + b.subBlockIdx : b.blockIdx;
 }
 inline int64_t GetBlockNum() {
   return kwb_sim::g_block.blockNum;
 }
 inline int64_t GetSubBlockIdx() {
-  return 0;
+  return kwb_sim::g_block.subBlockIdx;
 }
 inline int64_t GetSubBlockNum() {
-  return 1;
+  return kwb_sim::g_block.subBlockNum;
 }
 inline int64_t GetTaskRation() {
-  return 1;
+  return kwb_sim::g_block.subBlockNum;
 }
+
+// ASCEND_IS_AIV / ASCEND_IS_AIC (kwb_sim/base.h): a vector kernel's blocks are AIV.
+inline bool KwbCoreIsAiv() {
+  return kwb_sim::g_block.core != kwb_sim::CoreKind::Aic;
+}
+inline bool KwbCoreIsAic() {
+  return kwb_sim::g_block.core == kwb_sim::CoreKind::Aic;
+}
+
 inline uint64_t GetSystemCycle() {
   return 0;
 }

@@ -253,6 +253,8 @@ namespace kwb_sim {
 // REGIST_MATMUL_OBJ(pipe, workspace, mm1, tiling1[, mm2, tiling2 ...]): Init each object with its tiling
 // (a null tiling leaves the Init to the kernel).
 inline void registMatmulObjs(SrcLoc) {}
+// A mix kernel's AIC at REGIST_MATMUL_OBJ: recorded, then the AIC's process ends (MatmulApi.cpp).
+[[noreturn]] void matmulAicServes(SrcLoc loc);
 template <typename MM, typename Tiling, typename... Rest>
 void registMatmulObjs(SrcLoc loc, MM& mm, const Tiling* tiling, Rest&&... rest) {
   if (tiling != nullptr) mm.Init(tiling, nullptr, loc);
@@ -277,6 +279,11 @@ class KwbMatmulRegistrar {
   explicit KwbMatmulRegistrar(::kwb_sim::SrcLoc at = ::kwb_sim::SrcLoc::current()) : at_(at) {}
   template <typename... A>
   void Regist(A&&... objsAndTilings) {
+    // In a mix kernel the AIC serves the AIVs' Matmul calls from here on; the emulator computes each
+    // call on the AIV that makes it, so the AIC's process ends here (docs/emulator.md, "Mixed AIC/AIV
+    // kernels"): kernel code after REGIST_MATMUL_OBJ runs on the AIVs only, as on the device.
+    if (::kwb_sim::g_block.core == ::kwb_sim::CoreKind::Aic && ::kwb_sim::g_block.coresPerBlock > 1)
+      ::kwb_sim::matmulAicServes(at_);
     ::kwb_sim::registMatmulObjs(at_, static_cast<A&&>(objsAndTilings)...);
   }
 

@@ -12,6 +12,7 @@
 #include <type_traits>
 
 #include "kwb_sim/base.h"
+#include "kwb_sim/kernel_type.h"
 #include "kwb_sim/runtime.h"
 
 namespace AscendC {
@@ -65,23 +66,6 @@ inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) {
 }
 
 }  // namespace AscendC
-
-// The core type an operator's kernel declares (KERNEL_TASK_TYPE_DEFAULT). The emulator runs kernels
-// on vector cores (the harness's AIV mode), so the declaration is checked for a known value and
-// otherwise has no effect.
-enum KernelMetaType {
-  KERNEL_TYPE_AIV_ONLY,
-  KERNEL_TYPE_AIC_ONLY,
-  KERNEL_TYPE_MIX_AIV_1_0,
-  KERNEL_TYPE_MIX_AIC_1_0,
-  KERNEL_TYPE_MIX_AIC_1_1,
-  KERNEL_TYPE_MIX_AIC_1_2,
-  KERNEL_TYPE_AICORE,
-  KERNEL_TYPE_VECTORCORE,
-  KERNEL_TYPE_MIX_AICORE,
-  KERNEL_TYPE_MIX_VECTOR_CORE
-};
-#define KERNEL_TASK_TYPE_DEFAULT(type) static_cast<void>(static_cast<KernelMetaType>(type))
 
 // The standard C++ tiling form (a plain struct in op_kernel/, context->GetTilingData<T>() on the
 // host): REGISTER_TILING_DEFAULT(T) in the kernel names the struct GET_TILING_DATA reads, as a local

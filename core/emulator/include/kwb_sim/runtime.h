@@ -62,9 +62,19 @@ struct MaskState {
   std::uint64_t bits[2] = {~0ull, ~0ull};
 };
 
+// Which core of its block a process is (docs/emulator.md, "Mixed AIC/AIV kernels"): Plain for the one
+// core a vector or cube kernel runs on per block; Aic / Aiv for the sub-cores of a mix kernel, which run
+// concurrently as separate processes, each with its own local memories.
+enum class CoreKind : std::uint8_t { Plain, Aic, Aiv };
+
 struct BlockState {
   std::int64_t blockIdx = 0;
   std::int64_t blockNum = 1;
+  CoreKind core = CoreKind::Plain;
+  std::int64_t subBlockIdx = 0;     // AIV: 0 or 1 within its block; AIC and Plain: 0
+  std::int64_t subBlockNum = 1;     // AIV: the block's AIV count (1 or 2); AIC and Plain: 1
+  std::uint32_t unit = 0;           // this process in the launch: blockIdx * coresPerBlock + core slot
+  std::uint32_t coresPerBlock = 1;  // 1; 2 for KERNEL_TYPE_MIX_AIC_1_1, 3 for _1_2 (AIC first)
   std::uint8_t* ub = nullptr;
   std::uint32_t ubSize = 0;
   std::uint8_t* l1 = nullptr;
@@ -174,9 +184,10 @@ void storeFromDouble(DType dt, void* p, double v);
 
 // --- launch (host side)
 using KernelThunk = void (*)(void* ctx);
-// `form` names the launch form in its diagnostics ("ICPU_RUN_KF", "<<<>>>", "ACLRT_LAUNCH_KERNEL").
+// `form` names the launch form in its diagnostics ("ICPU_RUN_KF", "<<<>>>", "ACLRT_LAUNCH_KERNEL");
+// `entry` is the kernel function's address (its __mix__ section gives a mix kernel's core ratio).
 int launch(const char* kernelName, std::uint32_t blockDim, KernelThunk thunk, void* ctx, SrcLoc loc,
-           const char* socName, bool autoSync, const char* form = "ICPU_RUN_KF");
+           const char* socName, bool autoSync, const char* form = "ICPU_RUN_KF", const void* entry = nullptr);
 void* gmAlloc(std::size_t bytes);
 void gmFree(void* p);
 void setTilingKey(std::uint64_t key);

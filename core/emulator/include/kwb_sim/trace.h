@@ -181,7 +181,9 @@ struct Instr {
 };
 
 struct BlockTrace {
-  std::int32_t block = 0;     // GetBlockIdx() of this block
+  std::int32_t block = 0;     // the block's index (of a mix kernel's sub-core: the block it belongs to)
+  std::uint8_t core = 0;      // 0: the block's only core; 1: a mix kernel's AIC; 2: one of its AIVs
+  std::uint8_t subBlock = 0;  // the AIV's GetSubBlockIdx()
   std::vector<Instr> instrs;  // in issue order
   std::uint64_t dropped = 0;  // records not kept because the per-block cap was reached
   bool complete = true;       // false: the block crashed / timed out / aborted; trace is partial
@@ -192,7 +194,9 @@ struct LaunchTrace {
   std::string kernel;  // kernel function name as given to ICPU_RUN_KF
   std::uint32_t blockDim = 0;
   std::vector<std::string> strings;  // interned API names and file paths (Instr::api / Instr::file)
-  std::vector<BlockTrace> blocks;    // one per block, index == block
+  std::vector<BlockTrace> blocks;    // one per block, index == block; a mix kernel's: one per sub-core,
+                                     // index == block * coresPerBlock + slot (slot 0 the AIC)
+  std::uint32_t coresPerBlock = 1;   // 2 or 3 for a mix kernel (1 AIC + 1 or 2 AIV)
 
   const std::string& str(std::uint32_t i) const {
     static const std::string empty;

@@ -41,13 +41,4 @@ KWB_SIM_UNSUPPORTED_FN(SetAtomicType)
 KWB_SIM_UNSUPPORTED_FN(IBSet)
 KWB_SIM_UNSUPPORTED_FN(IBWait)
 
-template <uint8_t modeId, pipe_t pipe, typename... A>
-void CrossCoreSetFlag(A&&...) {
-  static_assert(::kwb_sim::kAlwaysFalsePack<A...>, KWB_SIM_UNSUPPORTED_API_MSG("CrossCoreSetFlag"));
-}
-template <uint8_t modeId = 0, pipe_t pipe = PIPE_S, typename... A>
-void CrossCoreWaitFlag(A&&...) {
-  static_assert(::kwb_sim::kAlwaysFalsePack<A...>, KWB_SIM_UNSUPPORTED_API_MSG("CrossCoreWaitFlag"));
-}
-
 }  // namespace AscendC
