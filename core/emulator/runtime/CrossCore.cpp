@@ -117,7 +117,10 @@ void checkFlagId(const char* api, std::int64_t flagId, SrcLoc loc) {
     fatal(Cat::InvalidParam, api, loc, Pipe::S, kOperandNone,
           std::string(api) + ": flagId " + std::to_string(flagId) + " is outside 0.." +
               std::to_string(kCrossCoreFlags - 1) +
-              " (A2/A3 have 11 cross-core flags; each id is one counter shared by its setters and waiter)");
+              " (A2/A3 give each AIC and AIV 16 cross-core flags for modes 0-2; the hardware keeps only the "
+              "low "
+              "4 bits of a larger id, so it would alias flag " +
+              std::to_string(flagId & 15) + ")");
 }
 
 CrossRegion& needRegion(const char* api, SrcLoc loc) {

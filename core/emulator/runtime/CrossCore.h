@@ -2,9 +2,10 @@
 #pragma once
 // CrossCoreSetFlag / CrossCoreWaitFlag between the processes of a launch (docs/emulator.md, "Mixed
 // AIC/AIV kernels"). Every process (a block, or a mix kernel's AIC or AIV) has one counter per flag id
-// (0..10 on A2/A3) in memory the parent maps MAP_SHARED before it forks. A set raises the counters of
-// the cores its mode addresses (mode 0: every core of the setter's type once all of them set; mode 1:
-// both AIVs of the block once both set; mode 2: AIC -> the block's AIVs, the block's AIVs (all of them)
+// (0..15 on A2/A3 for modes 0-2) in memory the parent maps MAP_SHARED before it forks. A set raises the
+// counters of the cores its mode addresses (mode 0: every core of the setter's type once all of them set;
+// mode 1: both AIVs of the block once both set; mode 2: AIC -> the block's AIVs, the block's AIVs (all of
+// them)
 // -> its AIC); a wait consumes one pending set of its own counter or sleeps on a futex. A wait no set
 // can reach any more (every other process ended or sleeps in a wait itself) is reported as the hang it
 // would be; sets nobody consumed are reported when the launch ends.
@@ -18,7 +19,7 @@
 
 namespace kwb_sim::rt {
 
-inline constexpr std::uint32_t kCrossCoreFlags = 11;       // flag ids 0..10 (A2/A3, the API reference)
+inline constexpr std::uint32_t kCrossCoreFlags = 16;  // flag ids 0..15 (A2/A3, modes 0-2; the API reference)
 inline constexpr std::uint32_t kCrossCoreMaxPending = 15;  // sets one counter holds
 
 // Parent: before the first fork / after the launch.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Deliberately broken: flag id 11 on A2/A3, which have cross-core flags 0..10 only (the API reference);
+// Deliberately broken: flag id 16 on A2/A3, which have cross-core flags 0..15 for modes 0-2 (the API
+// reference; a larger id keeps only its low 4 bits and aliases flag 0);
 // invalid-param at the set (docs/emulator.md "Mixed AIC/AIV kernels").
 #include <cstdint>
 #include "kernel_operator.h"
@@ -7,7 +8,7 @@
 
 using namespace AscendC;
 
-constexpr uint16_t FLAG_READY = 11;
+constexpr uint16_t FLAG_READY = 16;
 
 extern "C" __global__ __aicore__ void mix_flag_id_out_of_range(GM_ADDR x)
 {
