@@ -23,7 +23,8 @@ int main(int argc, char** argv) {
   constexpr int kFlushMs = 50;  // AgentBridge's token timer
   constexpr int kFrameMs = 16;
 
-  const auto dir = kwb::bench::makeBenchSession(iterations);
+  const kwb::bench::BenchSession session(iterations);
+  const auto& dir = session.dir();
   QElapsedTimer openClock;
   openClock.start();
   kwb::ui::MainWindow window;
@@ -75,6 +76,5 @@ int main(int argc, char** argv) {
       "streamed %d tokens at %d tokens/s: %zu frames, frame gap p99 %.1f ms, worst %.1f ms, %lld over 50 "
       "ms\n",
       token, kTokensPerSecond, gaps.size(), p99, worst, static_cast<long long>(over));
-  std::filesystem::remove_all(dir);
   return 0;
 }
