@@ -98,7 +98,7 @@ IndexJournalRead readIndexJournal(const fs::path& file) {
       out.damage.push_back(where + ": expected the version line {\"" + std::string(kVersionKey) +
                            "\":" + std::to_string(kIndexJournalVersion) + "}");
     if (auto why = entryProblem(j); !why.empty()) {
-      out.damage.push_back(where + ": " + why);
+      out.damage.push_back(where + ": " + std::move(why));
       continue;
     }
     const int id = j["id"].get<int>();

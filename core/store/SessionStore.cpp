@@ -138,7 +138,7 @@ SessionStore::Impl::~Impl() {
   if (!lock || !journalPending || journalDamaged || headerDamaged) return;
   try {
     writeIndex();
-  } catch (const std::exception&) {
+  } catch (...) {  // a destructor must not throw
     // The journal stays as it is; the next writer folds it in when it opens the session.
   }
 }
@@ -405,7 +405,7 @@ void makeParents(const fs::path& folder, const fs::path& target, Durability d) {
 }  // namespace
 
 fs::path SessionStore::writeArtifact(int id, std::string_view name, std::string_view content) {
-  const fs::path target = artifactPath(id, name);
+  fs::path target = artifactPath(id, name);
   std::lock_guard g(impl_->mutex);
   impl_->requireWritable("write an artifact");
   impl_->prepareFolder(id, false);
@@ -415,7 +415,7 @@ fs::path SessionStore::writeArtifact(int id, std::string_view name, std::string_
 }
 
 fs::path SessionStore::importArtifact(int id, std::string_view name, const fs::path& source) {
-  const fs::path target = artifactPath(id, name);
+  fs::path target = artifactPath(id, name);
   std::lock_guard g(impl_->mutex);
   impl_->requireWritable("import an artifact");
   impl_->prepareFolder(id, false);
