@@ -57,7 +57,7 @@ int countOf(const std::vector<StoreProblem>& problems, StoreProblem::Severity s)
 // The state a writer killed after `n` saves leaves: the files copied while it still holds them open.
 fs::path crashedCopyAfter(const TempDir& tmp, int n) {
   const fs::path live = tmp / "live";
-  const fs::path crashed = tmp / "crashed";
+  fs::path crashed = tmp / "crashed";
   auto store = SessionStore::create(live, exampleSession(), Durability::NoSync);
   for (int id = 1; id <= n; ++id) store.saveIteration(exampleIteration(id, parentOf(id)));
   fs::copy(live, crashed, fs::copy_options::recursive);
