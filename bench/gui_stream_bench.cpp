@@ -23,7 +23,8 @@ int main(int argc, char** argv) {
   constexpr int kFlushMs = 50;  // AgentBridge's token timer
   constexpr int kFrameMs = 16;
 
-  const auto dir = kwb::bench::makeBenchSession(iterations);
+  const kwb::bench::BenchSession session(iterations);
+  const auto& dir = session.dir();
   QElapsedTimer openClock;
   openClock.start();
   kwb::ui::MainWindow window;
@@ -53,15 +54,22 @@ int main(int argc, char** argv) {
   });
 
   std::vector<double> gaps;
+  std::vector<std::pair<double, double>> longFrames;  // (ms since streaming began, gap) over 50 ms
+  QElapsedTimer streamClock;
   QElapsedTimer frameClock;
   QTimer frame;
   frame.setTimerType(Qt::PreciseTimer);
   frame.setInterval(kFrameMs);
   QObject::connect(&frame, &QTimer::timeout, [&] {
-    if (frameClock.isValid()) gaps.push_back(static_cast<double>(frameClock.nsecsElapsed()) / 1e6);
+    if (frameClock.isValid()) {
+      gaps.push_back(static_cast<double>(frameClock.nsecsElapsed()) / 1e6);
+      if (gaps.back() > 50.0)
+        longFrames.emplace_back(static_cast<double>(streamClock.nsecsElapsed()) / 1e6, gaps.back());
+    }
     frameClock.restart();
     window.update();
   });
+  streamClock.start();
   flush.start();
   frame.start();
   QApplication::exec();
@@ -75,6 +83,7 @@ int main(int argc, char** argv) {
       "streamed %d tokens at %d tokens/s: %zu frames, frame gap p99 %.1f ms, worst %.1f ms, %lld over 50 "
       "ms\n",
       token, kTokensPerSecond, gaps.size(), p99, worst, static_cast<long long>(over));
-  std::filesystem::remove_all(dir);
+  for (const auto& [at, gap] : longFrames)
+    std::printf("  frame of %.1f ms ending %.0f ms into the stream\n", gap, at);
   return 0;
 }

@@ -8,6 +8,7 @@
 #include <QApplication>
 #include <filesystem>
 #include <map>
+#include <memory>
 
 #include "bench/BenchSession.h"
 #include "core/store/SessionStore.h"
@@ -15,11 +16,18 @@
 
 namespace {
 
+// Made on first use, removed when main returns (BenchSession.h).
+std::map<int, std::unique_ptr<kwb::bench::BenchSession>>& sessions() {
+  static std::map<int, std::unique_ptr<kwb::bench::BenchSession>> made;
+  return made;
+}
+
 const std::filesystem::path& sessionOf(int iterations) {
-  static std::map<int, std::filesystem::path> made;
+  auto& made = sessions();
   auto it = made.find(iterations);
-  if (it == made.end()) it = made.emplace(iterations, kwb::bench::makeBenchSession(iterations)).first;
-  return it->second;
+  if (it == made.end())
+    it = made.emplace(iterations, std::make_unique<kwb::bench::BenchSession>(iterations)).first;
+  return it->second->dir();
 }
 
 void BM_OpenSession(benchmark::State& state) {
@@ -67,5 +75,6 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
+  sessions().clear();
   return 0;
 }

@@ -89,12 +89,15 @@ void LatencyChart::setLatencies(const std::vector<std::optional<double>>& latenc
                       : tr("roofline floor %1 µs (far below: off the scale)").arg(*lowestFloor, 0, 'g', 3));
 
   // Half an iteration of room on either side, so the first and the last point are never cut in half.
+  // The tick interval comes before the range: the axis lays out its ticks on every change, and the new
+  // range with the old interval (1 after an empty session) made one label per iteration, 10,000 of them,
+  // in a layout quadratic in their number (docs/benchmarks.md, "10,000 iterations").
   const double lastX = std::max<double>(1.0, double(latencyUs.size()));
-  axisX_->setRange(0.5, lastX + 0.5);
   const int n = int(lastX);
   axisX_->setTickType(QValueAxis::TicksDynamic);
   axisX_->setTickAnchor(1.0);
   axisX_->setTickInterval(n <= 12 ? 1.0 : std::ceil(double(n) / 10.0));
+  axisX_->setRange(0.5, lastX + 0.5);
   if (baselineUs && *baselineUs > 0) {
     baseline_->replace({QPointF(0.5, *baselineUs), QPointF(lastX + 0.5, *baselineUs)});
     baseline_->setName(baselineLabel.isEmpty() ? tr("baseline") : tr("baseline: %1").arg(baselineLabel));

@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/store/IndexJournal.h"
 #include "core/store/SessionLock.h"
 #include "core/store/SessionStore.h"
 #include "core/suite/SuiteLayout.h"
@@ -122,6 +123,7 @@ std::string suiteFingerprint(const fs::path& suiteDir) {
       for (fs::directory_iterator s(it->path(), inner), send; !inner && s != send; s.increment(inner)) {
         addStat(out, s->path());  // sample-<k>.done.json
         addStat(out, s->path() / SessionStore::kIndexFile);
+        addStat(out, s->path() / kIndexJournalFile);  // saves append here (core/store/IndexJournal.h)
       }
     }
     ec.clear();

@@ -18,6 +18,9 @@ enum class ConstraintKind { TextRule, LockedRegion, FixedParameter };
 
 std::string_view constraintKindName(ConstraintKind k);  // "rule", "locked-region", "fixed-parameter"
 
+// clang-tidy flags the implicit noexcept move constructor: it cannot prove nlohmann::json's noexcept
+// move (its invariant checks) non-throwing.
+// NOLINTNEXTLINE(bugprone-exception-escape)
 struct Constraint {
   int id = 0;  // unique within a session; lets the GUI unpin one
   ConstraintKind kind = ConstraintKind::TextRule;

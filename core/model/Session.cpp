@@ -34,15 +34,20 @@ bool looksLikeSecretName(std::string_view name) {
 }  // namespace
 
 const Iteration* Session::findIteration(int id) const {
+  // `iterations` is kept in ascending id order (Session.h), so a binary search finds it in O(log n):
+  // lineage() and the tree checks call this once per iteration, which was quadratic as a scan
+  // (docs/benchmarks.md, "10,000 iterations"). A vector someone left unsorted still answers
+  // correctly, by the scan.
+  const auto pos = std::lower_bound(iterations.begin(), iterations.end(), id,
+                                    [](const Iteration& a, int wanted) { return a.id < wanted; });
+  if (pos != iterations.end() && pos->id == id) return &*pos;
   for (const auto& it : iterations)
     if (it.id == id) return &it;
   return nullptr;
 }
 
 Iteration* Session::findIteration(int id) {
-  for (auto& it : iterations)
-    if (it.id == id) return &it;
-  return nullptr;
+  return const_cast<Iteration*>(static_cast<const Session*>(this)->findIteration(id));
 }
 
 std::vector<int> Session::childrenOf(int id) const {

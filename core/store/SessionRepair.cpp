@@ -57,6 +57,9 @@ void SessionStore::Impl::reload() {
   session = Session{};
   problems.clear();
   headerDamaged = false;
+  journalDamaged = false;
+  journalPending = false;
+  journalOnlyIds.clear();
   damagedIds.clear();
   unreadableEntries.clear();
   unreadableAccepted.reset();
@@ -94,6 +97,10 @@ fs::path SessionStore::moveDamagedAside() {
   std::error_code ec;
   if (fs::exists(s.indexPath(), ec))
     copyFileAtomic(s.indexPath(), aside / SessionStore::kIndexFile, s.options.durability);
+  if (fs::exists(s.journalPath(), ec)) {
+    copyFileAtomic(s.journalPath(), aside / kIndexJournalFile, s.options.durability);
+    s.journalDamaged = false;  // its copy is kept aside: session.json may now replace it
+  }
 
   bool madeIterations = false;
   for (int id : s.damagedIds) {

@@ -119,13 +119,42 @@ void SessionStore::Impl::writeIndex() {
   doc["iterations"] = std::move(entries);
   if (!session.acceptedIteration && unreadableAccepted) doc["accepted_iteration"] = *unreadableAccepted;
   writeFileAtomic(indexPath(), doc.dump(2) + "\n", options.durability);
+  // session.json now lists everything the journal did. A crash before the removal leaves both, which
+  // reads the same: the journal repeats entries session.json holds.
+  if (!journalDamaged) {
+    std::error_code ec;
+    fs::remove(journalPath(), ec);
+    journalPending = false;
+    journalOnlyIds.clear();
+  }
+}
+
+void SessionStore::Impl::appendIndex(const Iteration& it) {
+  appendIndexJournal(journalPath(), indexEntry(it), options.durability);
+  journalPending = true;
+}
+
+SessionStore::Impl::~Impl() {
+  if (!lock || !journalPending || journalDamaged || headerDamaged) return;
+  try {
+    writeIndex();
+  } catch (...) {  // a destructor must not throw
+    // The journal stays as it is; the next writer folds it in when it opens the session.
+  }
+}
+
+const Iteration* SessionStore::Impl::committedIteration(int id) const {
+  // The store keeps session.iterations in id order (load sorts, upsertIteration inserts in place), so
+  // a new id above the last is known to be absent without Session::findIteration's fallback scan.
+  if (session.iterations.empty() || id > session.iterations.back().id) return nullptr;
+  return session.findIteration(id);
 }
 
 void SessionStore::Impl::prepareFolder(int id, bool forCommit) {
   if (id < 1 || id > kMaxIterationId)
     throw std::invalid_argument("iteration id " + std::to_string(id) + " is outside 1.." +
                                 std::to_string(kMaxIterationId));
-  const bool committed = session.findIteration(id) != nullptr;
+  const bool committed = committedIteration(id) != nullptr;
   if (!committed && !ownedNewIds.count(id)) {
     // A new id must be above everything on disk, so that a damaged or never-committed folder (kept
     // for inspection) is never mixed with a new iteration's files.
@@ -204,7 +233,11 @@ SessionStore SessionStore::open(const fs::path& dir, OpenOptions options) {
   if (options.mode == OpenMode::ReadWrite && fs::is_directory(dir, ec) && fs::exists(dir / kIndexFile, ec))
     impl->lock.emplace(SessionLock::acquire(dir));
   impl->load();  // throws for ReadWrite unless session.json was readable, so the lock is held below
-  if (options.mode == OpenMode::ReadWrite) impl->removeTempFiles();
+  if (options.mode == OpenMode::ReadWrite) {
+    impl->removeTempFiles();
+    // What the last writer appended and did not fold in (it was killed): session.json lists it again.
+    if (impl->journalPending && !impl->journalDamaged) impl->writeIndex();
+  }
   return SessionStore(std::move(impl));
 }
 
@@ -246,7 +279,9 @@ std::optional<Iteration> SessionStore::iteration(int id) const {
 
 int SessionStore::nextIterationId() const {
   std::lock_guard g(impl_->mutex);
-  return std::max(impl_->maxKnownId, impl_->session.nextIterationId() - 1) + 1;
+  // The store keeps the iterations in id order (committedIteration), so the last has the highest id.
+  const auto& its = impl_->session.iterations;
+  return std::max(impl_->maxKnownId, its.empty() ? 0 : its.back().id) + 1;
 }
 
 void SessionStore::saveIteration(const Iteration& input) {
@@ -261,7 +296,7 @@ void SessionStore::saveIteration(const Iteration& input) {
   it = roundTrip(it, what);
   // An update keeping the parent it was committed with is accepted when that parent is gone (moved
   // aside as damaged, see moveDamagedAside): the relation was valid when it was made.
-  const Iteration* committed = s.session.findIteration(it.id);
+  const Iteration* committed = s.committedIteration(it.id);
   const bool keepsParent = committed && committed->parentId == it.parentId;
   if (it.parentId && !keepsParent && !s.session.findIteration(*it.parentId))
     throw std::invalid_argument(what + " names parent " + std::to_string(*it.parentId) +
@@ -291,8 +326,9 @@ void SessionStore::saveIteration(const Iteration& input) {
   onDisk = std::move(written);
   s.ownedNewIds.erase(it.id);
   s.maxKnownId = std::max(s.maxKnownId, it.id);
+  const int id = it.id;
   s.session.upsertIteration(std::move(it));
-  s.writeIndex();
+  s.appendIndex(*s.session.findIteration(id));
 }
 
 void SessionStore::setAccepted(std::optional<int> iterationId) {
@@ -369,7 +405,7 @@ void makeParents(const fs::path& folder, const fs::path& target, Durability d) {
 }  // namespace
 
 fs::path SessionStore::writeArtifact(int id, std::string_view name, std::string_view content) {
-  const fs::path target = artifactPath(id, name);
+  fs::path target = artifactPath(id, name);
   std::lock_guard g(impl_->mutex);
   impl_->requireWritable("write an artifact");
   impl_->prepareFolder(id, false);
@@ -379,7 +415,7 @@ fs::path SessionStore::writeArtifact(int id, std::string_view name, std::string_
 }
 
 fs::path SessionStore::importArtifact(int id, std::string_view name, const fs::path& source) {
-  const fs::path target = artifactPath(id, name);
+  fs::path target = artifactPath(id, name);
   std::lock_guard g(impl_->mutex);
   impl_->requireWritable("import an artifact");
   impl_->prepareFolder(id, false);

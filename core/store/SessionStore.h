@@ -3,6 +3,7 @@
 // Persistence of a Session as a directory:
 //
 //   session.json               header (schema version, task, settings, constraints, accepted) + index
+//   session.index.jsonl        index entries saved since session.json was last written (IndexJournal.h)
 //   session.lock               single-writer lock (see SessionLock)
 //   iterations/0001/           one folder per iteration, at least four digits
 //     iteration.json           the Iteration; candidate files referenced by path, size and hash
@@ -10,7 +11,7 @@
 //     compile.log, ...         artifacts: logs, reports, traces (any relative path but src/)
 //
 // Crash safety: every file is replaced atomically (AtomicFile). An iteration's artifacts and sources
-// are written before its iteration.json, and iteration.json before the session.json index, so a
+// are written before its iteration.json, and iteration.json before its index entry, so a
 // folder with a valid iteration.json is a committed iteration even when the index missed it, and a
 // folder without one is an iteration whose first commit never finished. Opening reconciles both.
 //
@@ -104,10 +105,11 @@ class SessionStore {
   // including incomplete and damaged ones, so nothing is ever overwritten.
   int nextIterationId() const;
 
-  // Commits an iteration (new or updated): sources, then iteration.json, then the index. When this
-  // returns, the iteration survives a crash of this process (and, with Durability::Sync, a power cut).
-  // Throws std::invalid_argument for an iteration the tree cannot hold (unknown or younger parent, an
-  // id taken by a folder it does not own) and StoreError for I/O failures.
+  // Commits an iteration (new or updated): sources, then iteration.json, then its index entry, appended
+  // to the index journal so that the cost does not grow with the session. When this returns, the iteration
+  // survives a crash of this process (and, with Durability::Sync, a power cut). Throws std::invalid_argument
+  // for an iteration the tree cannot hold (unknown or younger parent, an id taken by a folder it does not
+  // own) and StoreError for I/O failures.
   void saveIteration(const Iteration& it);
   void setAccepted(std::optional<int> iterationId);
   void setConstraints(std::vector<Constraint> constraints);

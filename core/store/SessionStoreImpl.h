@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/store/IndexJournal.h"
 #include "core/store/SessionLock.h"
 #include "core/store/SessionStore.h"
 
@@ -23,6 +24,13 @@ struct SessionStore::Impl {
   Session session;
   std::vector<StoreProblem> problems;
   bool headerDamaged = false;  // session.json could not be read; writing would lose its content
+  // The index journal (IndexJournal.h) holds complete lines it could not read: kept, never folded
+  // into session.json and removed, until moveDamagedAside() sets a copy aside.
+  bool journalDamaged = false;
+  // Entries were appended to the journal since session.json last listed everything: a compaction is due.
+  bool journalPending = false;
+  // Ids listed only by the journal, not by session.json's own index (for the problems' wording).
+  std::set<int> journalOnlyIds;
 
   // Highest id committed, listed in the index, or present as a folder: new ids go above it.
   int maxKnownId = 0;
@@ -42,9 +50,20 @@ struct SessionStore::Impl {
     return iterationsDir() / SessionStore::iterationFolderName(id);
   }
   std::filesystem::path indexPath() const { return dir / SessionStore::kIndexFile; }
+  std::filesystem::path journalPath() const { return dir / kIndexJournalFile; }
+
+  Impl() = default;
+  Impl(const Impl&) = delete;
+  Impl& operator=(const Impl&) = delete;
+  ~Impl();  // a writer folds the journal into session.json when it closes
 
   void requireWritable(std::string_view what) const;
+  // Rewrites session.json with the header and every index entry, then drops the journal it folded in.
   void writeIndex();
+  // Adds one iteration's entry to the index: O(1) in the session's size (IndexJournal.h).
+  void appendIndex(const Iteration& it);
+  // The committed iteration `id`, or nullptr; O(1) for a new id above every committed one.
+  const Iteration* committedIteration(int id) const;
   // Makes sure iterations/NNNN exists and may be written by this store for iteration `id`.
   void prepareFolder(int id, bool forCommit);
 

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
-// Opening a session directory: read the session.json header and index, read every iteration folder,
-// and reconcile the two (see SessionStore.h for why the folders are the truth).
+// Opening a session directory: read the session.json header and index (with the index journal), read
+// every iteration folder, and reconcile the two (see SessionStore.h for why the folders are the truth).
 
 #include <algorithm>
 #include <charconv>
 
 #include "core/model/Hash.h"
 #include "core/model/JsonReader.h"
+#include "core/store/IndexJournal.h"
 #include "core/store/SessionStoreImpl.h"
 
 namespace kwb {
@@ -52,6 +53,24 @@ void SessionStore::Impl::load() {
         dir, fs::exists(dir, ec) ? "not a session directory (not a directory)" : "no such session directory");
   const bool hasIterations = fs::is_directory(iterationsDir(), ec);
 
+  // The journal is read before session.json: a writer folding it in writes session.json first and
+  // removes the journal after, so a reader between the two sees every entry at least once.
+  IndexJournalRead journal;
+  try {
+    journal = readIndexJournal(journalPath());
+  } catch (const SchemaVersionError&) {
+    throw;
+  } catch (const StoreError& e) {
+    journalDamaged = true;
+    addProblem(StoreProblem::Severity::Error, journalPath(), e.what());
+  }
+  for (const auto& why : journal.damage) {
+    journalDamaged = true;
+    addProblem(StoreProblem::Severity::Error, journalPath(),
+               why + " (the iteration folders are still read: the journal only lists them)");
+  }
+  if (journal.tornTail) addProblem(StoreProblem::Severity::Warning, journalPath(), *journal.tornTail);
+
   std::map<int, nlohmann::json> listed;
   if (!fs::exists(indexPath(), ec)) {
     if (!hasIterations) throw StoreError(dir, "not a session directory: it has no session.json");
@@ -72,6 +91,17 @@ void SessionStore::Impl::load() {
     }
   }
 
+  // Later entries win: the journal holds what was saved after session.json was last written.
+  journalPending = fs::exists(journalPath(), ec);
+  for (auto& [id, entry] : journal.entries) {
+    if (!listed.count(id)) journalOnlyIds.insert(id);
+    listed[id] = std::move(entry);
+  }
+  auto listedBy = [this](int id) {
+    return std::string(journalOnlyIds.count(id) ? kIndexJournalFile : SessionStore::kIndexFile) +
+           " lists iteration " + std::to_string(id);
+  };
+
   std::set<int> folders;
   if (hasIterations) {
     for (const auto& entry : fs::directory_iterator(iterationsDir(), ec)) {
@@ -89,8 +119,7 @@ void SessionStore::Impl::load() {
     if (!fs::exists(file, ec)) {
       if (listed.count(id)) {
         damagedIds.insert(id);
-        addProblem(StoreProblem::Severity::Error, file,
-                   "missing, though session.json lists iteration " + std::to_string(id));
+        addProblem(StoreProblem::Severity::Error, file, "missing, though " + listedBy(id));
       } else
         addProblem(StoreProblem::Severity::Warning, folder(id),
                    "iteration " + std::to_string(id) +
@@ -156,8 +185,7 @@ void SessionStore::Impl::load() {
     maxKnownId = std::max(maxKnownId, id);
     if (!folders.count(id)) {
       damagedIds.insert(id);
-      addProblem(StoreProblem::Severity::Error, folder(id),
-                 "missing, though session.json lists iteration " + std::to_string(id));
+      addProblem(StoreProblem::Severity::Error, folder(id), "missing, though " + listedBy(id));
     }
   }
 
