@@ -151,8 +151,12 @@ void TimelineModel::setPausedIteration(std::optional<int> iterationId) {
 void TimelineModel::setBaselineUs(std::optional<double> baselineUs) {
   baselineUs_ = baselineUs;
   if (!top_.empty()) emit dataChanged(index(0, SpeedupColumn), index(int(top_.size()) - 1, SpeedupColumn));
+  // One signal per list of nested rows, not per row: every dataChanged makes the view lay its
+  // ResizeToContents columns out again, so per-row signals cost O(N^2) in a 10,000-iteration session.
   for (auto& [id, node] : nodes_)
-    if (node->owner) emit dataChanged(indexOfNode(node, SpeedupColumn), indexOfNode(node, SpeedupColumn));
+    if (!node->branches.empty())
+      emit dataChanged(indexOfNode(node->branches.front(), SpeedupColumn),
+                       indexOfNode(node->branches.back(), SpeedupColumn));
 }
 
 QModelIndex TimelineModel::indexOfNode(const Node* node, int column) const {
