@@ -154,6 +154,9 @@ int runAscInvocation(const AscInvocation& inv) {
       simCompileFlags("c++17", inv.soc, inv.autoSync, layout.emulatorIncludeDir.string());
   argv.insert(argv.end(), flags.begin(), flags.end());
   argv.insert(argv.end(), inv.passFlags.begin(), inv.passFlags.end());
+  // After the user's own -I: the tiling contract's kwb_tiling.h, which the host headers of operator and
+  // Matmul samples reach (tiling/platform/platform_ascendc.h -> kwb_op/tiling_context.h).
+  argv.push_back("-I" + (layout.dataRoot / "resources" / "tasks" / "include").string());
 
   // Sources are compiled (a link line may carry some too); <<<>>> sources through their rewritten copy,
   // written next to the output.

@@ -219,8 +219,18 @@ SimBuildResult SimBuilder::build(const SimBuildOptions& o) const {
   if (scratch.path().empty()) return fail(SimBuildResult::Status::InternalError, error);
   const fs::path& work = scratch.path();
   SandboxPolicy policy = o.sandbox;
+  // The host headers an operator or Matmul sample includes (tiling/platform/platform_ascendc.h ->
+  // kwb_op/tiling_context.h) need the tiling contract's kwb_tiling.h: its folder comes last, unless a
+  // folder the caller gives (a task's own include folder) already holds one.
+  std::vector<std::string> includeDirs = o.includeDirs;
+  const bool haveContract = std::any_of(includeDirs.begin(), includeDirs.end(), [&](const std::string& d) {
+    return fs::exists(fs::path(d) / "kwb_tiling.h", ec);
+  });
+  const fs::path contractDir = layout.dataRoot / "resources" / "tasks" / "include";
+  if (!haveContract && fs::exists(contractDir / "kwb_tiling.h", ec))
+    includeDirs.push_back(contractDir.string());
   std::vector<fs::path> readOnly = {includeDir, runtimeLib};
-  for (const auto& inc : o.includeDirs) readOnly.push_back(fs::absolute(inc, ec));
+  for (const auto& inc : includeDirs) readOnly.push_back(fs::absolute(inc, ec));
   // The sources' own folders, so that `#include "local.h"` next to a source works as with plain g++.
   for (const auto& s : o.sources) readOnly.push_back(fs::absolute(s, ec).lexically_normal().parent_path());
   auto compile = [&](const std::vector<std::string>& argv) {
@@ -319,7 +329,7 @@ SimBuildResult SimBuilder::build(const SimBuildOptions& o) const {
   std::vector<std::string> argv = {cxx};
   argv.insert(argv.end(), flags.begin(), flags.end());
   argv.push_back("-Winvalid-pch");
-  for (const auto& inc : o.includeDirs) argv.push_back("-I" + inc);
+  for (const auto& inc : includeDirs) argv.push_back("-I" + inc);
   if (r.pch == "hit" || r.pch == "built") argv.insert(argv.end(), {"-include", pchHeader.string()});
   argv.insert(argv.end(), sourceArgs.begin(), sourceArgs.end());
   if (haveSoc) argv.push_back(socObj.string());

@@ -52,6 +52,11 @@
 #ifndef __cube__
 #define __cube__
 #endif
+// Marks the kernel parameter that carries the Matmul API's system workspace (the KFC client/server
+// messages on a device); on the emulator the workspace is ordinary GM, so the marker has no effect.
+#ifndef __kfc_workspace__
+#define __kfc_workspace__
+#endif
 // __mix__(cubeCores, vectorCores): a kernel run by both core types. The function is placed in a section
 // named after the ratio, which the launch looks its address up in (runtime/KernelType.cpp): (1, 1) and
 // (1, 2) run each block as 1 AIC + 1 or 2 AIV processes (docs/emulator.md, "Mixed AIC/AIV kernels").

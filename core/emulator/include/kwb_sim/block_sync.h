@@ -122,3 +122,7 @@ void DataSyncBarrier(KWB_SIM_LOC) {
 }
 
 }  // namespace AscendC
+
+// CANN declares GetSysWorkSpacePtr at global scope too: the devkit's Matmul samples pass it to
+// REGIST_MATMUL_OBJ unqualified, with no `using namespace AscendC`.
+using AscendC::GetSysWorkSpacePtr;

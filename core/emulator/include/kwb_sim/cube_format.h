@@ -7,3 +7,5 @@
 namespace matmul {
 enum class CubeFormat { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
 }  // namespace matmul
+// CANN declares CubeFormat at global scope; samples write `CubeFormat::ND` without a namespace.
+using CubeFormat = matmul::CubeFormat;

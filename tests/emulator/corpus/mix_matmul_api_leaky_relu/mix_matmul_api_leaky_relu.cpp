@@ -20,7 +20,7 @@ constexpr uint32_t TILING_WORDS = sizeof(TCubeTiling) / sizeof(int32_t);
 constexpr uint32_t MAX_ROW = 512;
 constexpr float SLOPE = 0.2f;
 
-extern "C" __global__ __aicore__ void mix_matmul_api_leaky_relu(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR ws,
+extern "C" __global__ __aicore__ void mix_matmul_api_leaky_relu(GM_ADDR a, GM_ADDR b, GM_ADDR bias, __kfc_workspace__ GM_ADDR ws,
                                                                 GM_ADDR y, GM_ADDR tilingGm)
 {
     KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_1);
