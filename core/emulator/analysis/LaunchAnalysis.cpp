@@ -6,6 +6,7 @@
 #include <cstring>
 #include <map>
 
+#include "core/emulator/analysis/CrossCoreOrder.h"
 #include "core/emulator/analysis/RecordFormat.h"
 
 namespace kwb::sim {
@@ -20,12 +21,11 @@ constexpr std::uint32_t kMaxStringBytes = 1u << 16;
 
 struct GmWrite {
   std::uint64_t lo, hi;
-  std::int32_t block;  // the writer's block (a mix kernel's AIC and AIVs share one: their hand-offs are
-                       // ordered by cross-core flags, which this check does not follow)
+  std::int32_t block;  // the writer's block (a mix kernel's AIC and AIVs share one)
   std::uint32_t proc;  // its index in LaunchTrace::blocks
   std::uint32_t instr;
   bool atomic;          // a UB->GM copy under SetAtomicAdd/Max/Min
-  std::uint32_t epoch;  // SyncAll calls the block made before the write
+  std::uint32_t epoch;  // SyncAll calls the block made before the write, or its segment (CrossCoreOrder.h)
 };
 
 // Two blocks writing the same GM bytes in one launch. Atomic accumulations (SetAtomic*) from different
@@ -37,7 +37,86 @@ bool isSyncAll(const LaunchTrace& lt, const Instr& i) {
 }
 }  // namespace
 
-void checkOverlap(const LaunchTrace& lt, std::vector<nlohmann::json>& out) {
+namespace {
+using SeenSites = std::map<std::pair<std::string, std::string>, bool>;
+
+// "block 3", or in a mix kernel "block 3 (AIV 1)" when both writers are of one block.
+std::string writerName(const LaunchTrace& lt, const GmWrite& w, bool sameBlock) {
+  const std::string block = "block " + std::to_string(w.block);
+  if (!sameBlock || w.proc >= lt.blocks.size()) return block;
+  const BlockTrace& bt = lt.blocks[w.proc];
+  return block + (bt.core == 1 ? std::string(" (AIC)") : " (AIV " + std::to_string(bt.subBlock) + ")");
+}
+
+void reportOverlap(const LaunchTrace& lt, const GmWrite& a, const GmWrite& b, SeenSites& seen,
+                   std::vector<nlohmann::json>& out) {
+  const Instr& ia = lt.blocks[a.proc].instrs[a.instr];
+  const Instr& ib = lt.blocks[b.proc].instrs[b.instr];
+  const std::string siteA = lt.str(ia.file) + ":" + std::to_string(ia.line);
+  const std::string siteB = lt.str(ib.file) + ":" + std::to_string(ib.line);
+  bool& reported = seen[{siteA, siteB}];
+  if (reported || seen.size() >= 8) return;
+  reported = true;
+  const bool sameBlock = a.block == b.block;
+  const std::string nameA = writerName(lt, a, sameBlock), nameB = writerName(lt, b, sameBlock);
+  const std::uint64_t hi = std::min(a.hi, b.hi);
+  char addr[64];
+  std::snprintf(addr, sizeof(addr), "0x%llx", static_cast<unsigned long long>(b.lo));
+  // The cause of two blocks writing the same bytes is the offset their GM range was given: report at the
+  // SetGlobalBuffer line when it is in the same file as the write (docs/emulator.md, "Cause lines"); the
+  // copies are the symptom and are named in the message. A plain write into another block's atomic
+  // accumulation is caused by the missing SetAtomic* mode at that write, not the range. Two sub-cores of
+  // one block share the block's offset, so what is missing between them is an order (a cross-core flag).
+  const bool atOrigin = !sameBlock && !a.atomic && !b.atomic && ib.gmSetLine != 0 && ib.gmSetFile == ib.file;
+  const std::string atomicHint = a.atomic || b.atomic
+                                     ? std::string(
+                                           ", or make every block's write to these bytes an atomic "
+                                           "accumulation (SetAtomicAdd/Max/Min): a plain write "
+                                           "overwrites whatever the other block accumulated")
+                                     : std::string();
+  const std::string who = sameBlock ? nameA + " and " + nameB
+                                    : "blocks " + std::to_string(a.block) + " and " + std::to_string(b.block);
+  const std::string both = who + " both write GM bytes [" + addr + ", +" + std::to_string(hi - b.lo) +
+                           ") in one launch (" + nameA + " at " + siteA + " (" +
+                           // The overlap message, built once per reported overlap
+                           // NOLINTNEXTLINE(performance-inefficient-string-concatenation)
+                           lt.str(ia.api) + "), " + nameB + " at " + siteB + ")";
+  std::string message;
+  if (sameBlock)
+    message = both +
+              " with nothing ordering the two writes; the final value depends on which core finishes last. "
+              "Order them with CrossCoreSetFlag/CrossCoreWaitFlag (or SyncAll), or give each core its own "
+              "bytes (offset by GetSubBlockIdx())";
+  else if (atOrigin)
+    message = "the SetGlobalBuffer at line " + std::to_string(ib.gmSetLine) +
+              " gives the blocks overlapping GM ranges: " + both +
+              "; the final value depends on which core finishes last. Offset each block's "
+              // The overlap message, built once per reported overlap
+              // NOLINTNEXTLINE(performance-inefficient-string-concatenation)
+              "range by GetBlockIdx() times its own length there" +
+              atomicHint;
+  else
+    message = both +
+              "; the final value depends on which core finishes last. Give each block "
+              // The overlap message, built once per reported overlap
+              // NOLINTNEXTLINE(performance-inefficient-string-concatenation)
+              "its own GM range (offset by GetBlockIdx())" +
+              atomicHint;
+  nlohmann::json j{{"category", "multicore-overlap"},
+                   {"severity", "error"},
+                   {"api", atOrigin ? std::string("SetGlobalBuffer") : lt.str(ib.api)},
+                   {"file", lt.str(ib.file)},
+                   {"line", atOrigin ? ib.gmSetLine : ib.line},
+                   {"pipe", pipeName(ib.pipe)},
+                   {"operand", 0},
+                   {"block", b.block},
+                   {"message", message}};
+  out.push_back(j);
+}
+
+// Every process's GM writes, merged per process, segment and kind. `phase` is the SyncAll epoch, or with
+// `bySegment` the segment between ordering events (CrossCoreOrder.h).
+std::vector<GmWrite> collectWrites(const LaunchTrace& lt, bool bySegment) {
   std::vector<GmWrite> ws;
   for (std::uint32_t proc = 0; proc < lt.blocks.size(); ++proc) {
     const BlockTrace& bt = lt.blocks[proc];
@@ -45,7 +124,7 @@ void checkOverlap(const LaunchTrace& lt, std::vector<nlohmann::json>& out) {
     std::uint32_t epoch = 0;
     for (std::uint32_t k = 0; k < bt.instrs.size(); ++k) {
       const Instr& i = bt.instrs[k];
-      if (isSyncAll(lt, i)) ++epoch;
+      if (bySegment ? isOrderingEvent(lt, i) : isSyncAll(lt, i)) ++epoch;
       if (i.dstSpace != MemSpace::GM || i.bytes == 0 || i.sync != SyncKind::None) continue;
       if (i.pipe == Pipe::S) {
         mine.push_back({i.gmAddr, i.gmAddr + i.bytes * i.times, bt.block, proc, k, false, epoch});
@@ -70,10 +149,15 @@ void checkOverlap(const LaunchTrace& lt, std::vector<nlohmann::json>& out) {
       ws.push_back(w);
     }
   }
+  return ws;
+}
+
+// Plain kernels ordered by SyncAll only: a sweep per epoch against the furthest-reaching interval.
+void checkOverlapByEpoch(const LaunchTrace& lt, std::vector<GmWrite> ws, std::vector<nlohmann::json>& out) {
   std::sort(ws.begin(), ws.end(), [](const GmWrite& a, const GmWrite& b) {
     return a.epoch != b.epoch ? a.epoch < b.epoch : a.lo < b.lo;
   });
-  std::map<std::pair<std::string, std::string>, bool> seen;
+  SeenSites seen;
   // The plain and the atomic interval reaching furthest so far (npos: none yet).
   constexpr std::size_t npos = static_cast<std::size_t>(-1);
   std::size_t activePlain = npos, activeAtomic = npos;
@@ -87,63 +171,51 @@ void checkOverlap(const LaunchTrace& lt, std::vector<nlohmann::json>& out) {
              ws[activeAtomic].block != b.block)
       other = activeAtomic;
     std::size_t& active = b.atomic ? activeAtomic : activePlain;
-    if (other != npos) {
-      const GmWrite& a = ws[other];
-      const Instr& ia = lt.blocks[a.proc].instrs[a.instr];
-      const Instr& ib = lt.blocks[b.proc].instrs[b.instr];
-      const std::string siteA = lt.str(ia.file) + ":" + std::to_string(ia.line);
-      const std::string siteB = lt.str(ib.file) + ":" + std::to_string(ib.line);
-      if (!seen[{siteA, siteB}] && seen.size() < 8) {
-        seen[{siteA, siteB}] = true;
-        const std::uint64_t hi = std::min(a.hi, b.hi);
-        char addr[64];
-        std::snprintf(addr, sizeof(addr), "0x%llx", static_cast<unsigned long long>(b.lo));
-        // The cause of two blocks writing the same bytes is the offset their GM range was given: report
-        // at the SetGlobalBuffer line when it is in the same file as the write (docs/emulator.md, "Cause
-        // lines"); the copies are the symptom and are named in the message. A plain write into another
-        // block's atomic accumulation is caused by the missing SetAtomic* mode at that write, not the range.
-        const bool atOrigin = !a.atomic && !b.atomic && ib.gmSetLine != 0 && ib.gmSetFile == ib.file;
-        const std::string atomicHint = a.atomic || b.atomic
-                                           ? std::string(
-                                                 ", or make every block's write to these bytes an atomic "
-                                                 "accumulation (SetAtomicAdd/Max/Min): a plain write "
-                                                 "overwrites whatever the other block accumulated")
-                                           : std::string();
-        const std::string both = "blocks " + std::to_string(a.block) + " and " + std::to_string(b.block) +
-                                 " both write GM bytes [" + addr + ", +" + std::to_string(hi - b.lo) +
-                                 ") in one launch (block " + std::to_string(a.block) + " at " + siteA + " (" +
-                                 // The overlap message, built once per reported overlap
-                                 // NOLINTNEXTLINE(performance-inefficient-string-concatenation)
-                                 lt.str(ia.api) + "), block " + std::to_string(b.block) + " at " + siteB +
-                                 ")";
-        std::string message =
-            atOrigin ? "the SetGlobalBuffer at line " + std::to_string(ib.gmSetLine) +
-                           " gives the blocks overlapping GM ranges: " + both +
-                           "; the final value depends on which core finishes last. Offset each block's "
-                           // The overlap message, built once per reported overlap
-                           // NOLINTNEXTLINE(performance-inefficient-string-concatenation)
-                           "range by GetBlockIdx() times its own length there" +
-                           atomicHint
-                     : both +
-                           "; the final value depends on which core finishes last. Give each block "
-                           // The overlap message, built once per reported overlap
-                           // NOLINTNEXTLINE(performance-inefficient-string-concatenation)
-                           "its own GM range (offset by GetBlockIdx())" +
-                           atomicHint;
-        nlohmann::json j{{"category", "multicore-overlap"},
-                         {"severity", "error"},
-                         {"api", atOrigin ? std::string("SetGlobalBuffer") : lt.str(ib.api)},
-                         {"file", lt.str(ib.file)},
-                         {"line", atOrigin ? ib.gmSetLine : ib.line},
-                         {"pipe", pipeName(ib.pipe)},
-                         {"operand", 0},
-                         {"block", b.block},
-                         {"message", message}};
-        out.push_back(j);
-      }
-    }
+    if (other != npos) reportOverlap(lt, ws[other], b, seen, out);
     if (active == npos || b.hi > ws[active].hi) active = k;
   }
+}
+
+// Cross-core flags or sub-cores: every pair of overlapping writes of two processes that nothing orders.
+// The pairs looked at are capped, so a launch rewriting one workspace tile thousands of times stays fast.
+void checkOverlapByOrder(const LaunchTrace& lt, std::vector<GmWrite> ws, std::vector<nlohmann::json>& out) {
+  std::vector<std::vector<std::uint32_t>> segments(lt.blocks.size());
+  for (const GmWrite& w : ws) segments[w.proc].push_back(w.epoch);
+  for (auto& s : segments) {
+    std::sort(s.begin(), s.end());
+    s.erase(std::unique(s.begin(), s.end()), s.end());
+  }
+  const CrossCoreOrder order = CrossCoreOrder::replay(lt, segments);
+  std::sort(ws.begin(), ws.end(), [](const GmWrite& a, const GmWrite& b) { return a.lo < b.lo; });
+  SeenSites seen;
+  std::vector<std::size_t> active;
+  std::uint64_t budget = std::uint64_t{1} << 26;
+  for (std::size_t k = 0; k < ws.size() && budget > 0; ++k) {
+    const GmWrite& b = ws[k];
+    active.erase(
+        std::remove_if(active.begin(), active.end(), [&](std::size_t a) { return ws[a].hi <= b.lo; }),
+        active.end());
+    for (std::size_t a : active) {
+      if (--budget == 0) break;
+      const GmWrite& w = ws[a];
+      if (w.proc == b.proc || (w.atomic && b.atomic)) continue;
+      if (!order.ordered(w.proc, w.epoch, b.proc, b.epoch)) {
+        reportOverlap(lt, w, b, seen, out);
+        break;
+      }
+    }
+    active.push_back(k);
+  }
+}
+}  // namespace
+
+void checkOverlap(const LaunchTrace& lt, std::vector<nlohmann::json>& out) {
+  const bool byOrder = needsCrossCoreOrder(lt);
+  std::vector<GmWrite> ws = collectWrites(lt, byOrder);
+  if (byOrder)
+    checkOverlapByOrder(lt, std::move(ws), out);
+  else
+    checkOverlapByEpoch(lt, std::move(ws), out);
 }
 
 bool parseTrace(std::string_view bytes, LaunchTrace& lt, BlockTrace& bt, std::string& error) {

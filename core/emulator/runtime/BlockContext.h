@@ -64,7 +64,7 @@ void beginBlock(const std::string& dir, std::int64_t idx, std::int64_t num, cons
 void writeTraceFile(bool complete);  // async-signal tolerant (write(2) only)
 
 // A barrier on every pipe of this block recorded as `api` (SyncAll: its in-block part, BlockSync.cpp).
-void syncBarrierAll(const char* api, SrcLoc loc);
+Instr& syncBarrierAll(const char* api, SrcLoc loc);
 // End-of-kernel checks of the sync model (unpaired SetFlag).
 void syncEndOfKernel();
 // One instruction on pipe p that touches several operands: syncBegin once, then syncOperand per operand.

@@ -160,7 +160,12 @@ GM_ADDR& sysWorkspace() {
 namespace {
 void barrierAcross(rt::Members m, const char* api, SrcLoc loc) {
   using namespace rt;
-  syncBarrierAll(api, loc);  // on the block itself SyncAll waits for all of its pipes first
+  // On the block itself SyncAll waits for all of its pipes first. The record says who the barrier spans
+  // (syncId 1: the AIVs only; count: a plain kernel's participating blocks) for the cross-core ordering
+  // of the overlap check (core/emulator/analysis/CrossCoreOrder.h).
+  Instr& in = syncBarrierAll(api, loc);
+  in.syncId = m.aivOnly ? 1 : 0;
+  in.count = m.perBlock == 1 ? m.limit : 0;
   SyncRegion& r = region();
   if (!r.shared) {
     fatal(Cat::InvalidParam, api, loc, Pipe::All, kOperandNone,

@@ -289,7 +289,13 @@ namespace kwb_sim {
 void crossCoreSet(int mode, Pipe pipe, std::int64_t flagId, SrcLoc loc) {
   using namespace rt;
   checkFlagId("CrossCoreSetFlag", flagId, loc);
-  record("CrossCoreSetFlag", loc, pipe);
+  {
+    // The flag and mode travel in the record so that the trusted side can replay which set released
+    // which wait (core/emulator/analysis/CrossCoreOrder.h).
+    Instr& in = record("CrossCoreSetFlag", loc, pipe);
+    in.syncId = static_cast<std::int32_t>(flagId);
+    in.count = static_cast<std::uint32_t>(mode);
+  }
   CrossRegion& r = needRegion("CrossCoreSetFlag", loc);
   CrossShared& s = *r.shared;
   const auto flag = static_cast<std::uint32_t>(flagId);
@@ -375,7 +381,7 @@ void crossCoreWait(int /*mode*/, Pipe pipe, std::int64_t flagId, SrcLoc loc) {
   }
   bump(s);
   // Later instructions of this core start after the wait (recorded as a barrier on every pipe).
-  syncBarrierAll("CrossCoreWaitFlag", loc);
+  syncBarrierAll("CrossCoreWaitFlag", loc).syncId = static_cast<std::int32_t>(flagId);
 }
 
 }  // namespace kwb_sim

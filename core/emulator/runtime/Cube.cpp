@@ -18,6 +18,7 @@
 
 #include "BlockContext.h"
 #include "CubeGemm.h"
+#include "GmAtomic.h"
 #include "kwb_sim/cube.h"
 
 namespace kwb_sim {
@@ -418,6 +419,7 @@ void cubeFixpipe(const GmDesc& dst, ElemDesc de, const LocalDesc& src, ElemDesc 
     rec->burstCount = mS * std::max<std::uint32_t>(nd, 1);
     rec->burstLen = nS * de.size;
     rec->gmStride = nz2nd ? static_cast<std::uint64_t>(p.dstStride) * de.size : 32;
+    rec->atomic = g_block.atomicOp;
     noteGmSource(*rec, dst);
   };
   if (!requireSpace(api, src, MemSpace::L0C, "CO1", loc, pipe, 1, "the source")) return finish(0);
@@ -492,6 +494,7 @@ void cubeFixpipe(const GmDesc& dst, ElemDesc de, const LocalDesc& src, ElemDesc 
   rt::syncOperand(pipe, MemSpace::L0C, localOff(src), static_cast<std::uint32_t>(srcSpan), false, api, loc,
                   1);
   std::uint8_t* g = gmAlias(dst.ptr);
+  const bool atomic = g_block.atomicOp != AtomicOp::None;
   std::uint64_t moved = 0;
   for (std::uint32_t t = 0; t < nd; ++t)
     for (std::uint32_t i = 0; i < mS; ++i)
@@ -505,26 +508,32 @@ void cubeFixpipe(const GmDesc& dst, ElemDesc de, const LocalDesc& src, ElemDesc 
                                                (static_cast<std::uint64_t>(i) * 16 + j % 16) * de.size;
         if (dOff + de.size > gmOk) continue;
         const std::uint8_t* s = src.ptr + sIdx * se.size;
-        std::uint8_t* d = g + dOff;
+        std::uint8_t out[4];
         if (floatSrc) {
           float v;
           std::memcpy(&v, s, 4);
           if (p.reluEn && v < 0.0f) v = 0.0f;
           if (toHalf) {
             const std::uint16_t h = half::fromFloat(v);  // CAST_RINT: round to nearest, ties to even
-            std::memcpy(d, &h, 2);
+            std::memcpy(out, &h, 2);
           } else if (toBf16) {
             const std::uint16_t h = bfloat16::fromFloat(v);
-            std::memcpy(d, &h, 2);
+            std::memcpy(out, &h, 2);
           } else {
-            std::memcpy(d, &v, 4);
+            std::memcpy(out, &v, 4);
           }
         } else {
           std::int32_t v;
           std::memcpy(&v, s, 4);
           if (p.reluEn && v < 0) v = 0;
-          std::memcpy(d, &v, 4);
+          std::memcpy(out, &v, 4);
         }
+        // Under SetAtomicAdd/Max/Min the FIX pipe accumulates into GM like a UB->GM copy (split-K
+        // partial products summed by several cores).
+        if (atomic)
+          rt::gmAccumulate(g + dOff, out, de.size);
+        else
+          std::memcpy(g + dOff, out, de.size);
         moved += de.size;
       }
   finish(moved);

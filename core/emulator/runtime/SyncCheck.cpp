@@ -322,14 +322,15 @@ void flagWait(AscendC::HardEvent evt, int id, SrcLoc loc) {
 }
 
 namespace {
-void barrierNamed(const char* api, Pipe p, SrcLoc loc) {
+Instr& barrierNamed(const char* api, Pipe p, SrcLoc loc) {
   Instr& in = record(api, loc, p == Pipe::None ? Pipe::S : p);
   in.sync = SyncKind::Barrier;
   in.syncSrc = in.syncDst = p;
-  if (p != Pipe::All) return;
+  if (p != Pipe::All) return in;
   SyncState& st = S();
   for (int a = 0; a < P; ++a)
     for (int b = 0; b < P; ++b) st.vc[a][b] = st.seq[b];
+  return in;
 }
 }  // namespace
 
@@ -338,8 +339,8 @@ void barrier(pipe_t pipe, SrcLoc loc) {
 }
 
 namespace rt {
-void syncBarrierAll(const char* api, SrcLoc loc) {
-  barrierNamed(api, Pipe::All, loc);
+Instr& syncBarrierAll(const char* api, SrcLoc loc) {
+  return barrierNamed(api, Pipe::All, loc);
 }
 }  // namespace rt
 

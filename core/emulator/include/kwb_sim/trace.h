@@ -23,6 +23,10 @@
 //                buffer id (none for the buffer's first use). pipe = syncDst.
 //   Barrier      PipeBarrier<p>: syncSrc = syncDst = p; pipe = p. With p == Pipe::All every pipe waits
 //                until all earlier instructions on all pipes have finished.
+//   Cross-core records (core/emulator/analysis/CrossCoreOrder.h): a CrossCoreSetFlag is a work record on
+//                its pipe with syncId = flag id and count = mode; a CrossCoreWaitFlag is a Barrier on
+//                every pipe with syncId = flag id; a SyncAll is a Barrier on every pipe with syncId 1 when
+//                it spans the AIVs only (else 0) and count = a plain kernel's participating blocks.
 // Queue positions map to pipes as on hardware: VECIN producer MTE2 / consumer V, VECOUT producer V /
 // consumer MTE3, VECCALC V/V, TQueBind<VECIN,VECOUT> MTE2/MTE3, A1/B1 MTE2/MTE1, A2/B2 MTE1/M, CO1 M/FIX.
 //
