@@ -23,12 +23,12 @@ struct FlashAttentionFwdTilingData {
 #include "kernel_operator.h"
 using namespace AscendC;
 
-constexpr uint32_t TILE = 128;     // query and key tile (equal, so the diagonal tile is tile t of pair t)
-constexpr uint32_t MAX_D = 128;    // L0A holds Q and P (2 x 128 x 128 half = 64 KB)
-constexpr uint32_t AIV_ROWS = 64;  // rows per AIV: sub-block 0 takes rows 0..63 of a tile, 1 takes 64..127
-constexpr uint16_t FLAG_S = 1;     // AIC -> AIVs: S tile in the workspace
-constexpr uint16_t FLAG_P = 2;     // AIVs -> AIC: P tile in the workspace
-constexpr uint16_t FLAG_PV = 3;    // AIC -> AIVs: P V tile in the workspace
+constexpr uint32_t TILE = 128;      // query and key tile (equal, so the diagonal tile is tile t of pair t)
+constexpr uint32_t MAX_D = 128;     // L0A holds Q and P (2 x 128 x 128 half = 64 KB)
+constexpr uint32_t AIV_ROWS = 64;   // rows per AIV: sub-block 0 takes rows 0..63 of a tile, 1 takes 64..127
+constexpr uint16_t FLAG_S = 1;      // AIC -> AIVs: S tile in the workspace
+constexpr uint16_t FLAG_P = 2;      // AIVs -> AIC: P tile in the workspace
+constexpr uint16_t FLAG_PV = 3;     // AIC -> AIVs: P V tile in the workspace
 constexpr float MASKED = -1.0e30f;  // added to masked scores: exp underflows to exactly 0
 
 // Workspace of one block: S [128 x 128] float, P [128 x 128] half, P V [128 x D] float.
@@ -100,15 +100,13 @@ class KernelFlashAttentionFwd {
   }
 
  private:
-  __aicore__ inline uint32_t KeyTiles(uint32_t qt) const {
-    return t_.causal ? qt + 1 : t_.qTiles;
-  }
+  __aicore__ inline uint32_t KeyTiles(uint32_t qt) const { return t_.causal ? qt + 1 : t_.qTiles; }
 
   // ---- AIC ----
   // rows x cols of a row-major half matrix (row stride srcD) from GM into L1 as NZ, then to L0A as Zz.
   // One row runs as GEMV (devkit Mmad.md): A is read as contiguous elements.
-  __aicore__ inline void LoadA(LocalTensor<half>& a2, const GlobalTensor<half>& src, uint32_t rows, uint32_t cols,
-                               uint32_t srcD) {
+  __aicore__ inline void LoadA(LocalTensor<half>& a2, const GlobalTensor<half>& src, uint32_t rows,
+                               uint32_t cols, uint32_t srcD) {
     LocalTensor<half> a1 = qA1.AllocTensor<half>();
     DataCopy(a1, src, Nd2NzParams(1, rows, cols, 0, srcD, rows == 1 ? 1 : Align16(rows), 1, 0));
     qA1.EnQue(a1);
@@ -183,8 +181,8 @@ class KernelFlashAttentionFwd {
     qQ2.FreeTensor(q2);
   }
 
-  __aicore__ inline void Multiply(LocalTensor<float>& c1, LocalTensor<half>& a2, LocalTensor<half>& b2, uint32_t m,
-                                  uint32_t n, uint32_t k) {
+  __aicore__ inline void Multiply(LocalTensor<float>& c1, LocalTensor<half>& a2, LocalTensor<half>& b2,
+                                  uint32_t m, uint32_t n, uint32_t k) {
     MmadParams p;
     p.m = m;
     p.n = n;
@@ -281,7 +279,8 @@ class KernelFlashAttentionFwd {
       }
     }
     if (rows == 0) return;
-    for (uint32_t r = 0; r < rows; r++) Muls(acc[r * d], acc[r * d], 1.0f / rowSum[r], static_cast<int32_t>(d));
+    for (uint32_t r = 0; r < rows; r++)
+      Muls(acc[r * d], acc[r * d], 1.0f / rowSum[r], static_cast<int32_t>(d));
     LocalTensor<half> out = outO.AllocTensor<half>();
     Cast(out, acc, RoundMode::CAST_RINT, static_cast<int32_t>(rows * d));
     outO.EnQue(out);
