@@ -52,7 +52,8 @@ class Replay {
   Replay(const LaunchTrace& lt) : lt_(lt), procs_(static_cast<std::uint32_t>(lt.blocks.size())) {
     mix_ = lt.coresPerBlock > 1;
     meta_.resize(procs_);
-    for (std::uint32_t p = 0; p < procs_; ++p) meta_[p] = {mix_ && lt.blocks[p].core == 1, lt.blocks[p].block};
+    for (std::uint32_t p = 0; p < procs_; ++p)
+      meta_[p] = {mix_ && lt.blocks[p].core == 1, lt.blocks[p].block};
     counterSource_.assign(static_cast<std::size_t>(procs_) * kFlags, -1);
     events_.resize(procs_);
     for (std::uint32_t p = 0; p < procs_; ++p)
@@ -286,7 +287,8 @@ const std::uint32_t* CrossCoreOrder::clock(std::uint32_t p, std::uint32_t s) con
          static_cast<std::size_t>(slotOf_[p][static_cast<std::size_t>(it - wanted.begin())]) * procs_;
 }
 
-bool CrossCoreOrder::happensBefore(std::uint32_t pa, std::uint32_t sa, std::uint32_t pb, std::uint32_t sb) const {
+bool CrossCoreOrder::happensBefore(std::uint32_t pa, std::uint32_t sa, std::uint32_t pb,
+                                   std::uint32_t sb) const {
   const std::uint32_t* c = clock(pb, sb);
   return c != nullptr && pa < procs_ && c[pa] > sa;
 }

@@ -10,10 +10,10 @@
 namespace kwb_sim::rt {
 
 namespace {
-// Atomic accumulation into GM (UB->GM DataCopy, L0C->GM Fixpipe under SetAtomicAdd/Max/Min): each element is combined with GM by a compare-and-swap loop on the shared
-// GM mapping, so concurrent blocks (separate processes) never lose an update. The element type is the
-// one given to SetAtomic*<T>. A GM address not aligned to the element (already reported as
-// misaligned-copy) is combined without the CAS.
+// Atomic accumulation into GM (UB->GM DataCopy, L0C->GM Fixpipe under SetAtomicAdd/Max/Min): each element is
+// combined with GM by a compare-and-swap loop on the shared GM mapping, so concurrent blocks (separate
+// processes) never lose an update. The element type is the one given to SetAtomic*<T>. A GM address not
+// aligned to the element (already reported as misaligned-copy) is combined without the CAS.
 template <typename Bits>
 Bits combineBits(AtomicOp op, DType dt, Bits g, Bits v) {
   auto pick = [&](auto a, auto b) {
@@ -85,6 +85,5 @@ void gmAccumulate(std::uint8_t* d, const std::uint8_t* s, std::uint64_t n) {
   else
     accumulateElems<std::uint32_t>(d, s, n, op, dt);
 }
-
 
 }  // namespace kwb_sim::rt

@@ -33,7 +33,8 @@ __aicore__ inline uint32_t MinU(uint32_t a, uint32_t b) {
 
 class KernelMatmulBiasRelu {
  public:
-  __aicore__ inline void Init(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, const MatmulBiasReluTilingData& t) {
+  __aicore__ inline void Init(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c,
+                              const MatmulBiasReluTilingData& t) {
     m_ = t.m;
     n_ = t.n;
     k_ = t.k;
@@ -157,8 +158,8 @@ class KernelMatmulBiasRelu {
   uint32_t m_ = 0, n_ = 0, k_ = 0;
 };
 
-extern "C" __global__ __aicore__ void matmul_bias_relu(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR workspace,
-                                                     GM_ADDR tiling) {
+extern "C" __global__ __aicore__ void matmul_bias_relu(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c,
+                                                       GM_ADDR workspace, GM_ADDR tiling) {
   MatmulBiasReluTilingData t = *reinterpret_cast<__gm__ MatmulBiasReluTilingData*>(tiling);
   KernelMatmulBiasRelu op;
   op.Init(a, b, bias, c, t);
