@@ -42,7 +42,7 @@ using SeenSites = std::map<std::pair<std::string, std::string>, bool>;
 
 // "block 3", or in a mix kernel "block 3 (AIV 1)" when both writers are of one block.
 std::string writerName(const LaunchTrace& lt, const GmWrite& w, bool sameBlock) {
-  const std::string block = "block " + std::to_string(w.block);
+  std::string block = "block " + std::to_string(w.block);
   if (!sameBlock || w.proc >= lt.blocks.size()) return block;
   const BlockTrace& bt = lt.blocks[w.proc];
   return block + (bt.core == 1 ? std::string(" (AIC)") : " (AIV " + std::to_string(bt.subBlock) + ")");
