@@ -20,6 +20,10 @@ WORK=$(mktemp -d)
 SERVER_PID=""
 cleanup() {
   [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null
+  # After a failure: a suite still running in the background (this shell's jobs), and its Slurm jobs
+  # (their slurmstepd would outlive the daemons that stop-slurm.sh stops).
+  for pid in $(jobs -p); do kill -9 "$pid" 2>/dev/null; done
+  [ -f "$WORK/slurm/env" ] && (source "$WORK/slurm/env"; timeout 20 scancel --user="$(id -un)" 2>/dev/null; sleep 1)
   "$SRC/tests/services/stop-slurm.sh" "$WORK/slurm"
   rm -rf "$WORK"
 }
