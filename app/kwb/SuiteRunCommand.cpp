@@ -166,12 +166,13 @@ std::string defaultOutDir() {
   return std::string("suite-") + stamp;
 }
 
-// The command a Slurm job runs for one sample: this kwb, with the LLM endpoint given explicitly (the
-// key stays in the environment variable it names, which sbatch passes on with the rest).
+// The command every element of a Slurm job array runs: this kwb, with the array's manifest (the element
+// picks its sample by SLURM_ARRAY_TASK_ID) and the LLM endpoint given explicitly (the key stays in the
+// environment variable it names, which sbatch passes on with the rest).
 std::vector<std::string> runSampleCommand(const std::string& kwb, const fs::path& dir,
-                                          const std::string& task, int sample, const LlmEndpointConfig& cfg,
+                                          const fs::path& manifest, const LlmEndpointConfig& cfg,
                                           std::optional<std::uint64_t> seed) {
-  std::vector<std::string> argv{kwb, "suite", "run-sample", dir.string(), task, std::to_string(sample)};
+  std::vector<std::string> argv{kwb, "suite", "run-sample", dir.string(), "--manifest", manifest.string()};
   auto add = [&](const char* option, const std::string& value) {
     if (value.empty()) return;
     argv.push_back(option);
@@ -357,13 +358,14 @@ int runSuiteAgent(SuiteRunArgs a) {
     so.timeLimit = a.timeLimit;
     so.account = a.account;
     so.maxRetries = a.maxRetries;
+    so.maxRunning = a.workers;
     so.pollInterval = std::chrono::milliseconds(std::lround(a.pollSeconds * 1000));
     if (!cfg.apiKeyEnv.empty()) so.passEnvironment.push_back(cfg.apiKeyEnv);
     so.onEvent = onEvent;
     const std::string self = fs::read_symlink("/proc/self/exe", ec).string();
     const fs::path absDir = fs::absolute(dir);
-    so.jobCommand = [self, absDir, cfg, seed](const std::string& task, int sample) {
-      return runSampleCommand(self, absDir, task, sample, cfg, seed);
+    so.jobCommand = [self, absDir, cfg, seed](const fs::path& manifest) {
+      return runSampleCommand(self, absDir, manifest, cfg, seed);
     };
     try {
       SlurmExecutor executor(dir, plan, std::move(so));
@@ -500,9 +502,11 @@ void addSuiteRunCommands(CLI::App& suite, Context& ctx) {
   run->add_flag("--no-expert", a->noExpert, "Do not measure the expert candidates (no fast_p vs expert)");
   run->add_flag("--no-report", a->noReport, "Do not write report.json/.xml/.html at the end");
   run->add_flag("--json", a->json, "One JSON line per event on stdout");
-  run->add_option("--executor", a->executor,
-                  "Where the samples run: local (threads), slurm (one job each) or ssh://user@host[:port] "
-                  "(threads here, every build and run on that NPU host)");
+  run->add_option(
+      "--executor", a->executor,
+      "Where the samples run: local (threads), slurm (one job array, --workers elements at once) or "
+      "ssh://user@host[:port] "
+      "(threads here, every build and run on that NPU host)");
   run->add_option("--ssh-config", a->ssh.configFile,
                   "ssh config file for ssh:// (default $KWB_SSH_CONFIG, else ~/.ssh/config)");
   run->add_option("--remote-dir", a->ssh.remoteDir,
@@ -513,9 +517,10 @@ void addSuiteRunCommands(CLI::App& suite, Context& ctx) {
       "--keep-remote", a->ssh.keepRemote,
       "Keep each evaluation's remote workspace (by default it is removed when the evaluation ends)");
   run->add_option("--partition", a->partition, "Slurm partition of the jobs (--executor slurm)");
-  run->add_option("--time", a->timeLimit, "Slurm time limit of each job, e.g. 30 or 1:00:00");
+  run->add_option("--time", a->timeLimit, "Slurm time limit of each array element, e.g. 30 or 1:00:00");
   run->add_option("--account", a->account, "Slurm account to charge");
-  run->add_option("--max-retries", a->maxRetries, "Resubmissions of a killed or preempted job (Slurm)")
+  run->add_option("--max-retries", a->maxRetries,
+                  "Resubmissions of a sample whose array element was killed or preempted (Slurm)")
       ->check(CLI::Range(0, 20));
   run->add_option("--poll-seconds", a->pollSeconds, "How often squeue is asked (Slurm)")
       ->check(CLI::Range(0.2, 600.0));

@@ -41,7 +41,68 @@ std::vector<std::string> splitBars(const std::string& line) {
   return out;
 }
 
+std::optional<int> smallNumber(const std::string& s) {
+  if (s.empty() || s.size() > 9) return std::nullopt;
+  for (char c : s)
+    if (!std::isdigit(static_cast<unsigned char>(c))) return std::nullopt;
+  return std::stoi(s);
+}
+
+// "12", "12_3", or the folded pending elements "12_[2-3%2]" / "12_[1,4-5]" as one id per element;
+// empty when `field` is none of these.
+std::vector<std::string> expandJobIds(const std::string& field) {
+  if (isJobId(field)) return {field};
+  const auto open = field.find("_[");
+  if (open == std::string::npos || field.back() != ']' || !isJobId(field.substr(0, open))) return {};
+  const std::string arrayJobId = field.substr(0, open);
+  std::string ranges = field.substr(open + 2, field.size() - open - 3);
+  ranges = ranges.substr(0, ranges.find('%'));  // the throttle
+  std::vector<std::string> ids;
+  std::istringstream in(ranges);
+  std::string range;
+  while (std::getline(in, range, ',')) {
+    const auto dash = range.find('-');
+    const auto first = smallNumber(range.substr(0, dash));
+    const auto last = dash == std::string::npos ? first : smallNumber(range.substr(dash + 1));
+    // A folded line covers at most one array (kMaxSlurmArraySize elements by this executor, Slurm's
+    // MaxArraySize elsewhere); a wider range is not squeue's output.
+    if (!first || !last || *last < *first || *last - *first > 1000000) return {};
+    for (int i = *first; i <= *last; ++i) ids.push_back(slurmArrayElementJobId(arrayJobId, i));
+  }
+  return ids;
+}
+
+// Trailing CR/spaces and leading spaces removed.
+std::string trimmed(std::string line) {
+  while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+  std::size_t lead = 0;
+  while (lead < line.size() && line[lead] == ' ') ++lead;
+  return line.substr(lead);
+}
+
 }  // namespace
+
+std::string slurmArraySpec(int size, int throttle) {
+  if (size < 1 || size > kMaxSlurmArraySize)
+    throw std::invalid_argument("a Slurm job array of " + std::to_string(size) + " elements (1 to " +
+                                std::to_string(kMaxSlurmArraySize) + ")");
+  if (throttle < 0) throw std::invalid_argument("a negative job array throttle");
+  std::string spec = size == 1 ? "0" : "0-" + std::to_string(size - 1);
+  if (throttle > 0) spec += "%" + std::to_string(throttle);
+  return spec;
+}
+
+std::optional<SlurmArrayElementId> parseSlurmArrayElementId(const std::string& jobId) {
+  const auto underscore = jobId.find('_');
+  if (underscore == std::string::npos || !isJobId(jobId)) return std::nullopt;
+  const auto index = smallNumber(jobId.substr(underscore + 1));
+  if (!index) return std::nullopt;
+  return SlurmArrayElementId{jobId.substr(0, underscore), *index};
+}
+
+std::string slurmArrayElementJobId(const std::string& arrayJobId, int index) {
+  return arrayJobId + "_" + std::to_string(index);
+}
 
 std::string slurmOptionProblem(const std::string& option, const std::string& value) {
   if (value.empty()) return "";
@@ -71,6 +132,7 @@ std::vector<std::string> sbatchArgv(const SlurmJobRequest& job) {
   if (job.command.empty()) throw std::invalid_argument("a Slurm job needs a command");
   std::vector<std::string> argv{"sbatch", "--parsable", "--job-name=" + job.jobName, "--nodes=1",
                                 "--ntasks=1"};
+  if (job.arraySize > 0) argv.push_back("--array=" + slurmArraySpec(job.arraySize, job.arrayThrottle));
   if (!job.partition.empty()) argv.push_back("--partition=" + job.partition);
   if (!job.timeLimit.empty()) argv.push_back("--time=" + job.timeLimit);
   if (!job.account.empty()) argv.push_back("--account=" + job.account);
@@ -97,7 +159,7 @@ std::optional<std::string> parseSbatchJobId(const std::string& stdoutText) {
 std::vector<std::string> squeueArgv(const std::vector<std::string>& jobIds) {
   std::string ids;
   for (const auto& id : jobIds) ids += (ids.empty() ? "" : ",") + id;
-  return {"squeue", "--noheader", "--states=all", "--jobs=" + ids, "--format=%i|%T|%r"};
+  return {"squeue", "--noheader", "--array", "--states=all", "--jobs=" + ids, "--format=%i|%T|%r"};
 }
 
 SlurmJobPhase slurmJobPhase(const std::string& state) {
@@ -117,27 +179,77 @@ std::map<std::string, SlurmJobState> parseSqueue(const std::string& text) {
   int number = 0;
   while (std::getline(in, line)) {
     ++number;
-    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
-    std::size_t lead = 0;
-    while (lead < line.size() && line[lead] == ' ') ++lead;
-    line.erase(0, lead);
+    line = trimmed(line);
     if (line.empty()) continue;
     const auto fields = splitBars(line);
-    if (fields.size() != 3 || !isJobId(fields[0]) || fields[1].empty())
+    const auto ids = fields.size() == 3 ? expandJobIds(fields[0]) : std::vector<std::string>{};
+    if (ids.empty() || fields[1].empty())
       throw std::runtime_error("squeue output line " + std::to_string(number) +
                                " is not ID|STATE|REASON: " + line.substr(0, 200));
-    SlurmJobState s;
-    s.jobId = fields[0];
-    s.state = fields[1].substr(0, fields[1].find(' '));
-    s.reason = fields[2];
-    s.phase = slurmJobPhase(s.state);
-    out[s.jobId] = std::move(s);
+    for (const auto& id : ids) {
+      SlurmJobState s;
+      s.jobId = id;
+      s.state = fields[1].substr(0, fields[1].find(' '));
+      s.reason = fields[2];
+      s.phase = slurmJobPhase(s.state);
+      out[s.jobId] = std::move(s);
+    }
   }
   return out;
 }
 
 bool squeueFoundNoneOfTheJobs(int exitCode, const std::string& stderrText) {
   return exitCode == 1 && stderrText.find("Invalid job id specified") != std::string::npos;
+}
+
+std::vector<std::string> scancelArgv(const std::vector<std::string>& jobIds) {
+  std::vector<std::string> argv{"scancel"};
+  argv.insert(argv.end(), jobIds.begin(), jobIds.end());
+  return argv;
+}
+
+std::vector<std::string> sacctArgv(const std::vector<std::string>& jobIds) {
+  std::string ids;
+  for (const auto& id : jobIds) ids += (ids.empty() ? "" : ",") + id;
+  return {"sacct",         "--noheader",    "--parsable2",
+          "--allocations", "--jobs=" + ids, "--format=JobID,State,ExitCode"};
+}
+
+std::map<std::string, SlurmAccountingRecord> parseSacct(const std::string& text) {
+  std::map<std::string, SlurmAccountingRecord> out;
+  std::istringstream in(text);
+  std::string line;
+  int number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    line = trimmed(line);
+    if (line.empty()) continue;
+    const auto fields = splitBars(line);
+    // A step ("12_3.batch", "12.extern") says nothing the allocation's line does not.
+    if (fields.size() == 3 && fields[0].find('.') != std::string::npos &&
+        !expandJobIds(fields[0].substr(0, fields[0].find('.'))).empty())
+      continue;
+    const auto ids = fields.size() == 3 ? expandJobIds(fields[0]) : std::vector<std::string>{};
+    if (ids.empty() || fields[1].empty())
+      throw std::runtime_error("sacct output line " + std::to_string(number) +
+                               " is not JobID|State|ExitCode: " + line.substr(0, 200));
+    for (const auto& id : ids) out[id] = {id, fields[1].substr(0, fields[1].find(' ')), fields[2]};
+  }
+  return out;
+}
+
+bool sacctSaysAccountingDisabled(int exitCode, const std::string& stderrText) {
+  return exitCode != 0 && stderrText.find("accounting storage is disabled") != std::string::npos;
+}
+
+std::optional<int> sacctExitStatus(const SlurmAccountingRecord& record) {
+  if (record.state != "COMPLETED" && record.state != "FAILED") return std::nullopt;
+  const auto colon = record.exitCode.find(':');
+  if (colon == std::string::npos) return std::nullopt;
+  const auto status = smallNumber(record.exitCode.substr(0, colon));
+  const auto signal = smallNumber(record.exitCode.substr(colon + 1));
+  if (!status || !signal || *signal != 0) return std::nullopt;
+  return status;
 }
 
 }  // namespace kwb::suite

@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Runs a suite's samples as Slurm batch jobs (docs/suites.md, "Slurm"): one sbatch per sample that is
-// not done, each job running `kwb suite run-sample DIR TASK K` in the shared suite folder. Results come
-// back through the file system only: a sample is done when its .done.json marker exists (SuiteLayout.h),
-// and the job's exit status file (slurmSampleStatusFile) says how a job without one ended. squeue is
-// polled for the jobs' states; a job that ends without its marker because it was killed (scancel,
-// preemption, node failure, time limit, any signal) is submitted again, at most maxRetries times, and
-// its sample continues its half-done session. stop() (SIGINT/SIGTERM) cancels every job still queued
-// or running with scancel; their sessions stay resumable.
+// Runs a suite's samples as one Slurm job array (docs/suites.md, "Slurm"): the samples that are not
+// done are listed in a manifest (SlurmArrayManifest.h) and submitted with one
+// `sbatch --array=0-(N-1)%W`, element i running `kwb suite run-sample DIR --manifest FILE`, which runs
+// the manifest's i-th sample in the shared suite folder. Results come back through the file system: a
+// sample is done when its .done.json marker exists (SuiteLayout.h), and the element's exit status file
+// (slurmSampleStatusFile) says how one without it ended. squeue is polled for the state of each element
+// ("<array job id>_<index>"); once an element has ended, sacct gives its recorded final state where the
+// cluster keeps accounting (without slurmdbd sacct says accounting is disabled, and squeue's state and
+// the files are all there is). Elements that ended without their marker because they were killed
+// (scancel, preemption, node failure, time limit, any signal) are submitted again together as a new
+// array of just those samples, at most maxRetries times each, and their samples continue their
+// half-done sessions. stop() (SIGINT/SIGTERM) cancels the arrays still running (scancel <array job
+// id>); their sessions stay resumable.
 
 #include <atomic>
 #include <chrono>
@@ -24,31 +29,29 @@ namespace kwb::suite {
 
 struct SlurmExecutorOptions {
   std::string partition, timeLimit, account;  // checked with slurmOptionProblem
-  int maxRetries = 2;                         // resubmissions per sample after a killed job
+  int maxRetries = 2;                         // resubmissions per sample after a killed element
+  int maxRunning = 0;                         // elements of an array running at once (0: no limit)
   std::chrono::milliseconds pollInterval{2000};
   // Consecutive failed squeue calls after which the run gives up (the controller is gone).
   int maxQueryFailures = 30;
-  // The job's command for one sample (kwb suite run-sample DIR TASK K plus the LLM options).
-  std::function<std::vector<std::string>(const std::string& task, int sample)> jobCommand;
+  // The command of every element of the array whose manifest is given (kwb suite run-sample DIR
+  // --manifest FILE plus the LLM options).
+  std::function<std::vector<std::string>(const std::filesystem::path& manifest)> jobCommand;
   // Variables of this process that sbatch must pass on to the jobs although ProcessRunner keeps secrets
   // from children (the LLM key's variable: the job's kwb needs it).
   std::vector<std::string> passEnvironment;
-  // Events: "job_submitted", "job_state", "job_retried", "sample_finished", "suite_finished" (with
-  // done/total like SuiteRunner's).
+  // Events: "suite_started", "array_submitted", "job_submitted" (one per element), "job_state",
+  // "job_retried", "sample_finished", "suite_finished" (with done/total like SuiteRunner's).
   std::function<void(const SuiteEvent&)> onEvent;
 };
 
 // DIR/slurm/<task>.sample-<k>.status.json: {"exit": N} written by run-sample as it ends.
 std::filesystem::path slurmSampleStatusFile(const std::filesystem::path& suiteDir, const std::string& task,
                                             int sample);
-// DIR/slurm/<task>.sample-<k>.try-<n>.out: the job's stdout and stderr.
-std::filesystem::path slurmJobOutputFile(const std::filesystem::path& suiteDir, const std::string& task,
-                                         int sample, int attempt);
-
-// Whether a job that left the queue without its .done.json ran into a kill rather than a decision of its
-// own: no status file (killed before kwb could write it, e.g. SIGKILL, node failure) or an exit status
-// of 128 + a signal (stopped by scancel's or the preemption's SIGTERM). Exit 1-4 (a budget, bad input,
-// a workbench or LLM failure) are the sample's outcome and not retried.
+// Whether an element that left the queue without its .done.json ran into a kill rather than a decision
+// of its own: no exit status (no status file and none in sacct: killed before kwb could write it, e.g.
+// SIGKILL, node failure) or 128 + a signal (stopped by scancel's or the preemption's SIGTERM). Exit 1-4
+// (a budget, bad input, a workbench or LLM failure) are the sample's outcome and not retried.
 bool slurmJobWasKilled(std::optional<int> exitStatus);
 
 class SlurmExecutor {
