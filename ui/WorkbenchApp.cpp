@@ -12,7 +12,6 @@
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
-#include <QTabWidget>
 #include <QTimer>
 
 #include "core/agent/AgentLoop.h"
@@ -27,12 +26,10 @@
 #include "ui/AgentBridge.h"
 #include "ui/LessonProgress.h"
 #include "ui/MainWindow.h"
-#include "ui/NewSessionDialog.h"
 #include "ui/ProviderSettings.h"
 #include "ui/RemoteHostSettings.h"
 #include "ui/SessionDefaults.h"
 #include "ui/SessionHistory.h"
-#include "ui/SettingsDialog.h"
 #include "ui/SuiteView.h"
 #include "ui/UiLogging.h"
 
