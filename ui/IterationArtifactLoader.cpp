@@ -48,6 +48,18 @@ IterationArtifacts IterationArtifactLoader::read(const std::filesystem::path& di
   if (std::filesystem::exists(dir / "eval.json", ec)) {
     const auto report = nlohmann::json::parse(readTextFileOrEmpty(dir / "eval.json"), nullptr, false);
     if (const auto line = reportTimingsSummaryLine(report)) out.evalTimings = QString::fromStdString(*line);
+    // eval.json is the workbench's own report, but a damaged one must not throw here.
+    const auto artifacts = report.is_object() ? report.find("artifacts") : report.end();
+    if (artifacts != report.end() && artifacts->is_object()) {
+      const auto host = artifacts->find("remote_host");
+      const auto ranOn = report.find("ran_on");
+      if (host != artifacts->end() && host->is_string())
+        out.remoteRun = QStringLiteral("%1 on %2")
+                            .arg(ranOn != report.end() && ranOn->is_string()
+                                     ? QString::fromStdString(ranOn->get<std::string>())
+                                     : QStringLiteral("?"),
+                                 QString::fromStdString(host->get<std::string>()));
+    }
   }
   return out;
 }

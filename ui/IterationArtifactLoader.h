@@ -25,6 +25,9 @@ struct IterationArtifacts {
   QString prompt, reply, feedback;
   // Where the iteration's evaluation spent its time, one line (eval.json's "timings"); empty: none.
   QString evalTimings;
+  // Where a remote evaluation ran: "cann-sim on ssh://user@host" (eval.json's ran_on and
+  // artifacts.remote_host); empty for one that ran on this machine.
+  QString remoteRun;
 };
 
 class IterationArtifactLoader : public QObject {

@@ -142,6 +142,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   clockTimer_->setInterval(1000);
   connect(clockTimer_, &QTimer::timeout, this, &MainWindow::refreshElapsed);
   backendLabel_ = new QLabel(tr("backend: built-in Ascend C emulator (no NPU)"), this);
+  backendLabel_->setObjectName(QStringLiteral("backendLabel"));
   statusBar()->addPermanentWidget(stateLabel_);
   statusBar()->addPermanentWidget(iterationLabel_);
   statusBar()->addPermanentWidget(tokensLabel_);
@@ -253,12 +254,21 @@ void MainWindow::showSession(const Session& session, std::optional<std::filesyst
   timelineView_->expandAll();
   refreshConstraintCounts();
   setWindowTitle(tr("Kernel Workbench — %1").arg(QString::fromStdString(session_.task.name)));
-  backendLabel_->setText(session_.settings.backend == "ascend-cann"
-                             ? tr("backend: CANN toolkit")
-                             : tr("backend: built-in Ascend C emulator (no NPU)"));
+  setBackendDescription(session_.settings.backend == "ascend-cann"
+                            ? tr("backend: CANN toolkit")
+                            : tr("backend: built-in Ascend C emulator (no NPU)"));
   refreshLatency();
   if (!session_.iterations.empty())
     selectIteration(session_.acceptedIteration.value_or(session_.iterations.back().id));
+}
+
+void MainWindow::setBackendDescription(const QString& text, const QString& toolTip) {
+  backendLabel_->setText(text);
+  backendLabel_->setToolTip(toolTip);
+}
+
+QString MainWindow::backendDescription() const {
+  return backendLabel_->text();
 }
 
 void MainWindow::refreshLatency() {
@@ -461,7 +471,11 @@ void MainWindow::applyArtifacts(const IterationArtifacts& a) {
     trace_->clearTrace();
   if (!a.traceError.isEmpty())
     statusBar()->showMessage(tr("Cannot read the pipeline trace: %1").arg(a.traceError), 8000);
-  evalTimingsLabel_->setText(a.evalTimings);
+  // A remote evaluation says where it ran before its timings (the report's ran_on and remote_host).
+  evalTimingsLabel_->setText(a.remoteRun.isEmpty() ? a.evalTimings
+                             : a.evalTimings.isEmpty()
+                                 ? tr("ran on %1").arg(a.remoteRun)
+                                 : tr("ran on %1 · %2").arg(a.remoteRun, a.evalTimings));
   if (!a.prompt.isEmpty() || !a.reply.isEmpty() || !a.feedback.isEmpty())
     conversation_->setConversation(
         it->usage ? QString::fromStdString(it->usage->provider + " " + it->usage->model).trimmed()

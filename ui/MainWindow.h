@@ -58,6 +58,10 @@ class MainWindow : public QMainWindow {
   void showExpertSolution();
   // Shows a session; `sessionDir` locates artifacts (traces, transcripts) on disk.
   void showSession(const Session& session, std::optional<std::filesystem::path> sessionDir = {});
+  // The status bar's backend label (showSession sets it from the session's backend): where a session on
+  // a remote NPU host evaluates, and what its probe found there.
+  void setBackendDescription(const QString& text, const QString& toolTip = {});
+  QString backendDescription() const;
   // Copies the shown session folder (everything but its lock) to `target`, which must not exist yet.
   // Sessions are autosaved as they go; this is "save a copy" for sharing or archiving.
   bool saveSessionCopy(const QString& target);

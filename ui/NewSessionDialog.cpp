@@ -82,6 +82,7 @@ NewSessionDialog::NewSessionDialog(const QString& tasksDir, const SessionDefault
   form->addRow(QString(), error_);
 
   backend_ = new QComboBox(this);
+  backend_->setObjectName(QStringLiteral("backend"));
   backend_->addItem(tr("Built-in Ascend C emulator (CPU, no NPU needed)"), QStringLiteral("ascend-sim"));
   const auto cann = detectCann();
   backend_->addItem(cann && cann->bisheng
@@ -93,6 +94,11 @@ NewSessionDialog::NewSessionDialog(const QString& tasksDir, const SessionDefault
     backend_->setItemData(1, tr("Set ASCEND_TOOLKIT_HOME or install CANN to run on the toolkit"),
                           Qt::ToolTipRole);
   }
+  backend_->addItem(QString(), QString::fromLatin1(kRemoteBackendChoice));
+  defaultBackend_ = defaults.backend;
+  if (defaults.backend == QStringLiteral("ascend-cann") && cann && cann->bisheng)
+    backend_->setCurrentIndex(1);
+  setRemoteHost({});
   form->addRow(tr("Backend"), backend_);
 
   soc_ = new QComboBox(this);
@@ -215,6 +221,25 @@ void NewSessionDialog::setProviderSummary(const QString& summary) {
   provider_->setText(breakableText(summary));
   provider_->setToolTip(summary);
   relayout();
+}
+
+void NewSessionDialog::setRemoteHost(const RemoteHostSettings& host) {
+  const int at = backend_->findData(QString::fromLatin1(kRemoteBackendChoice));
+  auto* model = qobject_cast<QStandardItemModel*>(backend_->model());
+  if (at < 0 || !model) return;
+  const RemoteHostProblems problems = checkRemoteHost(host);
+  const bool usable = !problems.any();
+  backend_->setItemText(at, usable ? tr("Remote NPU host over SSH (%1)").arg(host.url)
+                                   : tr("Remote NPU host over SSH (not set up)"));
+  backend_->setItemData(
+      at,
+      usable ? tr("Builds and runs on %1 with its CANN toolkit (Tools ▸ Backend and remote NPU host…)")
+                   .arg(host.url)
+             : tr("Set the host in Tools ▸ Backend and remote NPU host… — %1").arg(problems.summary()),
+      Qt::ToolTipRole);
+  model->item(at)->setEnabled(usable);
+  if (!usable && backend_->currentIndex() == at) backend_->setCurrentIndex(0);
+  if (usable && defaultBackend_ == QLatin1String(kRemoteBackendChoice)) backend_->setCurrentIndex(at);
 }
 
 int NewSessionDialog::taskCount() const {

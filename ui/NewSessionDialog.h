@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // New session: the task (a built-in one or any task folder, validated before it can be chosen), the
-// backend (the built-in emulator; the CANN toolkit when one is installed), the SoC, the LLM provider in
-// use (with a way to change it) and the session's limits.
+// backend (the built-in emulator; the CANN toolkit when one is installed; the remote NPU host over ssh
+// when Settings ▸ Backend names a usable one), the SoC, the LLM provider in use (with a way to change
+// it) and the session's limits.
 
 #include <QDialog>
 
 #include "core/model/Session.h"
+#include "ui/RemoteHostSettings.h"
 #include "ui/SessionDefaults.h"
 
 class QComboBox;
@@ -19,8 +21,8 @@ class LimitsEditor;
 
 struct NewSessionChoice {
   QString taskDir;
-  QString backend = QStringLiteral("ascend-sim");
-  QString soc;  // empty: the task's
+  QString backend = QStringLiteral("ascend-sim");  // or kRemoteBackendChoice: ascend-cann on the remote host
+  QString soc;                                     // empty: the task's
   SessionLimits limits;
 };
 
@@ -37,6 +39,9 @@ class NewSessionDialog : public QDialog {
   bool selectTaskDir(const QString& dir);
   QString errorText() const;
   void setProviderSummary(const QString& summary);
+  // The remote NPU host offered as a backend: usable settings enable it (named by its address), others
+  // disable it with the reason as its tooltip. Selected when it is the default backend.
+  void setRemoteHost(const RemoteHostSettings& host);
   int taskCount() const;
   // Where "Import an operator project…" writes the task folders it makes (one per import).
   void setImportRoot(const QString& dir) { importRoot_ = dir; }
@@ -62,6 +67,7 @@ class NewSessionDialog : public QDialog {
   void finishImport(bool ok, const QString& message, const QString& taskDir);
   QString errorText_;
   QString importRoot_;
+  QString defaultBackend_;
   bool importing_ = false;
   QPushButton* import_;
   QComboBox* task_;

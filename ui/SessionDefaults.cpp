@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "ui/RemoteHostSettings.h"
+
 namespace kwb::ui {
 
 SessionDefaults builtinSessionDefaults() {
@@ -32,6 +34,9 @@ SessionDefaults loadSessionDefaults(QSettings& s) {
   s.endGroup();
   d.caseTimeoutSeconds =
       std::clamp(s.value(QStringLiteral("sandbox/caseTimeoutSeconds"), 60).toInt(), 1, 3600);
+  const QString backend = s.value(QStringLiteral("backend/default")).toString();
+  if (backend == QStringLiteral("ascend-cann") || backend == QLatin1String(kRemoteBackendChoice))
+    d.backend = backend;
   return d;
 }
 
@@ -45,6 +50,7 @@ void saveSessionDefaults(QSettings& s, const SessionDefaults& d) {
   s.setValue(QStringLiteral("targetSpeedup"), d.limits.targetSpeedup.value_or(0.0));
   s.endGroup();
   s.setValue(QStringLiteral("sandbox/caseTimeoutSeconds"), d.caseTimeoutSeconds);
+  s.setValue(QStringLiteral("backend/default"), d.backend);
   s.sync();
 }
 

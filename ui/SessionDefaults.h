@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // What a new session starts with unless the engineer changes it in the new-session dialog: the agent's
-// limits and the sandbox's per-case time limit. Stored with QSettings (Settings ▸ Limits / Sandbox).
+// limits, the sandbox's per-case time limit and the backend it evaluates on. Stored with QSettings
+// (Settings ▸ Limits / Sandbox / Backend).
 
 #include <QSettings>
 
@@ -12,6 +13,9 @@ namespace kwb::ui {
 struct SessionDefaults {
   SessionLimits limits;
   int caseTimeoutSeconds = 60;  // one sandboxed verification case
+  // "ascend-sim" (the built-in emulator), "ascend-cann" (the toolkit here) or kRemoteBackendChoice (the
+  // remote NPU host of RemoteHostSettings).
+  QString backend = QStringLiteral("ascend-sim");
   bool operator==(const SessionDefaults&) const = default;
 };
 

@@ -154,4 +154,20 @@ std::optional<SessionViewState> loadSessionViewState(QSettings& settings, const 
   return out;
 }
 
+void saveSessionRemoteHost(QSettings& settings, const QString& sessionDir, const QString& url) {
+  settings.beginGroup(viewGroup(sessionDir));
+  if (url.isEmpty())
+    settings.remove(QStringLiteral("remoteHost"));
+  else
+    settings.setValue(QStringLiteral("remoteHost"), url);
+  settings.endGroup();
+}
+
+QString loadSessionRemoteHost(QSettings& settings, const QString& sessionDir) {
+  settings.beginGroup(viewGroup(sessionDir));
+  QString url = settings.value(QStringLiteral("remoteHost")).toString();
+  settings.endGroup();
+  return url;
+}
+
 }  // namespace kwb::ui

@@ -58,4 +58,9 @@ void saveSessionSummary(QSettings& settings, const QString& sessionDir, const Se
 void saveSessionViewState(QSettings& settings, const QString& sessionDir, const SessionViewState& state);
 std::optional<SessionViewState> loadSessionViewState(QSettings& settings, const QString& sessionDir);
 
+// The remote NPU host (ssh://...) a session evaluates on, kept with its view: session.json records the
+// backend (ascend-cann), not where it ran (docs/workbench.md, "Settings"). Empty: on this machine.
+void saveSessionRemoteHost(QSettings& settings, const QString& sessionDir, const QString& url);
+QString loadSessionRemoteHost(QSettings& settings, const QString& sessionDir);
+
 }  // namespace kwb::ui

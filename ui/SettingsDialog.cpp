@@ -4,14 +4,18 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
+#include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
 #include "core/sandbox/Sandbox.h"
+#include "core/toolchain/CannInstallation.h"
 #include "ui/LimitsEditor.h"
+#include "ui/RemoteHostEditor.h"
 
 namespace kwb::ui {
 
@@ -36,6 +40,8 @@ SettingsDialog::SettingsDialog(const LlmEndpointConfig& current, const SessionDe
   ll->addStretch(1);
   tabs_->addTab(limitsPage, tr("Limits"));
   tabs_->addTab(buildSandboxPage(defaults), tr("Sandbox"));
+  backendPage_ = buildBackendPage(defaults);
+  tabs_->addTab(backendPage_, tr("Backend"));
   layout->addWidget(tabs_);
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
   layout->addWidget(buttons);
@@ -125,6 +131,78 @@ QWidget* SettingsDialog::buildSandboxPage(const SessionDefaults& defaults) {
   return page;
 }
 
+QWidget* SettingsDialog::buildBackendPage(const SessionDefaults& defaults) {
+  auto* page = new QWidget(this);
+  auto* layout = new QVBoxLayout(page);
+  auto* form = new QFormLayout;
+  defaultBackend_ = new QComboBox(page);
+  defaultBackend_->setObjectName(QStringLiteral("defaultBackend"));
+  defaultBackend_->addItem(tr("Built-in Ascend C emulator (CPU, no NPU needed)"),
+                           QStringLiteral("ascend-sim"));
+  const auto cann = detectCann();
+  defaultBackend_->addItem(
+      cann && cann->bisheng
+          ? tr("CANN toolkit on this machine (%1)").arg(QString::fromStdString(cann->root.string()))
+          : tr("CANN toolkit on this machine (not found)"),
+      QStringLiteral("ascend-cann"));
+  if (!(cann && cann->bisheng))
+    if (auto* model = qobject_cast<QStandardItemModel*>(defaultBackend_->model()))
+      model->item(1)->setEnabled(false);
+  defaultBackend_->addItem(tr("Remote NPU host (SSH)"), QString::fromLatin1(kRemoteBackendChoice));
+  const int at = defaultBackend_->findData(defaults.backend);
+  defaultBackend_->setCurrentIndex(at >= 0 ? at : 0);
+  defaultBackend_->setToolTip(
+      tr("New sessions start with this backend; the new-session dialog can change it"));
+  form->addRow(tr("New sessions evaluate on"), defaultBackend_);
+  layout->addLayout(form);
+  auto* box = new QGroupBox(tr("Remote NPU host (SSH)"), page);
+  auto* boxLayout = new QVBoxLayout(box);
+  auto* note = new QLabel(tr("Every build and run of a session on this backend happens on the host over ssh, "
+                             "as `kwb suite run --executor ssh://…` does; the agent and the LLM stay here "
+                             "(docs/suites.md, \"SSH\")."),
+                          box);
+  note->setWordWrap(true);
+  boxLayout->addWidget(note);
+  remoteHost_ = new RemoteHostEditor(box);
+  boxLayout->addWidget(remoteHost_);
+  layout->addWidget(box);
+  acceptError_ = new QLabel(page);
+  acceptError_->setObjectName(QStringLiteral("settingsAcceptError"));
+  acceptError_->setTextFormat(Qt::PlainText);
+  acceptError_->setWordWrap(true);
+  acceptError_->setStyleSheet(QStringLiteral("color: #c0392b"));
+  acceptError_->hide();
+  layout->addWidget(acceptError_);
+  layout->addStretch(1);
+  return page;
+}
+
+void SettingsDialog::setRemoteHost(const RemoteHostSettings& host) {
+  remoteHost_->setSettings(host);
+}
+
+RemoteHostSettings SettingsDialog::remoteHost() const {
+  return remoteHost_->settings();
+}
+
+void SettingsDialog::accept() {
+  const RemoteHostProblems problems = remoteHost_->problems();
+  const bool remoteDefault = defaultBackend_->currentData().toString() == QLatin1String(kRemoteBackendChoice);
+  const bool addressTyped = !remoteHost_->settings().url.isEmpty();
+  if (problems.any() && (remoteDefault || addressTyped)) {
+    acceptError_->setText(tr("The remote NPU host is not usable yet — %1").arg(problems.summary()));
+    acceptError_->show();
+    tabs_->setCurrentWidget(backendPage_);
+    return;
+  }
+  acceptError_->hide();
+  QDialog::accept();
+}
+
+QString SettingsDialog::acceptError() const {
+  return acceptError_->isHidden() ? QString() : acceptError_->text();
+}
+
 void SettingsDialog::refreshKeyStatus() {
   const QString name = keyEnv_->text().trimmed();
   const bool set = !name.isEmpty() && qEnvironmentVariableIsSet(name.toLocal8Bit().constData());
@@ -156,6 +234,7 @@ SessionDefaults SettingsDialog::defaults() const {
   SessionDefaults d;
   d.limits = limits_->limits();
   d.caseTimeoutSeconds = caseTimeout_->value();
+  d.backend = defaultBackend_->currentData().toString();
   return d;
 }
 

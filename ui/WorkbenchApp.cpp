@@ -26,11 +26,10 @@
 #include "ui/AgentBridge.h"
 #include "ui/LessonProgress.h"
 #include "ui/MainWindow.h"
-#include "ui/NewSessionDialog.h"
 #include "ui/ProviderSettings.h"
+#include "ui/RemoteHostSettings.h"
 #include "ui/SessionDefaults.h"
 #include "ui/SessionHistory.h"
-#include "ui/SettingsDialog.h"
 #include "ui/SuiteView.h"
 #include "ui/UiLogging.h"
 
@@ -110,7 +109,9 @@ WorkbenchApp::WorkbenchApp(QString resourcesDir, QString sessionsRoot, QObject* 
                         : std::move(sessionsRoot)),
       window_(std::make_unique<MainWindow>()) {
   auto* tools = window_->menuBar()->addMenu(tr("&Tools"));
-  tools->addAction(tr("LLM provider settings…"), this, &WorkbenchApp::showSettings);
+  tools->addAction(tr("LLM provider settings…"), this, [this] { showSettings(); });
+  tools->addAction(tr("Backend and remote NPU host…"), this, [this] { showSettings(true); })
+      ->setObjectName(QStringLiteral("backendSettings"));
   tools->addAction(tr("Lessons…"), this, &WorkbenchApp::showLessons);
   connect(window_.get(), &MainWindow::newSessionRequested, this, &WorkbenchApp::showNewSession);
   connect(window_.get(), &MainWindow::openSessionRequested, this,
@@ -199,19 +200,21 @@ bool WorkbenchApp::startOnTask(const QString& taskDir, const LlmEndpointConfig& 
                                const QString& sessionsRoot, const QString& backend) {
   QSettings qs;
   SessionSettings base;
-  base.backend = backend.toStdString();
+  const bool remote = backend == QLatin1String(kRemoteBackendChoice);
+  base.backend = remote ? "ascend-cann" : backend.toStdString();
   base.limits = loadSessionDefaults(qs).limits;
-  return startSession(taskDir, provider, sessionsRoot, base, std::nullopt);
+  return startSession(taskDir, provider, sessionsRoot, base, std::nullopt,
+                      remote ? std::optional<QString>(loadRemoteHostSettings(qs).url) : std::nullopt);
 }
 
 void WorkbenchApp::attachLoop(SessionStore store, std::shared_ptr<LlmClient> llm, const QString& sessionDir,
-                              std::optional<int> resumeFrom) {
+                              std::optional<int> resumeFrom, const QString& remoteHost) {
   const Session& s = store.session();
   QSettings qs;
   const SessionDefaults defaults = loadSessionDefaults(qs);
-  auto evaluator = std::make_shared<BackendEvaluator>(s.settings.backend,
-                                                      s.settings.soc.empty() ? s.task.soc : s.settings.soc,
-                                                      std::chrono::seconds(defaults.caseTimeoutSeconds));
+  std::shared_ptr<remote::SshExecutorSetup> hostSetup;
+  auto evaluator = makeSessionEvaluator(s, defaults.caseTimeoutSeconds, remoteHost, hostSetup);
+  const std::string soc = s.settings.soc.empty() ? s.task.soc : s.settings.soc;
   AgentLoopOptions options;
   options.exitWhenFinished = false;
   options.resumeFrom = resumeFrom;
@@ -220,6 +223,9 @@ void WorkbenchApp::attachLoop(SessionStore store, std::shared_ptr<LlmClient> llm
   bridge_ = std::make_unique<AgentBridge>(std::move(loop), window_.get());
   sessionDir_ = sessionDir;
   QSettings settings;
+  saveSessionRemoteHost(settings, sessionDir, remoteHost);
+  showSessionBackend(window_->session(), remoteHost);
+  if (hostSetup) probeSessionHost(std::move(hostSetup), sessionDir, soc);
   rememberSession(settings, sessionDir);
   saveSessionSummary(settings, sessionDir,
                      summarizeSession(window_->session(), QDateTime::currentDateTimeUtc()));
@@ -228,7 +234,8 @@ void WorkbenchApp::attachLoop(SessionStore store, std::shared_ptr<LlmClient> llm
 
 bool WorkbenchApp::startSession(const QString& taskDir, const LlmEndpointConfig& provider,
                                 const QString& sessionsRoot, SessionSettings base,
-                                const std::optional<Lesson>& lesson) {
+                                const std::optional<Lesson>& lesson,
+                                const std::optional<QString>& remoteHost) {
   rememberView();
   ++openTicket_;  // a session still being read is not shown over this one
   currentTask_ = taskDir;
@@ -249,6 +256,16 @@ bool WorkbenchApp::startSession(const QString& taskDir, const LlmEndpointConfig&
     return true;
   }
   try {
+    if (remoteHost) {
+      // Before any folder is made: a session on a host that cannot be addressed would start nowhere.
+      QSettings rs;
+      const RemoteHostProblems problems = checkRemoteHost(remoteHostForSession(rs, *remoteHost));
+      if (problems.any())
+        throw std::runtime_error(
+            tr("the remote NPU host is not usable (Tools ▸ Backend and remote NPU host…): %1")
+                .arg(problems.summary())
+                .toStdString());
+    }
     Task task = loadTaskDir(taskDir.toStdString());
     SessionSettings settings = std::move(base);
     std::shared_ptr<LlmClient> llm;
@@ -272,15 +289,17 @@ bool WorkbenchApp::startSession(const QString& taskDir, const LlmEndpointConfig&
     // A task made by importing an operator project starts from the project's own kernel: iteration 1,
     // origin imported (docs/task-format.md). Read before the session exists, so a bad folder creates none.
     std::optional<Candidate> imported = lesson ? std::nullopt : loadImportedCandidate(taskDir.toStdString());
-    attachLoop(SessionStore::create(dir.toStdString(), std::move(session)), llm, dir);
+    attachLoop(SessionStore::create(dir.toStdString(), std::move(session)), llm, dir, std::nullopt,
+               remoteHost.value_or(QString()));
     if (!lesson) bridge_->setLlmRetryLimit(provider.maxRetries);
     if (imported) bridge_->loop().submitEdit(std::move(*imported), std::nullopt);
     if (lesson) window_->setLesson(*lesson);
     window_->statusBar()->showMessage(
         lesson ? tr("Lesson “%1” on the emulator — press Start (F5) or Next step to play it")
                      .arg(QString::fromStdString(lesson->title))
-               : tr("Session %1 on %2 via %3 — press Start (F5)")
-                     .arg(dir, QString::fromStdString(task.name), QString::fromStdString(llm->describe())));
+               : tr("Session %1 on %2 via %3%4 — press Start (F5)")
+                     .arg(dir, QString::fromStdString(task.name), QString::fromStdString(llm->describe()),
+                          remoteHost ? tr(", built and run on %1").arg(*remoteHost) : QString()));
     return true;
   } catch (const std::exception& e) {
     lastError_ = QString::fromUtf8(e.what());
@@ -342,6 +361,9 @@ bool WorkbenchApp::showOpenedSession(const QString& dir, OpenedSession opened) {
   QSettings qs;
   const LlmEndpointConfig provider = loadProviderSettings(qs);
   const std::optional<SessionViewState> view = loadSessionViewState(qs, dir);
+  // A session made for the remote NPU host continues there (its address is kept per session folder).
+  const QString remoteHost =
+      loaded.settings.backend == "ascend-cann" ? loadSessionRemoteHost(qs, dir) : QString();
   QString readOnlyReason = opened.lockedBy;
   if (readOnlyReason.isEmpty() && !lesson && !provider.configured())
     readOnlyReason = tr("no LLM provider is configured (Tools ▸ LLM provider settings) to continue it");
@@ -356,7 +378,8 @@ bool WorkbenchApp::showOpenedSession(const QString& dir, OpenedSession opened) {
         llm = makeLlmClient(provider);
       }
       // The next round builds on the iteration the session was left on (else the accepted one).
-      attachLoop(std::move(store), std::move(llm), dir, view ? view->selectedIteration : std::nullopt);
+      attachLoop(std::move(store), std::move(llm), dir, view ? view->selectedIteration : std::nullopt,
+                 remoteHost);
       if (!lesson) bridge_->setLlmRetryLimit(provider.maxRetries);
     } catch (const SessionLockedError& e) {
       readOnlyReason = tr("another workbench or `kwb run` (pid %1) is writing it").arg(e.holderPid());
@@ -366,6 +389,7 @@ bool WorkbenchApp::showOpenedSession(const QString& dir, OpenedSession opened) {
   }
   if (!readOnlyReason.isEmpty()) {
     window_->showSession(loaded, std::filesystem::path(dir.toStdString()));
+    showSessionBackend(loaded, remoteHost);
     window_->setAgentAvailable(false, tr("Read-only: %1").arg(readOnlyReason));
     sessionDir_ = dir;
     QSettings settings;
@@ -410,7 +434,8 @@ void WorkbenchApp::launch(const LaunchRequest& request, const std::function<void
   auto fallBack = [this, request, done](const QString& tried) {
     const QString why = lastError_;
     QSettings settings;
-    startOnTask(request.taskDir, loadProviderSettings(settings), sessionsRoot_);
+    startOnTask(request.taskDir, loadProviderSettings(settings), sessionsRoot_,
+                loadSessionDefaults(settings).backend);
     if (!tried.isEmpty()) window_->statusBar()->showMessage(tr("Could not open %1: %2").arg(tried, why));
     if (done) done(tried.isEmpty());
   };
@@ -448,24 +473,6 @@ void WorkbenchApp::launch(const LaunchRequest& request, const std::function<void
     fallBack({});
     window_->statusBar()->showMessage(tr("The last session %1 did not open: %2").arg(recent.front(), why));
   });
-}
-
-bool WorkbenchApp::showSettings() {
-  QSettings settings;
-  // The dialog edits what is stored; the KWB_LLM_* variables that replace stored fields are shown there.
-  SettingsDialog dialog(loadStoredProviderSettings(settings), loadSessionDefaults(settings), window_.get(),
-                        providerOverrides(), providerEnvironmentWarnings());
-  if (dialog.exec() != QDialog::Accepted) return false;
-  saveProviderSettings(settings, dialog.config());
-  saveSessionDefaults(settings, dialog.defaults());
-  const LlmEndpointConfig config = loadProviderSettings(settings);
-  // With no live session yet (the usual first run), start one on the task shown; a live session keeps
-  // its provider, and the new settings apply to the next session.
-  if (!bridge_ && !currentTask_.isEmpty())
-    startOnTask(currentTask_, config, sessionsRoot_);
-  else
-    window_->statusBar()->showMessage(tr("Settings saved; they apply to the next new session"), 8000);
-  return true;
 }
 
 // What the lessons chooser lists, read off the GUI thread (every lesson's lesson.json).
@@ -553,33 +560,6 @@ QString describeProvider(const LlmEndpointConfig& c, const std::vector<ProviderO
     s += c.apiKeyPresent ? WorkbenchApp::tr(" · key from $%1").arg(QString::fromStdString(c.apiKeyEnv))
                          : WorkbenchApp::tr(" · $%1 is not set").arg(QString::fromStdString(c.apiKeyEnv));
   return s + fromEnvironment;
-}
-
-void WorkbenchApp::showNewSession() {
-  QSettings settings;
-  NewSessionDialog dialog(resourcesDir_ + QStringLiteral("/tasks"), loadSessionDefaults(settings),
-                          describeProvider(loadProviderSettings(settings), providerOverrides()),
-                          window_.get());
-  // Imported operator projects become task folders beside the sessions made from them.
-  if (!sessionsRoot_.isEmpty())
-    dialog.setImportRoot(QDir(sessionsRoot_).filePath(QStringLiteral("imported-tasks")));
-  connect(&dialog, &NewSessionDialog::providerSettingsRequested, this, [&dialog] {
-    QSettings s;
-    SettingsDialog sd(loadStoredProviderSettings(s), loadSessionDefaults(s), &dialog, providerOverrides(),
-                      providerEnvironmentWarnings());
-    if (sd.exec() != QDialog::Accepted) return;
-    saveProviderSettings(s, sd.config());
-    saveSessionDefaults(s, sd.defaults());
-    dialog.setProviderSummary(describeProvider(loadProviderSettings(s), providerOverrides()));
-  });
-  if (dialog.exec() != QDialog::Accepted) return;
-  const NewSessionChoice c = dialog.choice();
-  SessionSettings base;
-  base.backend = c.backend.toStdString();
-  base.soc = c.soc.toStdString();
-  base.limits = c.limits;
-  QSettings after;
-  startSession(c.taskDir, loadProviderSettings(after), sessionsRoot_, base, std::nullopt);
 }
 
 }  // namespace kwb::ui

@@ -19,8 +19,12 @@
 #include "ui/ProviderSettings.h"
 
 namespace kwb {
+class CandidateEvaluator;
 class LlmClient;
 class SessionStore;
+namespace remote {
+class SshExecutorSetup;
+}
 }  // namespace kwb
 
 namespace kwb::ui {
@@ -61,7 +65,9 @@ class WorkbenchApp : public QObject {
   AgentBridge* bridge() const { return bridge_.get(); }
 
   // Shows `taskDir` and, when the provider is usable, creates a session for it under `sessionsRoot`.
-  // Returns false with the reason on the status bar when the task or session cannot be set up.
+  // `backend`: ascend-sim, ascend-cann, or kRemoteBackendChoice (ascend-cann on the remote NPU host of
+  // Settings ▸ Backend). Returns false with the reason on the status bar when the task or session cannot
+  // be set up.
   bool startOnTask(const QString& taskDir, const LlmEndpointConfig& provider, const QString& sessionsRoot,
                    const QString& backend = QStringLiteral("ascend-sim"));
   // Teaching mode: plays a lesson (by name or folder) into a new session with its recorded replies on
@@ -86,12 +92,27 @@ class WorkbenchApp : public QObject {
   void sessionOpenFinished(const QString& dir, bool ok);
 
  private:
-  // `base` carries the backend, SoC and limits; the provider fields are filled in here.
+  // `base` carries the backend, SoC and limits; the provider fields are filled in here. `remoteHost`:
+  // the ssh:// address the session evaluates on (base.backend is then ascend-cann), checked before the
+  // session folder is made; nullopt: here.
   bool startSession(const QString& taskDir, const LlmEndpointConfig& provider, const QString& sessionsRoot,
-                    SessionSettings base, const std::optional<Lesson>& lesson);
+                    SessionSettings base, const std::optional<Lesson>& lesson,
+                    const std::optional<QString>& remoteHost = std::nullopt);
   // `resumeFrom`: the iteration the first round builds on (the one a reopened session was left on).
   void attachLoop(SessionStore store, std::shared_ptr<LlmClient> llm, const QString& sessionDir,
-                  std::optional<int> resumeFrom = std::nullopt);
+                  std::optional<int> resumeFrom = std::nullopt, const QString& remoteHost = {});
+  // The evaluator of a session (WorkbenchRemote.cpp): with `remoteHost`, ascend-cann on that host as the
+  // CLI's ssh executor makes it (the shared SshExecutorSetup, the host probed on the agent's thread at
+  // the first evaluation); else the backend the session names. Throws when the host settings are unusable.
+  std::shared_ptr<CandidateEvaluator> makeSessionEvaluator(const Session& session, int caseTimeoutSeconds,
+                                                           const QString& remoteHost,
+                                                           std::shared_ptr<remote::SshExecutorSetup>& setup);
+  // Probes the session's host on a helper thread and shows what it offers (or why it does not answer)
+  // in the status bar's backend label, while that session is still shown.
+  void probeSessionHost(std::shared_ptr<remote::SshExecutorSetup> setup, const QString& sessionDir,
+                        const std::string& soc);
+  // The backend label of a session evaluated on this machine or on `remoteHost`, before its probe.
+  void showSessionBackend(const Session& session, const QString& remoteHost);
   // Saves the shown session's view and its Open recent line.
   void rememberView();
   bool showOpenedSession(const QString& dir, OpenedSession opened);
@@ -102,8 +123,8 @@ class WorkbenchApp : public QObject {
   // destroyed (its thread joined) on a helper thread, since the step in flight may take seconds.
   void retireBridge();
   void refreshRecent();
-  // Returns true when the engineer saved new settings.
-  bool showSettings();
+  // Returns true when the engineer saved new settings. `backendPage`: open on Settings ▸ Backend.
+  bool showSettings(bool backendPage = false);
   // Reads the lessons on a helper thread, then asks which one to play (chooseLesson).
   void showLessons();
   void chooseLesson(const QString& lessonsDir, const LessonCatalog& catalog);

@@ -2,11 +2,14 @@
 #include <iostream>
 
 #include "app/kwb/Cli.h"
-#include "app/kwb/SshExecutorSetup.h"
 #include "core/doctor/Doctor.h"
 #include "core/doctor/RemoteDoctor.h"
+#include "core/remote/SshExecutorSetup.h"
 
 namespace kwb::cli {
+
+using remote::SshExecutorSetup;
+using remote::SshOptions;
 
 namespace {
 struct DoctorArgs {

@@ -15,10 +15,11 @@
 
 #include "app/kwb/Cli.h"
 #include "app/kwb/LlmOptions.h"
-#include "app/kwb/SshExecutorSetup.h"
 #include "app/kwb/StopSignals.h"
 #include "core/agent/AgentEvents.h"
+#include "core/agent/FactoryBackendEvaluator.h"
 #include "core/model/Task.h"
+#include "core/remote/SshExecutorSetup.h"
 #include "core/suite/SlurmExecutor.h"
 #include "core/suite/SuiteCompare.h"
 #include "core/suite/SuiteReport.h"
@@ -30,6 +31,8 @@ namespace {
 
 namespace fs = std::filesystem;
 using namespace kwb::suite;
+using remote::SshExecutorSetup;
+using remote::SshOptions;
 
 struct SuiteRunArgs {
   std::vector<std::string> tasks;
