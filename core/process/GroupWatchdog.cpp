@@ -1,44 +1,42 @@
 // SPDX-License-Identifier: MIT
 #include "core/process/GroupWatchdog.h"
 
+#include <fcntl.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <initializer_list>
+#include <string>
 
 namespace kwb::detail {
 
 namespace {
 
-// Runs in the forked watchdog of a multi-threaded process: async-signal-safe calls only.
-[[noreturn]] void watchdogMain(int fd) {
-  // Terminal signals (Ctrl-C reaches kwb's whole foreground group, this process too) must not end
-  // the watchdog before it has done its one job.
-  struct sigaction ignore {};
-  ignore.sa_handler = SIG_IGN;
-  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGTSTP, SIGTTIN, SIGTTOU})
-    ::sigaction(sig, &ignore, nullptr);
-  // Hold nothing of kwb's open: not its pipes to other children, not the terminal, not its stdout
-  // (a reader waiting for kwb's EOF must not wait for the watchdog).
-  if (fd > 0) ::close_range(0, static_cast<unsigned>(fd) - 1, 0);
-  ::close_range(static_cast<unsigned>(fd) + 1, ~0U, 0);
-  pid_t group = 0;
-  std::size_t got = 0;
-  while (got < sizeof group) {
-    const ssize_t n = ::read(fd, reinterpret_cast<char*>(&group) + got, sizeof group - got);
+// The watchdog's whole program. Terminal signals must not end it before it has done its one job (it
+// also leads its own process group, so Ctrl-C at kwb's terminal does not reach it). The first line on
+// fd 3 is the group to watch; a second line means the group is done. End of file before that second
+// line means kwb is gone: kill the group. Nothing kwb sends is trusted beyond being a number above 1. `kill
+// -9 -G`, not `kill -s KILL -- -G`: dash, Debian's /bin/sh, takes neither `--` nor a negative pid after `-s`.
+constexpr const char* kWatchdogScript =
+    "trap '' INT TERM HUP QUIT PIPE TSTP TTIN TTOU\n"
+    "IFS= read -r group <&3 || exit 0\n"
+    "IFS= read -r done <&3 && exit 0\n"
+    "case $group in ''|*[!0-9]*) exit 0 ;; esac\n"
+    "[ \"$group\" -gt 1 ] && kill -9 \"-$group\"\n"
+    "exit 0\n";
+
+bool sendAll(int fd, const std::string& text) {
+  std::size_t sent = 0;
+  while (sent < text.size()) {
+    const ssize_t n = ::send(fd, text.data() + sent, text.size() - sent, MSG_NOSIGNAL);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) ::_exit(0);  // no group was ever started
-    got += static_cast<std::size_t>(n);
+    if (n <= 0) return false;
+    sent += static_cast<std::size_t>(n);
   }
-  char done = 0;
-  ssize_t n;
-  while ((n = ::read(fd, &done, 1)) < 0 && errno == EINTR) {
-  }
-  if (n != 1 && group > 1) ::kill(-group, SIGKILL);  // kwb is gone without saying the group is done
-  ::_exit(0);
+  return true;
 }
 
 }  // namespace
@@ -46,13 +44,35 @@ namespace {
 GroupWatchdog::GroupWatchdog() {
   int fds[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0) return;
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    ::close(fds[0]);
-    watchdogMain(fds[1]);
-  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  // Hold nothing of kwb's open: not its pipes to other children, not the terminal, not its stdout (a
+  // reader waiting for kwb's EOF must not wait for the watchdog). dup2 clears close-on-exec on fd 3.
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], 3);
+  posix_spawn_file_actions_addclosefrom_np(&actions, 4);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t none, all;
+  sigemptyset(&none);
+  sigfillset(&all);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  posix_spawnattr_setpgroup(&attr, 0);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setsigdefault(&attr, &all);
+  char sh[] = "sh";
+  char dashC[] = "-c";
+  std::string script = kWatchdogScript;
+  char* argv[] = {sh, dashC, script.data(), nullptr};
+  char* envp[] = {nullptr};
+  pid_t pid = -1;
+  const int rc = posix_spawn(&pid, "/bin/sh", &actions, &attr, argv, envp);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
   ::close(fds[1]);
-  if (pid < 0) {
+  if (rc != 0) {
     ::close(fds[0]);
     return;
   }
@@ -62,13 +82,12 @@ GroupWatchdog::GroupWatchdog() {
 
 void GroupWatchdog::watch(pid_t group) {
   if (fd_ < 0) return;
-  if (::send(fd_, &group, sizeof group, MSG_NOSIGNAL) != static_cast<ssize_t>(sizeof group)) release();
+  if (!sendAll(fd_, std::to_string(group) + "\n")) release();
 }
 
 void GroupWatchdog::release() {
   if (fd_ >= 0) {
-    const char done = 1;
-    [[maybe_unused]] const ssize_t n = ::send(fd_, &done, 1, MSG_NOSIGNAL);
+    [[maybe_unused]] const bool said = sendAll(fd_, "done\n");
     ::close(fd_);
     fd_ = -1;
   }

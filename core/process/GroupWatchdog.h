@@ -5,9 +5,12 @@
 // for seconds as an orphan. PR_SET_PDEATHSIG cannot do this: it reaches only the direct child (not
 // what that child forks) and fires when the spawning thread ends rather than the process.
 //
-// The watchdog is a forked copy of kwb that only waits on a socket: when kwb closes its end without
+// The watchdog is a small POSIX shell that only waits on a socket: when kwb closes its end without
 // saying the group is done (kwb died), it kills the group. kwb says "done" while the group's leader is
 // still an unreaped zombie, so the group id cannot have been reused when the watchdog acts on it.
+// It is spawned (posix_spawn: no copy of kwb's page tables), not forked: a fork of a large,
+// multi-threaded kwb per child cost a suite of parallel sessions a quarter of its CPU time and held
+// every other thread's page faults and mallocs while it ran (docs/benchmarks.md, "Suite throughput").
 // See docs/reliability.md, "Leftovers".
 
 #include <sys/types.h>
@@ -16,7 +19,7 @@ namespace kwb::detail {
 
 class GroupWatchdog {
  public:
-  // Forks the watchdog. When that fails the child simply runs unwatched (active() is false).
+  // Starts the watchdog. When that fails the child simply runs unwatched (active() is false).
   GroupWatchdog();
   ~GroupWatchdog() { release(); }
   GroupWatchdog(const GroupWatchdog&) = delete;
