@@ -14,6 +14,9 @@ machine load hits all alike) and print, per run:
 - concurrency: the time-average number of samples running at once, from the --json event stream
   (sample_started .. sample_finished). It is what the suite offers the machine and does not depend on
   the machine's load: with 2 workers and enough samples it should be close to 2;
+- machine busy: cores' worth of the whole machine's non-idle time during the run (/proc/stat), which
+  counts what getrusage cannot (processes nobody waited for, the kernel's own work for the run) and
+  everything else running on the machine: on a quiet machine it bounds cores used from above;
 - load: /proc/loadavg's 1-minute figure before the run, to tell a loaded machine from a slow suite.
 
 docs/benchmarks.md, "Suite throughput", records the results and the machine.
@@ -43,6 +46,14 @@ def start_server(server, src, work):
         proc.kill()
         sys.exit("suite_throughput: the test server printed no port")
     return proc, port
+
+
+def cpu_times():
+    """(busy, total) jiffies of the whole machine from /proc/stat's first line."""
+    with open("/proc/stat") as f:
+        fields = [int(v) for v in f.readline().split()[1:]]
+    idle = fields[3] + fields[4]  # idle + iowait
+    return sum(fields) - idle, sum(fields)
 
 
 def loadavg():
@@ -75,6 +86,7 @@ def run_once(kwb, src, port, workers, args, work, index):
             "--max-iterations", str(args.iterations), "--workers", str(workers), "--no-expert",
             "--no-report", "--seed", "7", "--json", "--out", out]
     load = loadavg()
+    busy0, total0 = cpu_times()
     t0 = time.monotonic()
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     events = []
@@ -85,6 +97,7 @@ def run_once(kwb, src, port, workers, args, work, index):
             pass
     _, status, usage = os.wait4(proc.pid, 0)
     t1 = time.monotonic()
+    busy1, total1 = cpu_times()
     rc = os.waitstatus_to_exitcode(status)
     if rc != 0:
         sys.exit(f"suite_throughput: kwb suite run --workers {workers} exited {rc}")
@@ -94,6 +107,7 @@ def run_once(kwb, src, port, workers, args, work, index):
     shutil.rmtree(out, ignore_errors=True)
     return {"workers": workers, "wall": t1 - t0, "cpu": cpu, "cores": cpu / (t1 - t0),
             "concurrency": mean_concurrency(events, t0, t1), "load": load,
+            "machine": (os.cpu_count() or 1) * (busy1 - busy0) / max(1, total1 - total0),
             "samples": finished, "iterations": iterations}
 
 
@@ -120,7 +134,7 @@ def main():
                 results.append(run_once(kwb, src, port, workers, args, work, r))
                 res = results[-1]
                 print(f"run {r + 1} --workers {workers}: wall {res['wall']:.1f} s, cpu {res['cpu']:.1f} s, "
-                      f"cores used {res['cores']:.2f}, concurrency {res['concurrency']:.2f}, "
+                      f"cores used {res['cores']:.2f}, machine busy {res['machine']:.2f}, concurrency {res['concurrency']:.2f}, "
                       f"load before {res['load']:.1f}, {res['samples']} samples, "
                       f"{res['iterations']} iterations", flush=True)
     finally:
@@ -129,11 +143,11 @@ def main():
         shutil.rmtree(work, ignore_errors=True)
     print(f"\n{len(TASKS)} tasks x {args.samples} samples x {args.iterations} iterations, "
           f"nproc {os.cpu_count()}\n")
-    print("| run | workers | wall s | cpu s | cores used | concurrency | load before |")
-    print("|---|---|---|---|---|---|---|")
+    print("| run | workers | wall s | cpu s | cores used | machine busy | concurrency | load before |")
+    print("|---|---|---|---|---|---|---|---|")
     for i, res in enumerate(results):
         print(f"| {i // len(counts) + 1} | {res['workers']} | {res['wall']:.1f} | {res['cpu']:.1f} | {res['cores']:.2f} "
-              f"| {res['concurrency']:.2f} | {res['load']:.1f} |")
+              f"| {res['machine']:.2f} | {res['concurrency']:.2f} | {res['load']:.1f} |")
     best = {w: min(r["wall"] for r in results if r["workers"] == w) for w in counts}
     print()
     for w in counts:
