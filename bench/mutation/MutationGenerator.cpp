@@ -70,13 +70,19 @@ std::optional<std::size_t> firstMatch(const Lines& lines, std::size_t from, std:
   return std::nullopt;
 }
 
+// `for (...)`, `if (...)`, `while (...)`, `else`: the header of a brace-less body is not part of the
+// statement below it.
+bool isControlHeader(const std::string& line) {
+  return std::regex_search(line, std::regex("^(for|if|while|else)\\b"));
+}
+
 // First line of the statement that contains line `i` (a statement continues while the line above it
 // does not end a statement or open/close a block).
 std::size_t statementStart(const Lines& lines, std::size_t i) {
   while (i > 0) {
     const std::string above = trimmed(lines[i - 1]);
     if (above.empty() || above.back() == ';' || above.back() == '{' || above.back() == '}' ||
-        above.rfind("//", 0) == 0 || above.rfind('#', 0) == 0)
+        above.rfind("//", 0) == 0 || above.rfind('#', 0) == 0 || isControlHeader(above))
       break;
     --i;
   }
@@ -260,6 +266,20 @@ std::optional<Mutant> reduceReadsPadding(const ExpertKernel& k, const Source& s)
               "uninitialized-read", cause, lines);
 }
 
+// A block's share offset by one: `start = share * GetBlockIdx()` made `share * (GetBlockIdx() + 1)`.
+// Every block works one share too far along; block 0's share is never written and the last block runs
+// past the end or (with a clamped length) does nothing.
+std::optional<Mutant> blockIdxShift(const ExpertKernel& k, const Source& s) {
+  const std::regex re("(=.*\\*\\s*static_cast<\\w+>\\()GetBlockIdx\\(\\)(\\))");
+  const auto at = firstMatch(s.lines, 0, s.kernelEnd, re);
+  if (!at) return std::nullopt;
+  Lines lines = s.lines;
+  lines[*at] =
+      std::regex_replace(lines[*at], re, "$1(GetBlockIdx() + 1)$2", std::regex_constants::format_first_only);
+  return make(k, "blockidx-shift", "block offset one share too far: " + trimmed(lines[*at]), "wrong-answer",
+              {lineNo(*at)}, lines);
+}
+
 using Operator = std::function<std::optional<Mutant>(const ExpertKernel&, const Source&)>;
 
 const std::vector<std::pair<std::string, Operator>>& operators() {
@@ -281,6 +301,7 @@ const std::vector<std::pair<std::string, Operator>>& operators() {
       {"hardcode-attr", hardcodeAttr},
       {"blockdim-zero", blockDimZero},
       {"reduce-reads-padding", reduceReadsPadding},
+      {"blockidx-shift", blockIdxShift},
   };
   return ops;
 }

@@ -17,6 +17,7 @@
 #include "core/policy/PreprocessedPolicy.h"
 #include "core/toolchain/OpProjectForm.h"
 #include "core/verify/AttributeCorrelation.h"
+#include "core/verify/BlockRangeCause.h"
 #include "core/verify/InputGenerator.h"
 #include "core/verify/ProfileSummary.h"
 #include "core/verify/ReferenceRunner.h"
@@ -335,6 +336,8 @@ EvalReport evaluateFlat(const Task& task, Backend& backend, const EvalRequest& r
   // Cause first: an attribute that separates the failing cases from the passing ones points at the
   // literal that replaced it (docs/emulator.md, "Cause lines").
   if (auto d = verify::attributeCorrelation(task, rep.verify.cases, req.candidateName, req.candidateSource))
+    rep.diagnostics.push_back(std::move(*d));
+  if (auto d = verify::blockRangeShiftCause(rep.verify.cases, req.candidateName, req.candidateSource))
     rep.diagnostics.push_back(std::move(*d));
   for (const auto& d : rep.verify.diagnostics()) rep.diagnostics.push_back(d);
   if (!rep.verify.passed()) return finish(Verdict::WrongAnswer, rep.verify.summary());

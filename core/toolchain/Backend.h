@@ -73,6 +73,9 @@ struct CaseRunResult {
   // Per output (prepared order), the element slices each block wrote, from the trusted records; empty
   // when the backend cannot tell.
   std::vector<verify::BlockSlices> outputBlockWrites;
+  // Per output (prepared order), the candidate line of the one SetGlobalBuffer its writes went through (0:
+  // unknown, several, or not in the candidate file); for the verifier's cause lines.
+  std::vector<int> outputRangeSetLines;
   // Where the run's time went, in order (the backend's own phases: tiling, sandbox setup, the program,
   // the trusted analysis of its records, reading its results back). caseName is left empty: the
   // evaluator knows the case.
@@ -113,6 +116,9 @@ class Backend {
                            const std::vector<std::vector<double>>& expected, const CaseRunResult& run) const {
     verify::CaseCheck c = verify::checkCase(task, prepared, expected, run.outputs, run.inputsAfter,
                                             run.tiling.blockDim, run.outputBlockWrites);
+    for (std::size_t k = 0; k < prepared.outputs.size() && k < run.outputRangeSetLines.size(); ++k)
+      for (auto& t : c.outputs)
+        if (t.tensor == prepared.outputs[k].name) t.rangeSetLine = run.outputRangeSetLines[k];
     for (const auto& w : run.inputsWritten) {
       const bool known = std::any_of(c.modifiedInputs.begin(), c.modifiedInputs.end(),
                                      [&](const verify::InputCheck& m) { return m.tensor == w.tensor; });

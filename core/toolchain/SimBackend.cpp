@@ -307,6 +307,8 @@ CaseRunResult SimBackend::run(const verify::PreparedCase& prepared, const CaseFi
               {static_cast<std::int64_t>(r.lo / es), static_cast<std::int64_t>((r.hi + es - 1) / es)});
       }
       out.outputBlockWrites.push_back(std::move(slices));
+      out.outputRangeSetLines.push_back(tensorRangeSetLine(launch.trace, launch.tensorAddress[spec.name],
+                                                           out.outputs[k].size(), expect.candidateFile));
     }
     for (std::size_t k = 0; k < prepared.inputs.size(); ++k) {
       const auto& n = prepared.inputs[k].name;

@@ -513,4 +513,23 @@ std::vector<std::vector<sim::GmRange>> tensorWritesByBlock(const kwb_sim::Launch
   return out;
 }
 
+int tensorRangeSetLine(const kwb_sim::LaunchTrace& trace, std::uint64_t address, std::uint64_t bytes,
+                       const std::string& file) {
+  int line = 0;
+  for (const auto& bt : trace.blocks)
+    for (const auto& i : bt.instrs) {
+      if (i.dstSpace != kwb_sim::MemSpace::GM || i.bytes == 0 || i.sync != kwb_sim::SyncKind::None) continue;
+      // The extent of every burst: a strided copy's first byte may lie before the tensor.
+      const std::uint64_t bursts = i.pipe == kwb_sim::Pipe::S || i.burstCount == 0 ? 1 : i.burstCount;
+      const std::uint64_t hi = i.pipe == kwb_sim::Pipe::S ? i.gmAddr + i.bytes * i.times
+                                                          : i.gmAddr + (bursts - 1) * i.gmStride + i.burstLen;
+      if (i.gmAddr >= address + bytes || hi <= address) continue;
+      if (i.gmSetLine == 0 || baseName(trace.str(i.gmSetFile)) != file) return 0;
+      const int l = static_cast<int>(i.gmSetLine);
+      if (line != 0 && l != line) return 0;
+      line = l;
+    }
+  return line;
+}
+
 }  // namespace kwb

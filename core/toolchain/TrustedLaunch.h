@@ -83,4 +83,10 @@ std::vector<Diagnostic> checkInputsUnwritten(const std::string& tensor, std::uin
 std::vector<std::vector<sim::GmRange>> tensorWritesByBlock(const kwb_sim::LaunchTrace& trace,
                                                            std::uint64_t address, std::uint64_t bytes);
 
+// The line in `file` of the one SetGlobalBuffer every recorded GM write into the tensor at `address`
+// (`bytes` long) went through: where the blocks' ranges of that output were set (docs/emulator.md, "Cause
+// lines"). 0 when no write recorded it, when writes came through several, or from another file.
+int tensorRangeSetLine(const kwb_sim::LaunchTrace& trace, std::uint64_t address, std::uint64_t bytes,
+                       const std::string& file);
+
 }  // namespace kwb

@@ -129,6 +129,7 @@ Pattern unwrittenPattern(const std::vector<std::int64_t>& idx, std::int64_t n, c
              " elements still hold the poison the harness filled the output with (indices " +
              std::to_string(first) + ".." + std::to_string(last) +
              (last - first + 1 == count ? ", contiguous" : "") + ")";
+  if (first == 0 && last - first + 1 == count) p.unwrittenPrefix = count;
   if (last == n - 1 && last - first + 1 == count)
     p.detail += ": the end of the output is never copied out (a tail tile or the last block's remainder)";
   else if (blocks.real() && blocks.blockDim() > 1)
@@ -362,6 +363,7 @@ Pattern classifyMismatches(const std::vector<bool>& wrong, const Shape& shape,
   if (p.kind == PatternKind::TailOnly || p.kind == PatternKind::BlockOnly ||
       p.kind == PatternKind::RowTailOnly || p.kind == PatternKind::Strided) {
     p.detail = u.detail + "; " + p.detail;
+    p.unwrittenPrefix = u.unwrittenPrefix;
     return p;
   }
   return u;

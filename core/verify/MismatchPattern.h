@@ -39,6 +39,9 @@ struct Pattern {
   std::optional<std::int64_t> stride;      // Strided
   std::optional<double> factor;            // Scale / Offset
   std::optional<std::int64_t> firstIndex;  // TailOnly / RowTailOnly (first wrong index / column)
+  // Every wrong element unwritten (whatever the kind), and they are exactly [0, unwrittenPrefix) while
+  // some after them were written: the first block's GM range does not start at the output's start.
+  std::optional<std::int64_t> unwrittenPrefix;
 };
 
 // How the launch split the work, for block attribution (from the tiling function's blockDim).

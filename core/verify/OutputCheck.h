@@ -80,6 +80,9 @@ struct TensorCheck {
   std::optional<Mismatch> worst;          // the wrong finite element with the largest abs error
   std::vector<FailedRule> failedRules;    // empty when passed
   Pattern pattern;
+  // The candidate's line of the SetGlobalBuffer that set the GM range this output was written through
+  // (from the trusted records; 0 when unknown or when the writes came through several).
+  int rangeSetLine = 0;
   bool passed = false;
   std::string
       summary;  // "z: 35 of 16384 elements wrong (0.21% > 0.10%), max abs err ... ; only the tail ..."

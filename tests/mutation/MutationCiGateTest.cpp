@@ -33,6 +33,7 @@ constexpr Expectation kGate[] = {
     {"reduce_sum_rows",   "reduce-reads-padding", true,  true,  true},
     {"broadcast_add_row", "delete-waitflag",      true,  true,  true},
     {"layernorm_rows",    "hardcode-attr",        true,  true,  true},
+    {"reduce_sum_rows",   "blockidx-shift",       true,  true,  true},
 };
 // clang-format on
 

@@ -91,6 +91,13 @@ TEST(MutationGenerator, OperatorsRewriteTheSiteTheyName) {
   EXPECT_NE(lines(eps.source)[30].find("eps_ = static_cast<float>(1e-05);"), std::string::npos);
   const Mutant wait = mutantOf("broadcast_add_row", "delete-waitflag");
   EXPECT_EQ(wait.causeLines, (std::set<int>{50, 51}));
+  const Mutant shift = mutantOf("reduce_sum_rows", "blockidx-shift");
+  EXPECT_EQ(shift.expectedCategory, "wrong-answer");
+  EXPECT_EQ(shift.causeLines, (std::set<int>{26}));
+  EXPECT_NE(lines(shift.source)[25].find("static_cast<uint32_t>((GetBlockIdx() + 1));"), std::string::npos);
+  // A deleted FreeTensor after a brace-less loop: the cause is the loop's body, not its header.
+  const Mutant free = mutantOf("matmul_f16_f32", "delete-free");
+  EXPECT_EQ(free.causeLines, (std::set<int>{90, 93}));
   const Mutant pad = mutantOf("reduce_sum_rows", "reduce-reads-padding");
   EXPECT_EQ(pad.expectedCategory, "uninitialized-read");
   EXPECT_NE(lines(pad.source)[46].find("ReduceSum(r, x, w, static_cast<int32_t>(colsAligned_));"),

@@ -242,7 +242,13 @@ bool queueInit(int q, MemSpace space, int num, std::uint32_t len, int depth, Pip
            "InitBuffer buffer count " + std::to_string(num) + " is out of range (1..16 per queue)");
     num = num <= 0 ? 1 : 16;
   }
-  if (len == 0) report(Cat::InvalidParam, api, loc, Pipe::S, 2, "InitBuffer with a buffer length of 0 bytes");
+  // A 0-byte buffer breaks no rule of the API reference: a block with no work commonly sizes its buffers
+  // from its (empty) share. Only a use of it is wrong, and that is caught at the use as out of bounds
+  // (docs/emulator.md, "Cause lines").
+  if (len == 0)
+    report(Cat::Note, api, loc, Pipe::S, 2,
+           "InitBuffer with a buffer length of 0 bytes: this block has no room in that queue, so any tensor "
+           "taken from it is out of bounds at its first use");
   qs.initialised = true;
   qs.space = space;
   qs.depth = depth <= 0 ? 1 : depth;

@@ -64,6 +64,24 @@ TEST(VerifierTruthfulReport, PartlyWrittenSaysOverTheWrittenElements) {
   EXPECT_NE(r.summary.find("over the 448 written elements"), std::string::npos) << r.summary;
 }
 
+TEST(VerifierTruthfulReport, AnUnwrittenStartIsAPrefixAndAGapIsNot) {
+  const std::int64_t n = 512;
+  const auto e = ramp(n);
+  const Bytes poison = poisonBytes(DType::Float32, n);
+  Bytes out = encodeAll(DType::Float32, e);
+  std::copy(poison.begin(), poison.begin() + 128 * 4, out.begin());
+  const auto prefix = checkOutput(spec({n}), e, out, poison, tol(), {4, {}});
+  EXPECT_EQ(prefix.unwritten, 128) << prefix.summary;
+  EXPECT_EQ(prefix.pattern.unwrittenPrefix, 128) << prefix.summary;
+  out = encodeAll(DType::Float32, e);
+  std::copy(poison.begin() + 100 * 4, poison.begin() + 164 * 4, out.begin() + 100 * 4);
+  const auto gap = checkOutput(spec({n}), e, out, poison, tol(), {4, {}});
+  EXPECT_EQ(gap.pattern.kind, PatternKind::Unwritten) << gap.summary;
+  EXPECT_FALSE(gap.pattern.unwrittenPrefix) << gap.summary;
+  const auto none = checkOutput(spec({n}), e, poison, poison, tol(), {4, {}});
+  EXPECT_FALSE(none.pattern.unwrittenPrefix) << none.summary;
+}
+
 TEST(VerifierTruthfulReport, BlockAttributedFromTheSlicesTheRunWrote) {
   // 4 blocks, uneven: block 0 wrote [0, 700), block 1 [700, 800), block 2 [800, 900), block 3 [900, 1000).
   // Under an even split element 750 belongs to block 3; the run says block 1 wrote it.
