@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "bench/mutation/MutationGenerator.h"
 
+#include <algorithm>
 #include <functional>
 #include <optional>
 #include <regex>
@@ -280,6 +281,25 @@ std::optional<Mutant> blockIdxShift(const ExpertKernel& k, const Source& s) {
               {lineNo(*at)}, lines);
 }
 
+// An input's GM range given half its length (`SetGlobalBuffer(x + start, length_ / 2)`) while the
+// kernel walks and clamps against the whole share: its copies run past the range.
+std::optional<Mutant> rangeLength(const ExpertKernel& k, const Source& s) {
+  const std::regex re("^(\\s*\\w+Gm\\.SetGlobalBuffer\\(.*, )(\\w+)\\);\\s*$");
+  for (std::size_t i = 0; i < s.kernelEnd; ++i) {
+    std::smatch m;
+    if (!std::regex_search(s.lines[i], m, re)) continue;
+    const bool output = std::any_of(k.outputNames.begin(), k.outputNames.end(), [&](const std::string& o) {
+      return s.lines[i].find(o + "Gm.") != std::string::npos;
+    });
+    if (output) continue;
+    Lines lines = s.lines;
+    lines[i] = m[1].str() + m[2].str() + " / 2);";
+    return make(k, "range-length", "input range given half its length: " + trimmed(lines[i]), "gm-out-of-bounds",
+                {lineNo(i)}, lines);
+  }
+  return std::nullopt;
+}
+
 using Operator = std::function<std::optional<Mutant>(const ExpertKernel&, const Source&)>;
 
 const std::vector<std::pair<std::string, Operator>>& operators() {
@@ -302,6 +322,7 @@ const std::vector<std::pair<std::string, Operator>>& operators() {
       {"blockdim-zero", blockDimZero},
       {"reduce-reads-padding", reduceReadsPadding},
       {"blockidx-shift", blockIdxShift},
+      {"range-length", rangeLength},
   };
   return ops;
 }

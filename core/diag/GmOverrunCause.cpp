@@ -71,6 +71,22 @@ bool hasClamp(const std::string& value) {
          value.find("Min(") != std::string::npos;
 }
 
+// Whether the clamp is against the very length the range was given (the SetGlobalBuffer's second
+// argument appears in it): then the two agree and neither is the likelier mistake.
+bool clampMatchesRange(const CodeText& text, int setLine, const std::string& clamp) {
+  const auto call = callOnLine(text, setLine, "SetGlobalBuffer");
+  if (!call) return true;
+  const auto args = callArguments(text, *call);
+  if (args.size() < 2) return true;
+  std::string length;
+  for (const char c : args[1])
+    if (!textlines::isSpace(c)) length += c;
+  std::string squeezed;
+  for (const char c : clamp)
+    if (!textlines::isSpace(c)) squeezed += c;
+  return squeezed.find(length) != std::string::npos;
+}
+
 struct LengthOrigin {
   Assignment assignment;
   std::string variable;
@@ -167,7 +183,23 @@ bool placeGmOverrunAtCause(Diagnostic& d, const GmRangeAccess& a, const std::vec
     for (const auto& o : origins) originLines.insert(o.assignment.line);
     if (originLines.size() != 1) return false;
     const LengthOrigin& o = origins.front();
-    if (hasClamp(o.assignment.value)) return false;
+    if (hasClamp(o.assignment.value)) {
+      // The length already stops at what the kernel believes is left, yet the access runs past the range:
+      // the range is shorter than what the kernel walks, so its SetGlobalBuffer length is the likelier
+      // mistake (docs/emulator.md, "Cause lines").
+      if (!setLine || clampMatchesRange(text, setLine, o.assignment.value)) return false;
+      related.insert(related.end(), o.calls.rbegin(), o.calls.rend());
+      related.push_back(RelatedLocation{"the clamped length the " + api + " uses", "", o.assignment.line});
+      moveTo(d, setLine,
+             "the range set here holds " + std::to_string(rangeBytes) + " bytes, less than the kernel walks: the " +
+                 api + " at line " + std::to_string(d.line) + ", whose length is already clamped (" +
+                 o.variable + " = " + o.assignment.value + "), " + verb + " GM bytes " + range(a.first, end) +
+                 " of " + tensor + ", " + std::to_string(end - rangeBytes) +
+                 " bytes past the range's end. Give SetGlobalBuffer the length the loop and its clamp cover "
+                 "(the block's whole share)",
+             std::move(related), lines);
+      return true;
+    }
     related.insert(related.end(), o.calls.rbegin(), o.calls.rend());
     if (setLine) related.push_back(RelatedLocation{"the SetGlobalBuffer that sets the range", "", setLine});
     moveTo(d, o.assignment.line,

@@ -34,6 +34,7 @@ constexpr Expectation kGate[] = {
     {"broadcast_add_row", "delete-waitflag",      true,  true,  true},
     {"layernorm_rows",    "hardcode-attr",        true,  true,  true},
     {"reduce_sum_rows",   "blockidx-shift",       true,  true,  true},
+    {"add_custom",        "range-length",         true,  true,  true},
 };
 // clang-format on
 

@@ -95,6 +95,10 @@ TEST(MutationGenerator, OperatorsRewriteTheSiteTheyName) {
   EXPECT_EQ(shift.expectedCategory, "wrong-answer");
   EXPECT_EQ(shift.causeLines, (std::set<int>{26}));
   EXPECT_NE(lines(shift.source)[25].find("static_cast<uint32_t>((GetBlockIdx() + 1));"), std::string::npos);
+  const Mutant range = mutantOf("add_custom", "range-length");
+  EXPECT_EQ(range.causeLines, (std::set<int>{28}));
+  EXPECT_NE(lines(range.source)[27].find("xGm.SetGlobalBuffer((__gm__ half*)x + start, length_ / 2);"),
+            std::string::npos);
   // A deleted FreeTensor after a brace-less loop: the cause is the loop's body, not its header.
   const Mutant free = mutantOf("matmul_f16_f32", "delete-free");
   EXPECT_EQ(free.causeLines, (std::set<int>{90, 93}));
