@@ -294,8 +294,8 @@ std::optional<Mutant> rangeLength(const ExpertKernel& k, const Source& s) {
     if (output) continue;
     Lines lines = s.lines;
     lines[i] = m[1].str() + m[2].str() + " / 2);";
-    return make(k, "range-length", "input range given half its length: " + trimmed(lines[i]), "gm-out-of-bounds",
-                {lineNo(i)}, lines);
+    return make(k, "range-length", "input range given half its length: " + trimmed(lines[i]),
+                "gm-out-of-bounds", {lineNo(i)}, lines);
   }
   return std::nullopt;
 }

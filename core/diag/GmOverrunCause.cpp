@@ -87,6 +87,28 @@ bool clampMatchesRange(const CodeText& text, int setLine, const std::string& cla
   return squeezed.find(length) != std::string::npos;
 }
 
+// Whether the SetGlobalBuffer on `setLine` computes its length from a variable the copy's length
+// expression also reads, yet is not that same expression (so the range length has arithmetic of its own).
+bool rangeLengthDerivesFrom(const CodeText& text, int setLine, const std::string& copyLength) {
+  const auto call = callOnLine(text, setLine, "SetGlobalBuffer");
+  if (!call) return false;
+  const auto args = callArguments(text, *call);
+  if (args.size() < 2) return false;
+  const auto rangeVars = variablesIn(args[1]);
+  const auto copyVars = variablesIn(copyLength);
+  const bool shares = std::any_of(rangeVars.begin(), rangeVars.end(), [&](const std::string& v) {
+    return std::find(copyVars.begin(), copyVars.end(), v) != copyVars.end();
+  });
+  if (!shares) return false;
+  std::string range;
+  for (const char c : args[1])
+    if (!textlines::isSpace(c)) range += c;
+  std::string copy;
+  for (const char c : copyLength)
+    if (!textlines::isSpace(c)) copy += c;
+  return copy.find(range) == std::string::npos;
+}
+
 struct LengthOrigin {
   Assignment assignment;
   std::string variable;
@@ -177,6 +199,19 @@ bool placeGmOverrunAtCause(Diagnostic& d, const GmRangeAccess& a, const std::vec
     // Starts inside and runs past: the length. Its origin is the one unclamped assignment it comes from.
     const auto args = callArguments(text, *call);
     if (args.size() < 3) return false;
+    // One copy from the range's first byte runs past it, and the range's length is made of the same
+    // variable as the copy's, with arithmetic of its own (`cols_ / 2` against a copy of `cols_`): the two
+    // disagree, and the range is the odd one.
+    if (setLine && a.first == 0 && rangeLengthDerivesFrom(text, setLine, args[2])) {
+      moveTo(d, setLine,
+             "the range set here holds " + std::to_string(rangeBytes) + " bytes, less than the " + api +
+                 " at line " + std::to_string(d.line) + " moves: it " + verb + " GM bytes " +
+                 range(a.first, end) + " of " + tensor + ", " + std::to_string(end - rangeBytes) +
+                 " bytes past the range's end, with a length made of the same variable the range's length is "
+                 "computed from here. Give SetGlobalBuffer the whole length the copies use",
+             std::move(related), lines);
+      return true;
+    }
     std::vector<LengthOrigin> origins;
     lengthOrigins(text, args[2], *call, 0, origins);
     std::set<int> originLines;
@@ -191,10 +226,11 @@ bool placeGmOverrunAtCause(Diagnostic& d, const GmRangeAccess& a, const std::vec
       related.insert(related.end(), o.calls.rbegin(), o.calls.rend());
       related.push_back(RelatedLocation{"the clamped length the " + api + " uses", "", o.assignment.line});
       moveTo(d, setLine,
-             "the range set here holds " + std::to_string(rangeBytes) + " bytes, less than the kernel walks: the " +
-                 api + " at line " + std::to_string(d.line) + ", whose length is already clamped (" +
-                 o.variable + " = " + o.assignment.value + "), " + verb + " GM bytes " + range(a.first, end) +
-                 " of " + tensor + ", " + std::to_string(end - rangeBytes) +
+             "the range set here holds " + std::to_string(rangeBytes) +
+                 " bytes, less than the kernel walks: the " + api + " at line " + std::to_string(d.line) +
+                 ", whose length is already clamped (" + o.variable + " = " + o.assignment.value + "), " +
+                 verb + " GM bytes " + range(a.first, end) + " of " + tensor + ", " +
+                 std::to_string(end - rangeBytes) +
                  " bytes past the range's end. Give SetGlobalBuffer the length the loop and its clamp cover "
                  "(the block's whole share)",
              std::move(related), lines);

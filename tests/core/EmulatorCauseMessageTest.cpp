@@ -48,8 +48,11 @@ std::string errorMessageOf(const std::string& name) {
   if (!report.is_object()) return "no report";
   std::string messages;
   for (const auto& d : report.value("diagnostics", nlohmann::json::array()))
-    if (d.value("severity", "") == "error" || d.value("severity", "") == "fatal")
+    if (d.value("severity", "") == "error" || d.value("severity", "") == "fatal") {
       messages += d.value("message", "") + "\n";
+      for (const auto& r : d.value("related", nlohmann::json::array()))
+        messages += "related: " + r.value("role", "") + " @" + std::to_string(r.value("line", 0)) + "\n";
+    }
   return messages;
 }
 
@@ -66,6 +69,8 @@ TEST(EmulatorCauseMessage, LeakNamesWhereTheTensorWasTakenAndLastUsed) {
             std::string::npos)
       << m;
   EXPECT_NE(m.find("FreeTensor it after its last use"), std::string::npos) << m;
+  // The report of `kwb sim` programs carries the related locations too.
+  EXPECT_NE(m.find("related: the DeQue that took the tensor @27"), std::string::npos) << m;
 }
 
 TEST(EmulatorCauseMessage, BufferOverrunNamesTheInitBufferThatMadeTheBuffer) {

@@ -75,13 +75,27 @@ TEST(GmOverrunCause, AClampedLengthRunningPastAShorterRangeIsTheRangesFault) {
   // 100 floats walked, the range holds 50: the first tile (64 floats) already runs past it.
   ASSERT_TRUE(placeGmOverrunAtCause(d, GmRangeAccess{0, 256, 200, false}, lines));
   EXPECT_EQ(d.line, 11);
-  EXPECT_NE(d.message.find("the range set here holds 200 bytes, less than the kernel walks: the DataCopyPad at "
-                           "line 27, whose length is already clamped (n = (length_ - off < tile_) ? "),
-            std::string::npos)
+  EXPECT_NE(
+      d.message.find("the range set here holds 200 bytes, less than the kernel walks: the DataCopyPad at "
+                     "line 27, whose length is already clamped (n = (length_ - off < tile_) ? "),
+      std::string::npos)
       << d.message;
   EXPECT_NE(d.message.find("Give SetGlobalBuffer the length the loop and its clamp cover"), std::string::npos)
       << d.message;
   EXPECT_EQ(relatedLines(d), (std::vector<int>{27, 19, 18}));
+}
+
+TEST(GmOverrunCause, ARangeLengthWithArithmeticOfItsOwnIsTheCauseOfACopyOfTheWholeLength) {
+  const auto lines = fixture("param_copy_short_range.cpp");
+  ASSERT_FALSE(lines.empty());
+  Diagnostic d = atAccess(15, "DataCopyPad", "gammaGm");
+  // 64 floats copied from a range of 32.
+  ASSERT_TRUE(placeGmOverrunAtCause(d, GmRangeAccess{0, 256, 128, false}, lines));
+  EXPECT_EQ(d.line, 11);
+  EXPECT_NE(d.message.find("the range set here holds 128 bytes, less than the DataCopyPad at line 15 moves"),
+            std::string::npos)
+      << d.message;
+  EXPECT_EQ(relatedLines(d), (std::vector<int>{15}));
 }
 
 TEST(GmOverrunCause, AnAccessStartingAtTheRangesEndIsTheLoopsExtraIteration) {

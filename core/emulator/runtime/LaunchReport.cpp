@@ -96,6 +96,12 @@ kwb::Diagnostic toDiag(const nlohmann::json& j) {
     }
   }
   if (!d.file.empty() && d.line > 0) d.excerpt = sourceLine(d.file, static_cast<unsigned>(d.line));
+  // The symptom's lines when the finding sits at its cause (docs/emulator.md, "Cause lines").
+  if (const auto it = j.find("related"); it != j.end() && it->is_array())
+    for (const auto& r : *it)
+      if (r.is_object() && r.value("line", 0) > 0)
+        d.related.push_back(
+            {r.value("role", std::string()), r.value("file", std::string()), r.value("line", 0)});
   return d;
 }
 
@@ -171,6 +177,11 @@ nlohmann::json diagToJson(const kwb::Diagnostic& d) {
   if (d.pipe) j["pipe"] = *d.pipe;
   if (!d.notes.empty()) j["notes"] = d.notes;
   if (!d.excerpt.empty()) j["excerpt"] = d.excerpt;
+  if (!d.related.empty()) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& r : d.related) list.push_back({{"role", r.role}, {"file", r.file}, {"line", r.line}});
+    j["related"] = list;
+  }
   return j;
 }
 
@@ -396,6 +407,8 @@ void finishLaunch(LaunchResult& res) {
                  m.d.category.empty() ? "note" : m.d.category.c_str(),
                  m.d.api ? (*m.d.api + ": ").c_str() : "", m.d.message.c_str(),
                  m.d.tensor ? (" [tensor " + *m.d.tensor + "]").c_str() : "");
+    for (const auto& r : m.d.related)
+      std::fprintf(stderr, "    related: %s:%d: %s\n", r.file.c_str(), r.line, r.role.c_str());
     for (const std::string& n : m.d.notes) std::fprintf(stderr, "    note: %s\n", n.c_str());
   }
   std::fflush(stderr);

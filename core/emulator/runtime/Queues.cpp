@@ -120,14 +120,16 @@ void queueEndOfKernel() {
       const BufferHistory& h = g_history[buf];
       switch (g_block.bufs[buf].state) {
         case BufState::Allocated:
-          report(
+          reportRelated(
               Cat::QueueMisuse, "EnQue", causeOf(buf), qs.producer, kOperandNone,
               "buffer leak: the tensor from AllocTensor at " + lineText(h.allocLoc) + " (" +
                   lastUseText(buf) +
                   ") is neither EnQue'd nor freed before the kernel ends. Every tensor taken from a queue "
                   "must "
                   "go back to it; once all its buffers leak, the next AllocTensor waits forever on hardware. "
-                  "EnQue it to its consumer (or FreeTensor it) after its last use");
+                  "EnQue it to its consumer (or FreeTensor it) after its last use",
+              {{"the AllocTensor that took the tensor", h.allocLoc},
+               {"the InitBuffer of its queue", qs.initLoc}});
           break;
         case BufState::Enqueued:
           if (qs.allocInsteadOfDeQue.file)
@@ -139,16 +141,21 @@ void queueEndOfKernel() {
                     " is still in the queue when the kernel ends (never DeQue'd), and the tensor allocated "
                     "here is freed without ever being EnQue'd. Use DeQue here");
           else
-            report(Cat::QueueMisuse, "EnQue", g_block.bufs[buf].lastLoc, qs.producer, kOperandNone,
-                   "buffer leak: the tensor EnQue'd here is never DeQue'd before the kernel ends. Each EnQue "
-                   "needs one DeQue by the consumer (then FreeTensor)");
+            reportRelated(
+                Cat::QueueMisuse, "EnQue", g_block.bufs[buf].lastLoc, qs.producer, kOperandNone,
+                "buffer leak: the tensor EnQue'd here is never DeQue'd before the kernel ends. Each "
+                "EnQue needs one DeQue by the consumer (then FreeTensor)",
+                {{"the AllocTensor that took the tensor", h.allocLoc},
+                 {"the InitBuffer of its queue", qs.initLoc}});
           break;
         case BufState::Dequeued:
-          report(Cat::QueueMisuse, "FreeTensor", causeOf(buf), qs.consumer, kOperandNone,
-                 "buffer leak: the tensor from DeQue at " + lineText(h.taken) + " (" + lastUseText(buf) +
-                     ") is never freed before the kernel ends. With more tiles per block the next "
-                     "AllocTensor of "
-                     "this queue waits forever on hardware. FreeTensor it after its last use");
+          reportRelated(
+              Cat::QueueMisuse, "FreeTensor", causeOf(buf), qs.consumer, kOperandNone,
+              "buffer leak: the tensor from DeQue at " + lineText(h.taken) + " (" + lastUseText(buf) +
+                  ") is never freed before the kernel ends. With more tiles per block the next "
+                  "AllocTensor of this queue waits forever on hardware. FreeTensor it after its "
+                  "last use",
+              {{"the DeQue that took the tensor", h.taken}, {"the InitBuffer of its queue", qs.initLoc}});
           break;
         default:
           break;

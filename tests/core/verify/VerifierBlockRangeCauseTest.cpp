@@ -12,19 +12,19 @@ using namespace kwb::verify;
 namespace {
 
 const char* kKernel =
-    "// SPDX-License-Identifier: MIT\n"                                                      // 1
-    "class K {\n"                                                                            // 2
-    " public:\n"                                                                             // 3
-    "  __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, const T& t) {\n"                    // 4
-    "    const uint32_t idx = static_cast<uint32_t>(GetBlockIdx()) + 1;  // GetBlockIdx\n"   // 5
-    "    rowStart_ = t.rowsPerBlock * idx;\n"                                                // 6
-    "    const uint64_t first = static_cast<uint64_t>(rowStart_) * t.cols;\n"                // 7
-    "    xGm.SetGlobalBuffer((__gm__ float*)x + first, rows_ * t.cols);\n"                   // 8
-    "    yGm.SetGlobalBuffer((__gm__ float*)y + rowStart_, rows_);\n"                        // 9
-    "    zGm.SetGlobalBuffer((__gm__ float*)y + t.n * GetBlockIdx(), rows_);\n"              // 10
-    "    wGm.SetGlobalBuffer((__gm__ float*)y + t.offset, rows_);\n"                         // 11
-    "  }\n"                                                                                  // 12
-    "};\n";                                                                                  // 13
+    "// SPDX-License-Identifier: MIT\n"                                                     // 1
+    "class K {\n"                                                                           // 2
+    " public:\n"                                                                            // 3
+    "  __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, const T& t) {\n"                   // 4
+    "    const uint32_t idx = static_cast<uint32_t>(GetBlockIdx()) + 1;  // GetBlockIdx\n"  // 5
+    "    rowStart_ = t.rowsPerBlock * idx;\n"                                               // 6
+    "    const uint64_t first = static_cast<uint64_t>(rowStart_) * t.cols;\n"               // 7
+    "    xGm.SetGlobalBuffer((__gm__ float*)x + first, rows_ * t.cols);\n"                  // 8
+    "    yGm.SetGlobalBuffer((__gm__ float*)y + rowStart_, rows_);\n"                       // 9
+    "    zGm.SetGlobalBuffer((__gm__ float*)y + t.n * GetBlockIdx(), rows_);\n"             // 10
+    "    wGm.SetGlobalBuffer((__gm__ float*)y + t.offset, rows_);\n"                        // 11
+    "  }\n"                                                                                 // 12
+    "};\n";                                                                                 // 13
 
 CaseCheck failingCase(int blockDim, std::optional<std::int64_t> prefix, int setLine) {
   CaseCheck c;
@@ -42,9 +42,9 @@ CaseCheck failingCase(int blockDim, std::optional<std::int64_t> prefix, int setL
 }
 
 TEST(VerifierBlockRangeCause, FollowsTheOffsetBackToTheLineThatReadsTheBlockIndex) {
-  EXPECT_EQ(blockOffsetLine(kKernel, 9), 5);   // rowStart_ <- idx <- GetBlockIdx()
-  EXPECT_EQ(blockOffsetLine(kKernel, 8), 5);   // first <- rowStart_ <- idx
-  EXPECT_EQ(blockOffsetLine(kKernel, 10), 10); // the call itself reads it
+  EXPECT_EQ(blockOffsetLine(kKernel, 9), 5);    // rowStart_ <- idx <- GetBlockIdx()
+  EXPECT_EQ(blockOffsetLine(kKernel, 8), 5);    // first <- rowStart_ <- idx
+  EXPECT_EQ(blockOffsetLine(kKernel, 10), 10);  // the call itself reads it
   EXPECT_EQ(blockOffsetLine(kKernel, 11), std::nullopt);
   EXPECT_EQ(blockOffsetLine(kKernel, 6), std::nullopt);  // no SetGlobalBuffer on that line
 }
