@@ -13,6 +13,14 @@
 #include "core/verify/NumberText.h"
 
 namespace kwb::verify {
+namespace {
+// The emulator fills fresh UB/L1 with 0xCD (docs/emulator.md, "Uninitialised memory").
+bool isLocalPoison(const std::uint8_t* element, std::size_t size) {
+  for (std::size_t i = 0; i < size; ++i)
+    if (element[i] != 0xCD) return false;
+  return size > 0;
+}
+}  // namespace
 
 std::string_view ruleName(FailedRule r) {
   switch (r) {
@@ -144,6 +152,7 @@ TensorCheck checkOutput(const TensorSpec& spec, const std::vector<double>& expec
       }
       if (std::isfinite(relErr)) r.maxRelError = std::max(r.maxRelError, relErr);
     }
+    if (bad && !unwritten && isLocalPoison(&actualBytes[u * es], es)) ++r.staleLocal;
     if (bad) {
       wrong[u] = true;
       ++r.mismatches;
@@ -207,6 +216,11 @@ TensorCheck checkOutput(const TensorSpec& spec, const std::vector<double>& expec
         << percentText(tol.maxMismatchRatio) << ")";
     if (r.unwritten) s << "; " << r.unwritten << " never written (still hold the poison value)";
     if (r.nonFinite) s << "; " << r.nonFinite << " NaN/Inf where the reference is finite";
+    if (r.staleLocal)
+      s << "; " << r.staleLocal
+        << " hold 0xCD in every byte, the emulator's fill of fresh UB/L1: the kernel copied out local memory "
+           "nothing wrote (a tile copied out before its compute wrote it, or lanes its copy-in never "
+           "filled); on hardware they would be stale data";
     // Errors are measured over the written elements only: with none written there is no error to show.
     if (r.unwritten == n)
       s << "; no element was written";
@@ -282,6 +296,7 @@ void to_json(nlohmann::json& j, const TensorCheck& t) {
        {"near_misses", t.nearMisses},
        {"near_miss_ratio", t.nearMissRatio},
        {"unwritten", t.unwritten},
+       {"stale_local", t.staleLocal},
        {"non_finite", t.nonFinite},
        {"max_abs_error", t.maxAbsError},
        {"max_rel_error", t.maxRelError},

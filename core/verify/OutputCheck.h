@@ -69,7 +69,10 @@ struct TensorCheck {
   double referenceMaxAbs = 0.0;  // M in the rule above
   double effectiveAtol = 0.0;    // atol_eff in the rule above
   std::int64_t unwritten = 0;    // elements still holding the poison pattern
-  std::int64_t nonFinite = 0;    // NaN/Inf where the reference is finite
+  // Wrong elements whose every byte is 0xCD, the emulator's poison of fresh UB/L1: copied out of local
+  // memory nothing wrote (docs/emulator.md, "Uninitialised memory").
+  std::int64_t staleLocal = 0;
+  std::int64_t nonFinite = 0;  // NaN/Inf where the reference is finite
   double mismatchRatio = 0.0;
   double maxAbsError = 0.0;
   double maxRelError = 0.0;

@@ -82,6 +82,26 @@ TEST(VerifierTruthfulReport, AnUnwrittenStartIsAPrefixAndAGapIsNot) {
   EXPECT_FALSE(none.pattern.unwrittenPrefix) << none.summary;
 }
 
+TEST(VerifierTruthfulReport, ElementsCopiedOutOfNeverWrittenUbAreNamed) {
+  const std::int64_t n = 256;
+  const auto e = ramp(n);
+  const Bytes poison = poisonBytes(DType::Float32, n);
+  Bytes out = encodeAll(DType::Float32, e);
+  std::fill(out.begin() + 240 * 4, out.end(), 0xCD);  // the last 16 elements: fresh UB copied out
+  const auto r = checkOutput(spec({n}), e, out, poison, tol(), {1, {}});
+  EXPECT_FALSE(r.passed);
+  EXPECT_EQ(r.staleLocal, 16);
+  EXPECT_EQ(r.unwritten, 0);
+  EXPECT_NE(r.summary.find("16 hold 0xCD in every byte, the emulator's fill of fresh UB/L1"),
+            std::string::npos)
+      << r.summary;
+  // Plain wrong values are not called stale.
+  Bytes off = encodeAll(DType::Float32, e);
+  off[0] ^= 0x40;
+  off[3] ^= 0x40;
+  EXPECT_EQ(checkOutput(spec({n}), e, off, poison, tol(), {1, {}}).staleLocal, 0);
+}
+
 TEST(VerifierTruthfulReport, BlockAttributedFromTheSlicesTheRunWrote) {
   // 4 blocks, uneven: block 0 wrote [0, 700), block 1 [700, 800), block 2 [800, 900), block 3 [900, 1000).
   // Under an even split element 750 belongs to block 3; the run says block 1 wrote it.
