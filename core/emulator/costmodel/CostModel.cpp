@@ -212,9 +212,10 @@ Profile simulate(const SocParams& soc, const kwb_sim::LaunchTrace& trace, const 
   const std::vector<float> l2Hit = soc.l2AggregateBytesPerCycle > 0
                                        ? detail::l2HitShares(soc, trace, p.blockOffset)
                                        : std::vector<float>{};
-  const std::vector<float> readers = soc.sameLineReadBytesPerCycle > 0
-                                         ? detail::sameLineReaders(trace, p.blockOffset)
-                                         : std::vector<float>{};
+  const std::vector<float> readers =
+      soc.sameLineReadBytesPerCycle > 0
+          ? detail::sameLineReaders(trace, p.blockOffset, soc.sameAddressGranuleBytes)
+          : std::vector<float>{};
 
   // One costing of every block at a given per-transfer GM bandwidth cap, then the wave schedule.
   struct Pass {
@@ -375,7 +376,7 @@ Profile simulate(const SocParams& soc, const kwb_sim::LaunchTrace& trace, const 
   // A memory-bound kernel whose blocks mostly read the same data quotes the shared-read figure: its time
   // depends on whether the blocks drift into convoys (docs/calibration.md, "Same-address reads").
   if (errorKind == "memory" && soc.expectedErrorPct.count("shared_read") &&
-      detail::sharedReadShare(trace) >= 0.5)
+      detail::sharedReadShare(trace, soc.sameAddressGranuleBytes) >= 0.5)
     errorKind = "shared_read";
   if (auto it = soc.expectedErrorPct.find(errorKind); it != soc.expectedErrorPct.end())
     p.expectedErrorPct = it->second;
