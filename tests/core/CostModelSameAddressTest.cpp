@@ -171,5 +171,17 @@ TEST(CostModelSameAddress, KernelsWhoseBlocksShareTheirDataQuoteTheSharedReadErr
   EXPECT_DOUBLE_EQ(split.expectedErrorPct, soc.expectedErrorPct.at("memory"));
 }
 
+TEST(CostModelSameAddress, ACubeKernelWhoseBlocksShareTheirDataQuotesTheSharedReadError) {
+  // data_copy_l1 S6/S7: every AIC block copies the same matrix to L1; the cube figure is for the rest.
+  const SocParams soc = loadSocByName("Ascend910B1", socDir());
+  auto staggered = everyBlockReadsTheMatrix(8, 8, true);
+  for (auto& b : staggered.blocks)
+    for (auto& in : b.instrs) in.dstSpace = MemSpace::L1;
+  const Profile p = simulate(soc, staggered);
+  ASSERT_EQ(p.kernelKind, "cube");
+  ASSERT_EQ(p.bound, "memory");
+  EXPECT_DOUBLE_EQ(p.expectedErrorPct, soc.expectedErrorPct.at("shared_read"));
+}
+
 }  // namespace
 }  // namespace kwb::sim
