@@ -20,7 +20,8 @@ std::filesystem::path socDir() {
 }
 
 constexpr std::uint64_t kMatrix = 0x10000000;
-constexpr std::uint64_t kTile = 16 * 1024;
+constexpr std::uint64_t kTile = std::uint64_t{16} * 1024;
+constexpr std::uint64_t kGranule = 512;  // gm.same_address_granule_bytes of the 910B files
 
 // `blocks` blocks each reading all `tiles` tiles of one matrix; staggered: block b starts at tile b.
 kwb_sim::LaunchTrace everyBlockReadsTheMatrix(int blocks, int tiles, bool staggered) {
@@ -41,16 +42,30 @@ std::vector<std::size_t> offsets(const kwb_sim::LaunchTrace& trace) {
 
 TEST(CostModelSameAddress, CountsTheBlocksReadingALineAtTheSameTime) {
   const auto same = everyBlockReadsTheMatrix(8, 8, false);
-  for (float r : detail::sameLineReaders(same, offsets(same))) EXPECT_FLOAT_EQ(r, 8.0f);
+  for (float r : detail::sameLineReaders(same, offsets(same), kGranule)) EXPECT_FLOAT_EQ(r, 8.0f);
   const auto staggered = everyBlockReadsTheMatrix(8, 8, true);
-  for (float r : detail::sameLineReaders(staggered, offsets(staggered))) EXPECT_FLOAT_EQ(r, 1.0f);
+  for (float r : detail::sameLineReaders(staggered, offsets(staggered), kGranule)) EXPECT_FLOAT_EQ(r, 1.0f);
   // Blocks reading their own rows (the usual split) never share a line.
   test::TraceBuilder own("own_rows", "Ascend910B1");
   for (int b = 0; b < 8; ++b)
     for (int i = 0; i < 8; ++i)
       own.copyIn(b, kMatrix + static_cast<std::uint64_t>(b * 8 + i) * kTile, 0, kTile, 10);
   const auto split = own.trace();
-  for (float r : detail::sameLineReaders(split, offsets(split))) EXPECT_FLOAT_EQ(r, 1.0f);
+  for (float r : detail::sameLineReaders(split, offsets(split), kGranule)) EXPECT_FLOAT_EQ(r, 1.0f);
+}
+
+TEST(CostModelSameAddress, DifferentBytesOfOne512ByteRangeAreTheSameAddress) {
+  // Four blocks each read their own 128 B of one 512 B range at once (a column split of 512 B rows, the
+  // devkit guide's example): four readers of one address for the hardware, none with 128 B granules.
+  test::TraceBuilder t("column_split", "Ascend910B1");
+  for (int b = 0; b < 4; ++b)
+    for (int row = 0; row < 8; ++row)
+      t.copyIn(b, kMatrix + static_cast<std::uint64_t>(row) * 512 + static_cast<std::uint64_t>(b) * 128, 0,
+               128, 10);
+  const auto trace = t.trace();
+  for (float r : detail::sameLineReaders(trace, offsets(trace), kGranule)) EXPECT_FLOAT_EQ(r, 4.0f);
+  for (float r : detail::sameLineReaders(trace, offsets(trace), 128)) EXPECT_FLOAT_EQ(r, 1.0f);
+  EXPECT_EQ(loadSocByName("Ascend910B1", socDir()).sameAddressGranuleBytes, kGranule);
 }
 
 TEST(CostModelSameAddress, HalfTheBlocksOnOneTileCountHalf) {
@@ -60,7 +75,7 @@ TEST(CostModelSameAddress, HalfTheBlocksOnOneTileCountHalf) {
     for (int i = 0; i < 8; ++i)
       t.copyIn(b, kMatrix + static_cast<std::uint64_t>((i + (b / 4) * 4) % 8) * kTile, 0, kTile, 10);
   const auto trace = t.trace();
-  for (float r : detail::sameLineReaders(trace, offsets(trace))) EXPECT_FLOAT_EQ(r, 4.0f);
+  for (float r : detail::sameLineReaders(trace, offsets(trace), kGranule)) EXPECT_FLOAT_EQ(r, 4.0f);
 }
 
 TEST(CostModelSameAddress, SameOrderIsSlowerThanStaggeredAndEqualWithoutTheModel) {
@@ -141,7 +156,7 @@ TEST(CostModelSameAddress, KernelsWhoseBlocksShareTheirDataQuoteTheSharedReadErr
   const SocParams soc = loadSocByName("Ascend910B1", socDir());
   ASSERT_TRUE(soc.expectedErrorPct.count("shared_read"));
   const auto staggered = everyBlockReadsTheMatrix(8, 8, true);
-  EXPECT_DOUBLE_EQ(detail::sharedReadShare(staggered), 1.0);
+  EXPECT_DOUBLE_EQ(detail::sharedReadShare(staggered, kGranule), 1.0);
   const Profile shared = simulate(soc, staggered);
   ASSERT_EQ(shared.bound, "memory");
   EXPECT_DOUBLE_EQ(shared.expectedErrorPct, soc.expectedErrorPct.at("shared_read"));
@@ -150,10 +165,22 @@ TEST(CostModelSameAddress, KernelsWhoseBlocksShareTheirDataQuoteTheSharedReadErr
   for (int b = 0; b < 8; ++b)
     for (int i = 0; i < 8; ++i)
       own.copyIn(b, kMatrix + static_cast<std::uint64_t>(b * 8 + i) * kTile, 0, kTile, 10);
-  EXPECT_DOUBLE_EQ(detail::sharedReadShare(own.trace()), 0.0);
+  EXPECT_DOUBLE_EQ(detail::sharedReadShare(own.trace(), kGranule), 0.0);
   const Profile split = simulate(soc, own.trace());
   ASSERT_EQ(split.bound, "memory");
   EXPECT_DOUBLE_EQ(split.expectedErrorPct, soc.expectedErrorPct.at("memory"));
+}
+
+TEST(CostModelSameAddress, ACubeKernelWhoseBlocksShareTheirDataQuotesTheSharedReadError) {
+  // data_copy_l1 S6/S7: every AIC block copies the same matrix to L1; the cube figure is for the rest.
+  const SocParams soc = loadSocByName("Ascend910B1", socDir());
+  auto staggered = everyBlockReadsTheMatrix(8, 8, true);
+  for (auto& b : staggered.blocks)
+    for (auto& in : b.instrs) in.dstSpace = MemSpace::L1;
+  const Profile p = simulate(soc, staggered);
+  ASSERT_EQ(p.kernelKind, "cube");
+  ASSERT_EQ(p.bound, "memory");
+  EXPECT_DOUBLE_EQ(p.expectedErrorPct, soc.expectedErrorPct.at("shared_read"));
 }
 
 }  // namespace

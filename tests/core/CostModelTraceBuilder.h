@@ -193,7 +193,7 @@ class TraceBuilder {
 };
 
 struct ElementwiseKernel {
-  std::uint64_t totalElements = 8 * 65536;  // over all blocks
+  std::uint64_t totalElements = std::uint64_t{8} * 65536;  // over all blocks
   int blocks = 8;
   std::uint32_t tile = 2048;  // elements per tile
   int bufferNum = 2;          // 1 = single, 2 = double buffering

@@ -212,9 +212,10 @@ Profile simulate(const SocParams& soc, const kwb_sim::LaunchTrace& trace, const 
   const std::vector<float> l2Hit = soc.l2AggregateBytesPerCycle > 0
                                        ? detail::l2HitShares(soc, trace, p.blockOffset)
                                        : std::vector<float>{};
-  const std::vector<float> readers = soc.sameLineReadBytesPerCycle > 0
-                                         ? detail::sameLineReaders(trace, p.blockOffset)
-                                         : std::vector<float>{};
+  const std::vector<float> readers =
+      soc.sameLineReadBytesPerCycle > 0
+          ? detail::sameLineReaders(trace, p.blockOffset, soc.sameAddressGranuleBytes)
+          : std::vector<float>{};
 
   // One costing of every block at a given per-transfer GM bandwidth cap, then the wave schedule.
   struct Pass {
@@ -372,10 +373,11 @@ Profile simulate(const SocParams& soc, const kwb_sim::LaunchTrace& trace, const 
   // A cube kernel quotes the cube figure whatever its bound: the calibration table's cube kernels (the
   // matmul) are its only evidence for the cube pipes, the L0 paths and FIX (docs/calibration.md, "Cube").
   std::string errorKind = p.kernelKind == "cube" && soc.expectedErrorPct.count("cube") ? "cube" : p.bound;
-  // A memory-bound kernel whose blocks mostly read the same data quotes the shared-read figure: its time
-  // depends on whether the blocks drift into convoys (docs/calibration.md, "Same-address reads").
-  if (errorKind == "memory" && soc.expectedErrorPct.count("shared_read") &&
-      detail::sharedReadShare(trace) >= 0.5)
+  // A memory-bound kernel whose blocks mostly read the same data quotes the shared-read figure, a cube
+  // kernel (GM->L1 copies of the same matrix) as well as a vector one: its time depends on how the blocks
+  // drift into and out of each other's reads (docs/calibration.md, "Same-address reads").
+  if (p.bound == "memory" && soc.expectedErrorPct.count("shared_read") &&
+      detail::sharedReadShare(trace, soc.sameAddressGranuleBytes) >= 0.5)
     errorKind = "shared_read";
   if (auto it = soc.expectedErrorPct.find(errorKind); it != soc.expectedErrorPct.end())
     p.expectedErrorPct = it->second;

@@ -255,7 +255,11 @@ WorkCost InstrCoster::transfer(const Instr& in, double gmShare, double l2Hit, do
   const bool l2 = soc_.l2AggregateBytesPerCycle > 0;
   const double hit = l2 ? std::clamp(l2Hit, 0.0, 1.0) : 0.0;
   const bool read = in.srcSpace == MemSpace::GM;
-  const double l2Rate = read ? soc_.l2ReadBytesPerCycle : soc_.l2WriteBytesPerCycle;
+  // The path's own L2 rate where the file gives one: the AIC's GM->L1 reads L2 faster than the AIV's
+  // GM->UB (docs/calibration.md, "Cube").
+  const double l2Rate = tp.l2BytesPerCycle > 0 ? tp.l2BytesPerCycle
+                        : read                 ? soc_.l2ReadBytesPerCycle
+                                               : soc_.l2WriteBytesPerCycle;
   double coreCycles = bytes * (1 - hit) / tp.bytesPerCycle;
   if (hit > 0) coreCycles += bytes * hit / (l2Rate > 0 ? l2Rate : tp.bytesPerCycle);
   w.gmEquivalentBytes =
@@ -270,7 +274,10 @@ WorkCost InstrCoster::transfer(const Instr& in, double gmShare, double l2Hit, do
   w.gm = true;
   w.pureCycles = std::max(coreCycles, sharedCycles) * times;
   w.gmEquivalentBytes *= times;
-  w.cycles = (tp.startCycles + bursts * soc_.gmBurstCycles) * times + w.pureCycles;
+  // The per-burst cost belongs to the bursts that go to HBM/DDR: a burst served from L2 costs nothing of
+  // its own (docs/calibration.md, "Per-burst cost": the one-block matmul's 384 L2-hit bursts fit in its
+  // measured MTE2 time only without it).
+  w.cycles = (tp.startCycles + bursts * soc_.gmBurstCycles * (1 - hit)) * times + w.pureCycles;
   w.latencyCycles = tp.latencyCycles;
   return w;
 }

@@ -13,8 +13,6 @@ using kwb_sim::SyncKind;
 
 namespace {
 
-constexpr std::uint64_t kLineBytes = 128;  // the L2 line and the smallest GM burst (L2Model.h)
-
 bool readsGm(const Instr& in) {
   return in.sync == SyncKind::None && in.bytes > 0 && in.gmAddr != 0 && in.srcSpace == MemSpace::GM &&
          in.pipe != kwb_sim::Pipe::S;  // scalar reads go through the DCache, one line at a time
@@ -25,23 +23,24 @@ struct Ref {
   std::uint32_t block, record;
 };
 
-// Calls visit(line) for every 128 B line the record reads, burst by burst.
+// Calls visit(granule) for every same-address granule the record reads, burst by burst.
 template <typename Visit>
-void forEachLine(const Instr& in, Visit&& visit) {
+void forEachLine(const Instr& in, std::uint64_t granule, Visit&& visit) {
   const std::uint64_t bursts = std::max<std::uint32_t>(1, in.burstCount);
   const std::uint64_t len = in.burstLen > 0 ? in.burstLen : in.bytes / bursts;
   const std::uint64_t stride = in.gmStride > 0 ? in.gmStride : len;
   if (len == 0) return;
   for (std::uint64_t i = 0; i < bursts; ++i) {
     const std::uint64_t lo = in.gmAddr + i * stride;
-    for (std::uint64_t line = lo / kLineBytes; line <= (lo + len - 1) / kLineBytes; ++line) visit(line);
+    for (std::uint64_t line = lo / granule; line <= (lo + len - 1) / granule; ++line) visit(line);
   }
 }
 
 }  // namespace
 
 std::vector<float> sameLineReaders(const kwb_sim::LaunchTrace& trace,
-                                   const std::vector<std::size_t>& blockOffset) {
+                                   const std::vector<std::size_t>& blockOffset, std::uint64_t granuleBytes) {
+  const std::uint64_t granule = std::max<std::uint64_t>(1, granuleBytes);
   std::vector<float> readers(blockOffset.empty() ? 0 : blockOffset.back(), 1.0f);
   if (readers.empty() || trace.blocks.size() < 2) return readers;
 
@@ -76,7 +75,7 @@ std::vector<float> sameLineReaders(const kwb_sim::LaunchTrace& trace,
     while (end < refs.size() && refs[end].window == refs[first].window) ++end;
     lines.clear();
     for (std::size_t i = first; i < end; ++i)
-      forEachLine(trace.blocks[refs[i].block].instrs[refs[i].record], [&](std::uint64_t line) {
+      forEachLine(trace.blocks[refs[i].block].instrs[refs[i].record], granule, [&](std::uint64_t line) {
         LineReaders& l = lines[line];
         if (l.lastBlock != refs[i].block) {
           l.lastBlock = refs[i].block;
@@ -85,7 +84,7 @@ std::vector<float> sameLineReaders(const kwb_sim::LaunchTrace& trace,
       });
     for (std::size_t i = first; i < end; ++i) {
       double sum = 0, count = 0;
-      forEachLine(trace.blocks[refs[i].block].instrs[refs[i].record], [&](std::uint64_t line) {
+      forEachLine(trace.blocks[refs[i].block].instrs[refs[i].record], granule, [&](std::uint64_t line) {
         sum += lines[line].blocks;
         ++count;
       });
@@ -96,7 +95,8 @@ std::vector<float> sameLineReaders(const kwb_sim::LaunchTrace& trace,
   return readers;
 }
 
-double sharedReadShare(const kwb_sim::LaunchTrace& trace) {
+double sharedReadShare(const kwb_sim::LaunchTrace& trace, std::uint64_t granuleBytes) {
+  const std::uint64_t granule = std::max<std::uint64_t>(1, granuleBytes);
   struct LineReaders {
     std::uint32_t firstBlock = ~0u;
     bool shared = false;
@@ -105,7 +105,7 @@ double sharedReadShare(const kwb_sim::LaunchTrace& trace) {
   for (std::size_t b = 0; b < trace.blocks.size(); ++b)
     for (const Instr& in : trace.blocks[b].instrs)
       if (readsGm(in))
-        forEachLine(in, [&](std::uint64_t line) {
+        forEachLine(in, granule, [&](std::uint64_t line) {
           LineReaders& l = lines[line];
           if (l.firstBlock == ~0u)
             l.firstBlock = static_cast<std::uint32_t>(b);
@@ -116,7 +116,7 @@ double sharedReadShare(const kwb_sim::LaunchTrace& trace) {
   for (const auto& b : trace.blocks)
     for (const Instr& in : b.instrs)
       if (readsGm(in))
-        forEachLine(in, [&](std::uint64_t line) {
+        forEachLine(in, granule, [&](std::uint64_t line) {
           ++all;
           shared += lines[line].shared ? 1 : 0;
         });

@@ -225,6 +225,8 @@ void readTransfer(Reader& r, const json& root, SocParams& s) {
     t.bytesPerCycle = r.param(*it, path, "bytes_per_cycle", 0, false);
     t.startCycles = r.param(*it, path, "start_cycles", 0);
     t.latencyCycles = r.param(*it, path, "latency_cycles", 0);
+    if (it->contains("l2_bytes_per_cycle"))
+      t.l2BytesPerCycle = r.param(*it, path, "l2_bytes_per_cycle", 0, false);
     const json& sh = r.child(*it, path, "shares_gm");
     if (!sh.is_boolean()) r.fail(path + ".shares_gm", "must be true or false");
     t.sharesGm = sh.get<bool>();
@@ -247,6 +249,9 @@ void readGm(Reader& r, const json& root, SocParams& s) {
   if (gm.contains("burst_cycles")) s.gmBurstCycles = r.param(gm, "gm", "burst_cycles", 0);
   if (gm.contains("same_line_read_bytes_per_cycle"))
     s.sameLineReadBytesPerCycle = r.param(gm, "gm", "same_line_read_bytes_per_cycle", 0, false);
+  if (gm.contains("same_address_granule_bytes"))
+    s.sameAddressGranuleBytes =
+        static_cast<std::uint64_t>(r.param(gm, "gm", "same_address_granule_bytes", 1, false));
   const json& al = r.child(gm, "gm", "alignment");
   if (!al.is_array() || al.empty())
     r.fail("gm.alignment", "must be a non-empty array of {min_align, factor}");

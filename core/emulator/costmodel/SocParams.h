@@ -74,6 +74,10 @@ struct TransferPath {
   double startCycles = 0;    // fixed cost per instruction before data flows (pipe occupied)
   double latencyCycles = 0;  // extra cycles until the data is visible to other pipes (pipe not occupied)
   bool sharesGm = false;     // GM side: competes for the SoC's aggregate GM bandwidth
+  // Per-core rate of this path's L2 hits (optional "l2_bytes_per_cycle"; 0 =
+  // gm.l2_read/write_bytes_per_cycle): the AIC's GM->L1 path reads L2 faster than the AIV's GM->UB path
+  // (docs/calibration.md, "Cube").
+  double l2BytesPerCycle = 0;
 };
 
 // Alignment tiers for GM bursts: the first tier whose minAlign divides the access gets its factor.
@@ -107,6 +111,9 @@ struct SocParams {
   // Bytes per cycle that one GM line read by several blocks at once is delivered at, to all of them
   // together (optional, 0 = no same-address serialisation; SameLineReaders.h).
   double sameLineReadBytesPerCycle = 0;
+  // GM requests are handled in aligned units of this many bytes: two blocks reading different addresses
+  // of one unit at once read "the same address" (optional "gm.same_address_granule_bytes", default 512).
+  std::uint64_t sameAddressGranuleBytes = 512;
 
   int pipeQueueDepth = 32;  // instructions a pipe's queue holds before the scalar unit stalls
 

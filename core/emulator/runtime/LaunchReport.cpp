@@ -411,6 +411,9 @@ void finishLaunch(LaunchResult& res) {
       std::fprintf(stderr, "    related: %s:%d: %s\n", r.file.c_str(), r.line, r.role.c_str());
     for (const std::string& n : m.d.notes) std::fprintf(stderr, "    note: %s\n", n.c_str());
   }
+  // The estimate with the model's expected error for this kind of kernel (docs/calibration.md).
+  if (const auto est = profile.find("estimate"); est != profile.end() && est->is_string())
+    std::fprintf(stderr, "[INFO][kwb-sim] %s: %s\n", res.kernel.c_str(), est->get<std::string>().c_str());
   std::fflush(stderr);
 
   for (Merged& m : merged) tot.diags.push_back(std::move(m.d));
