@@ -73,6 +73,12 @@ const SocCaps& soc() {
   return *g_soc;
 }
 
+const SocCaps* findSoc(const char* name) {
+  for (const SocCaps& s : kSocs)
+    if (name && std::strcmp(s.name, name) == 0) return &s;
+  return nullptr;
+}
+
 void selectSoc(const char* name) {
   for (const SocCaps& s : kSocs)
     if (name && std::strcmp(s.name, name) == 0) g_soc = &s;

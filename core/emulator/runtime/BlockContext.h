@@ -72,6 +72,7 @@ void syncBegin(Pipe p);
 void syncOperand(Pipe p, MemSpace space, std::uint32_t off, std::uint32_t len, bool write, const char* api,
                  SrcLoc loc, int operand);
 void selectSoc(const char* name);
+const SocCaps* findSoc(const char* name);  // nullptr for a SoC the emulator does not know
 bool gmKnownBlock(const void* p);
 void syncResetBlock();
 void queueResetBlock();

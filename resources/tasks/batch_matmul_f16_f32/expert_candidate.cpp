@@ -141,8 +141,8 @@ class KernelBatchMatmulF16F32 {
   uint64_t aOff_ = 0, bOff_ = 0, cOff_ = 0;  // the current batch's matrices, in elements
 };
 
-extern "C" __global__ __aicore__ void batch_matmul_f16_f32(GM_ADDR a, GM_ADDR b, GM_ADDR c,
-                                                           GM_ADDR workspace, GM_ADDR tiling) {
+extern "C" __global__ __aicore__ void batch_matmul_f16_f32(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR workspace,
+                                                           GM_ADDR tiling) {
   BatchMatmulF16F32TilingData t = *reinterpret_cast<__gm__ BatchMatmulF16F32TilingData*>(tiling);
   KernelBatchMatmulF16F32 op;
   op.Init(a, b, c, t);

@@ -22,6 +22,11 @@ class PlatFormInfos {
   uint32_t coreNumAiv = 0;
   uint32_t coreNumAic = 0;
   uint64_t ubSize = 0;
+  // The cube's buffers; 0 where the description does not say (a TilingFunc's context carries the UB only).
+  uint64_t l1Size = 0;
+  uint64_t l0aSize = 0;
+  uint64_t l0bSize = 0;
+  uint64_t l0cSize = 0;
   char socVersion[32] = {0};
 };
 }  // namespace fe

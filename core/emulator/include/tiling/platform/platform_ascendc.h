@@ -19,9 +19,30 @@ class PlatformAscendC {
   uint32_t GetCoreNum() const { return info_ ? info_->coreNumAiv : 0; }
   uint32_t GetCoreNumAic() const { return info_ ? info_->coreNumAic : 0; }
   uint32_t GetCoreNumAiv() const { return info_ ? info_->coreNumAiv : 0; }
-  // Only the UB is described to the tiling; other memories report 0.
+  // The memories the description carries; the others (and all but the UB in a TilingFunc's context)
+  // report 0.
   void GetCoreMemSize(CoreMemType type, uint64_t& size) const {
-    size = (info_ && type == CoreMemType::UB) ? info_->ubSize : 0;
+    size = 0;
+    if (!info_) return;
+    switch (type) {
+      case CoreMemType::UB:
+        size = info_->ubSize;
+        break;
+      case CoreMemType::L1:
+        size = info_->l1Size;
+        break;
+      case CoreMemType::L0_A:
+        size = info_->l0aSize;
+        break;
+      case CoreMemType::L0_B:
+        size = info_->l0bSize;
+        break;
+      case CoreMemType::L0_C:
+        size = info_->l0cSize;
+        break;
+      default:
+        break;
+    }
   }
   SocVersion GetSocVersion() const {
     if (!info_) return SocVersion::RESERVED_VERSION;
@@ -42,6 +63,22 @@ class PlatformAscendC {
 
  private:
   fe::PlatFormInfos* info_;
+};
+
+// Host code of a kernel-launch program asks the platform through this singleton (the API is one, as in
+// CANN): the first call's SoC holds for the process. Without a name it is the SoC the program was built
+// for (`kwb sim build --soc`); the numbers come from the runtime's SoC table (runtime/HostPlatform.cpp).
+// An unknown name gives nullptr and a message on stderr.
+class PlatformAscendCManager {
+ public:
+  static PlatformAscendC* GetInstance() {
+#ifdef KWB_SIM_SOC_NAME
+    return GetInstance(KWB_SIM_SOC_NAME);
+#else
+    return GetInstance("Ascend910B1");
+#endif
+  }
+  static PlatformAscendC* GetInstance(const char* customSocVersion);
 };
 
 }  // namespace platform_ascendc
