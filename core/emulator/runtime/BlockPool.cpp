@@ -107,6 +107,7 @@ struct Worker {
   long long unit = -1;  // the unit it runs, -1 when idle
   Clock::time_point start;
   long ran = 0;
+  bool stopping = false;  // told to stop (timeout): never given another unit, even if it answers Done
 };
 
 }  // namespace
@@ -219,7 +220,8 @@ void runPool(const PoolLaunch& L, LaunchResult& res) {
     while (next < units) {
       Worker* idle = nullptr;
       for (Worker& w : workers)
-        if (w.sock >= 0 && w.unit < 0 && (L.perProcess <= 0 || w.ran < L.perProcess)) idle = &w;
+        if (w.sock >= 0 && w.unit < 0 && !w.stopping && (L.perProcess <= 0 || w.ran < L.perProcess))
+          idle = &w;
       if (idle != nullptr) {
         if (sendAll(idle->sock, &next, sizeof(next))) {
           startUnit(*idle, next++);
@@ -289,6 +291,7 @@ void runPool(const PoolLaunch& L, LaunchResult& res) {
         continue;
       br.status = BlockStatus::TimedOut;
       br.timeoutMs = L.timeoutMs;
+      w.stopping = true;
       ::kill(w.pid, SIGTERM);
       const pid_t victim = w.pid;
       std::thread([victim] {
