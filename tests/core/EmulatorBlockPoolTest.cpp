@@ -22,7 +22,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kPoolPrograms = fs::path(KWB_SOURCE_DIR) / "tests" / "emulator" / "pool";
+fs::path poolPrograms() {
+  return fs::path(KWB_SOURCE_DIR) / "tests" / "emulator" / "pool";
+}
 
 class Scratch {
  public:
@@ -53,7 +55,7 @@ struct SimRun {
 fs::path build(const Scratch& dir, const std::string& name) {
   const fs::path app = dir.path() / name;
   kwb::ProcessSpec spec;
-  spec.argv = {KWB_KWB_EXE, "sim", "build", "-o", app.string(), (kPoolPrograms / (name + ".cpp")).string()};
+  spec.argv = {KWB_KWB_EXE, "sim", "build", "-o", app.string(), (poolPrograms() / (name + ".cpp")).string()};
   spec.timeout = std::chrono::minutes(5);
   const kwb::ProcessResult r = kwb::ProcessRunner().run(spec);
   EXPECT_EQ(r.exitCode, 0) << r.describe() << "\n" << r.stderrText.substr(0, 8000);
