@@ -180,11 +180,22 @@ void beginBlock(const std::string& dir, std::int64_t idx, std::int64_t num, cons
   r.dropped = 0;
   r.errors = false;
   dupCounts().clear();
-  const std::string path = dir + "/b" + std::to_string(g_block.unit) + ".diag";
-  r.diagFd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);
+  // Created at the first diagnostic (diagFile): a missing file reads as an empty one (LaunchReport.cpp),
+  // and most blocks report nothing, so a launch does not pay for a file per block it does not need.
+  if (r.diagFd >= 0) ::close(r.diagFd);
+  r.diagFd = -1;
+  std::snprintf(r.diagPath, sizeof(r.diagPath), "%s/b%u.diag", dir.c_str(), g_block.unit);
   syncResetBlock();
   queueResetBlock();
   shadowResetBlock();
+  cubeResetBlock();
+}
+
+int diagFile() {
+  Runtime& r = R();
+  if (r.diagFd < 0 && r.diagPath[0] != 0)
+    r.diagFd = ::open(r.diagPath, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);
+  return r.diagFd;
 }
 
 void writeTraceFile(bool complete) {
@@ -207,7 +218,7 @@ void writeTraceFile(bool complete) {
   ::close(fd);
 }
 
-void endBlock(int exitCode, bool complete) {
+void finishBlock(bool complete) {
   Runtime& r = R();
   rawFlush();  // raw accesses since the last API call
   rawReportStats();
@@ -218,17 +229,23 @@ void endBlock(int exitCode, bool complete) {
   }
   // Repeated diagnostics: one line each with the count of further occurrences.
   for (const auto& [key, n] : dupCounts()) {
-    if (n <= 1 || r.diagFd < 0) continue;
+    if (n <= 1 || r.diagPath[0] == 0) continue;
     nlohmann::json j{{"repeat", n},
                      {"category", categoryName(static_cast<Cat>(key.cat))},
                      {"file", key.file ? key.file : ""},
                      {"line", key.line}};
     const std::string line = j.dump() + "\n";
-    writeAll(r.diagFd, line.data(), line.size());
+    writeAll(diagFile(), line.data(), line.size());
   }
   writeTraceFile(complete);
   if (r.diagFd >= 0) ::close(r.diagFd);
+  r.diagFd = -1;
+  r.diagPath[0] = 0;
   std::fflush(nullptr);
+}
+
+void endBlock(int exitCode, bool complete) {
+  finishBlock(complete);
   ::_exit(exitCode);
 }
 
@@ -295,15 +312,16 @@ void reportOnce(Cat cat, const char* api, SrcLoc loc, Pipe pipe, int operand, co
   auto& counts = rt::dupCounts();
   auto& n = counts[rt::DupKey{static_cast<int>(cat), loc.file, loc.line}];
   if (++n > 1) return;
-  const std::int64_t block = r.diagFd >= 0 ? g_block.blockIdx : -1;
+  const bool inBlock = r.diagPath[0] != 0;
+  const std::int64_t block = inBlock ? g_block.blockIdx : -1;
   std::string line = rt::diagLine(cat, api, loc, pipe, operand, message, block);
   if (!fields.empty()) {
     nlohmann::json j = nlohmann::json::parse(line);
     j.update(fields);
     line = j.dump() + "\n";
   }
-  if (r.diagFd >= 0) {
-    rt::writeAll(r.diagFd, line.data(), line.size());
+  if (inBlock) {
+    rt::writeAll(rt::diagFile(), line.data(), line.size());
   } else {
     rt::addParentLine(line);
   }

@@ -36,7 +36,8 @@ const char* categoryName(Cat c);
 // Per-process (= per-block) runtime state that the headers do not see.
 struct Runtime {
   std::string workDir;       // parent's temp dir for this launch ("" outside a launch)
-  int diagFd = -1;           // child: diagnostics file (JSON lines)
+  int diagFd = -1;           // child: diagnostics file (JSON lines), once diagFile() created it
+  char diagPath[4096] = {};  // child: where it goes ("" outside a block); most blocks never create it
   std::vector<Instr> trace;  // child: instruction trace
   std::uint64_t dropped = 0;
   std::vector<std::string> strings;  // interned names (index = Instr::api/file)
@@ -59,9 +60,15 @@ struct CorePlace {
   std::uint32_t coresPerBlock = 1;
 };
 void beginBlock(const std::string& dir, std::int64_t idx, std::int64_t num, const CorePlace* place = nullptr);
-// Finishes the block: end-of-kernel checks, trace written. Does not return.
+// Finishes the block: end-of-kernel checks, trace written, diagnostics file closed. finishBlock returns
+// (a pool worker runs its next block, BlockPool.h); endBlock then ends the process with exitCode.
+void finishBlock(bool complete);
 [[noreturn]] void endBlock(int exitCode, bool complete);
+// The cube's per-block state ("L0C read before its Mmad", Cube.cpp), fresh for each block.
+void cubeResetBlock();
 void writeTraceFile(bool complete);  // async-signal tolerant (write(2) only)
+// The block's diagnostics file, created at its first line; -1 outside a block (async-signal tolerant).
+int diagFile();
 
 // A barrier on every pipe of this block recorded as `api` (SyncAll: its in-block part, BlockSync.cpp).
 Instr& syncBarrierAll(const char* api, SrcLoc loc);
@@ -133,6 +140,10 @@ struct GmBlockInfo {
 };
 bool gmBlockOf(std::uintptr_t kernelAddr, GmBlockInfo& out);  // the block or one of its guard pages
 void gmProtectKernelViews(int prot);
+// A DataCopy burst between GM (kernel-view address) and local memory: long bursts through the GM memfd,
+// short ones, and memory that is not from GmAlloc, through the mapping (Memory.cpp).
+void gmCopyIn(std::uint8_t* dst, const void* gm, std::size_t n);
+void gmCopyOut(void* gm, const std::uint8_t* src, std::size_t n);
 // Raw accesses (RawAccess.cpp). rawSetupLocal: the block's UB/L1 (kernel view + alias) at block start;
 // rawEnterKernel: handlers installed (after the crash handlers, which they fall back to) and the kernel
 // views protected, just before the kernel runs.

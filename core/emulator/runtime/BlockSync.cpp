@@ -19,6 +19,7 @@
 #include <string>
 
 #include "BlockContext.h"
+#include "BlockPool.h"
 
 namespace kwb_sim::rt {
 
@@ -207,6 +208,7 @@ void barrierAcross(rt::Members m, const char* api, SrcLoc loc) {
     futexWakeAll(s.generation);
     return;
   }
+  poolNoteAsleep();  // the parent may start the blocks this one waits for (BlockPool.h)
   while (s.generation.load(std::memory_order_acquire) == gen) {
     bool doomed = false;
     if (s.endedCount.load(std::memory_order_acquire) != 0)

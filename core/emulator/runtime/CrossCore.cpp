@@ -16,6 +16,7 @@
 #include <new>
 
 #include "BlockContext.h"
+#include "BlockPool.h"
 
 namespace kwb_sim::rt {
 
@@ -358,6 +359,7 @@ void crossCoreWait(int /*mode*/, Pipe pipe, std::int64_t flagId, SrcLoc loc) {
       mine.waitingOn.store(flag + 1, std::memory_order_release);
       s.waiting.fetch_add(1, std::memory_order_acq_rel);
       asleep = true;
+      poolNoteAsleep();  // the parent may start the process this one waits for (BlockPool.h)
     }
     const std::uint32_t epoch = s.epoch.load(std::memory_order_acquire);
     if (c.pending.load(std::memory_order_acquire) != 0) continue;

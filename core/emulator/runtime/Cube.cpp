@@ -69,8 +69,12 @@ void noteGmSource(Instr& in, const GmDesc& g) {
 }
 
 // Which 64-byte rows of L0C some Mmad has written in this block (the "L0C read before its Mmad" check).
-std::vector<std::uint8_t>& l0cWritten() {
+std::vector<std::uint8_t>& l0cRows() {
   static std::vector<std::uint8_t> v;
+  return v;
+}
+std::vector<std::uint8_t>& l0cWritten() {
+  std::vector<std::uint8_t>& v = l0cRows();
   if (v.size() != spaceSize(MemSpace::L0C) / 64) v.assign(spaceSize(MemSpace::L0C) / 64, 0);
   return v;
 }
@@ -538,5 +542,11 @@ void cubeFixpipe(const GmDesc& dst, ElemDesc de, const LocalDesc& src, ElemDesc 
       }
   finish(moved);
 }
+
+namespace rt {
+void cubeResetBlock() {
+  l0cRows().clear();  // as in a fresh process: sized and zeroed at the block's first cube call
+}
+}  // namespace rt
 
 }  // namespace kwb_sim

@@ -184,6 +184,10 @@ void run(const char* api, Dir dir, const LocalDesc* dstL, const GmDesc* dstG, co
     std::uint8_t* d = dst + dO + b.leftBytes;
     if (dstG && g_block.atomicOp != AtomicOp::None)
       rt::gmAccumulate(d, src + so, n);
+    else if (srcG)
+      rt::gmCopyIn(d, srcG->ptr + so, n);
+    else if (dstG)
+      rt::gmCopyOut(dstG->ptr + dO + b.leftBytes, src + so, n);
     else
       std::memmove(d, src + so, n);
     moved += n;

@@ -149,6 +149,7 @@ KernelLayout resolveKernelLayout(const void* entry, KernelThunk thunk, void* ctx
     beginBlock(workDir, 0, blockDim);
     if (R().diagFd >= 0) ::close(R().diagFd);
     R().diagFd = -1;
+    R().diagPath[0] = 0;
     R().workDir.clear();  // nothing of the probe is kept: block 0 rewrites its own files
     struct sigaction sa {};
     sa.sa_handler = probeFault;

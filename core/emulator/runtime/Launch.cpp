@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// ICPU_RUN_KF: one forked process per block on shared GM (like CANN's CPU mode), with a per-block wall
-// timeout, crash capture (signal + last emulated API), then the parent merges what the blocks sent back
-// (diagnostics, traces), runs the cross-block checks, the cost model, and writes the report.
+// ICPU_RUN_KF: the blocks run in forked processes on shared GM (like CANN's CPU mode; a pool of workers
+// that run blocks one after another, BlockPool.h), with a per-block wall timeout, crash capture (signal +
+// last emulated API), then the parent merges what the blocks sent back (diagnostics, traces), runs the
+// cross-block checks, the cost model, and writes the report.
 
 #include <fcntl.h>
 #include <signal.h>
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "BlockContext.h"
+#include "BlockPool.h"
 #include "BlockSync.h"
 #include "CrossCore.h"
 #include "KernelType.h"
@@ -29,27 +31,6 @@ namespace kwb_sim {
 namespace {
 int g_kernelMode = 0;
 std::uint64_t g_tilingKey = 0;
-
-const char* signalName(int sig) {
-  switch (sig) {
-    case SIGSEGV:
-      return "SIGSEGV";
-    case SIGBUS:
-      return "SIGBUS";
-    case SIGFPE:
-      return "SIGFPE";
-    case SIGILL:
-      return "SIGILL";
-    case SIGABRT:
-      return "SIGABRT";
-    case SIGKILL:
-      return "SIGKILL";
-    case SIGTERM:
-      return "SIGTERM";
-    default:
-      return "signal";
-  }
-}
 
 // Child: crash path. Writes one diagnostic line with the signal and the last emulated API, the partial
 // trace, then dies by the same signal so the parent sees it.
@@ -71,11 +52,12 @@ void onCrash(int sig) {
       "(signal %d)"
       "%s%s%s\"}\n",
       r.lastApi ? r.lastApi : "", safeFile, r.lastLoc.line, static_cast<long long>(g_block.blockIdx), sig,
-      static_cast<long long>(g_block.blockIdx), signalName(sig), sig,
+      static_cast<long long>(g_block.blockIdx), rt::signalName(sig), sig,
       r.lastApi && *r.lastApi ? "; the last emulated API call was " : "", r.lastApi ? r.lastApi : "",
       r.lastApi && *r.lastApi ? " (at the line given); the fault happened in kernel code after it" : "");
-  if (r.diagFd >= 0 && n > 0) {
-    const ssize_t w = ::write(r.diagFd, line, static_cast<std::size_t>(n));
+  const int fd = rt::diagFile();
+  if (fd >= 0 && n > 0) {
+    const ssize_t w = ::write(fd, line, static_cast<std::size_t>(n));
     (void)w;
   }
   rt::writeTraceFile(false);
@@ -179,100 +161,22 @@ int launch(const char* kernelName, std::uint32_t blockDim, KernelThunk thunk, vo
   res.coresPerBlock = perBlock;
   res.kernelType = layout.type;
 
-  struct Child {
-    pid_t pid = -1;
-    std::chrono::steady_clock::time_point start;
-    bool done = false;
-  };
-  std::vector<Child> kids(units);
   res.blocks.resize(units);
-  std::uint32_t next = 0, running = 0, finished = 0;
   // SyncAll's barrier (BlockSync.h) and the cross-core flags (CrossCore.h) span every process; without
   // them the launch still runs, and a SyncAll or CrossCore call reports why it cannot.
   rt::blockSyncCreate(units);
   rt::crossCoreCreate(blockDim, layout);
-  std::fflush(nullptr);
-  // Processes asleep in a SyncAll or CrossCoreWaitFlag do not count against the job limit: the ones
-  // they wait for must start.
-  auto asleep = [] { return rt::blockSyncWaiting() + rt::crossCoreWaiting(); };
-  while (finished < units) {
-    while (next < units && running - std::min(running, asleep()) < static_cast<std::uint32_t>(jobs)) {
-      const pid_t pid = ::fork();
-      if (pid == 0) {
-        const std::uint32_t slot = next % perBlock;
-        rt::CorePlace place;
-        place.unit = next;
-        place.core = layout.coreOfSlot(slot);
-        place.subBlockIdx = place.core == CoreKind::Aiv ? slot - 1 : 0;
-        place.subBlockNum = place.core == CoreKind::Aiv ? layout.aivPerBlock : 1;
-        place.coresPerBlock = perBlock;
-        rt::setBlockLayout(layout);
-        rt::beginBlock(dir, next / perBlock, blockDim, &place);
-        installCrashHandlers();
-        rt::rawEnterKernel();  // raw GM/UB access handlers (fall back to the crash handlers); views protected
-        thunk(ctx);
-        rt::endBlock(0, true);
-      }
-      if (pid < 0) {
-        res.blocks[next].status = rt::BlockStatus::ForkFailed;
-        rt::blockSyncMarkEnded(next);
-        rt::crossCoreMarkEnded(next);
-        ++finished;
-        ++next;
-        continue;
-      }
-      rt::crossCoreMarkStarted(next);
-      kids[next].pid = pid;
-      kids[next].start = std::chrono::steady_clock::now();
-      ++running;
-      ++next;
-    }
-    int status = 0;
-    const pid_t pid = ::waitpid(-1, &status, WNOHANG);
-    if (pid > 0) {
-      for (std::uint32_t b = 0; b < units; ++b) {
-        if (kids[b].pid != pid || kids[b].done) continue;
-        kids[b].done = true;
-        --running;
-        ++finished;
-        rt::blockSyncMarkEnded(b);
-        rt::crossCoreMarkEnded(b);
-        rt::BlockResult& br = res.blocks[b];
-        br.elapsedMs = std::chrono::duration_cast<std::chrono::milliseconds>(
-                           std::chrono::steady_clock::now() - kids[b].start)
-                           .count();
-        if (br.status == rt::BlockStatus::TimedOut) break;
-        if (WIFSIGNALED(status)) {
-          br.status = rt::BlockStatus::Crashed;
-          br.signal = WTERMSIG(status);
-          br.signalName = signalName(br.signal);
-        } else if (WIFEXITED(status)) {
-          br.exitCode = WEXITSTATUS(status);
-          br.status = br.exitCode == 0 ? rt::BlockStatus::Ok
-                                       : (br.exitCode == rt::kAbortExit ? rt::BlockStatus::Aborted
-                                                                        : rt::BlockStatus::ExitedNonZero);
-        }
-        break;
-      }
-      continue;
-    }
-    // Nothing exited: enforce the per-block wall timeout, then sleep a little.
-    const auto now = std::chrono::steady_clock::now();
-    for (std::uint32_t b = 0; b < units; ++b) {
-      if (kids[b].pid <= 0 || kids[b].done || res.blocks[b].status == rt::BlockStatus::TimedOut) continue;
-      if (std::chrono::duration_cast<std::chrono::milliseconds>(now - kids[b].start).count() > timeoutMs) {
-        res.blocks[b].status = rt::BlockStatus::TimedOut;
-        res.blocks[b].timeoutMs = timeoutMs;
-        ::kill(kids[b].pid, SIGTERM);
-        const pid_t victim = kids[b].pid;
-        std::thread([victim] {
-          std::this_thread::sleep_for(std::chrono::milliseconds(500));
-          ::kill(victim, SIGKILL);
-        }).detach();
-      }
-    }
-    std::this_thread::sleep_for(std::chrono::microseconds(200));
-  }
+  rt::PoolLaunch pool;
+  pool.thunk = thunk;
+  pool.ctx = ctx;
+  pool.workDir = dir;
+  pool.blockDim = blockDim;
+  pool.layout = layout;
+  pool.jobs = jobs;
+  pool.timeoutMs = timeoutMs;
+  pool.perProcess = envLong("KWB_SIM_BLOCKS_PER_PROCESS", 0);
+  pool.enterBlock = installCrashHandlers;
+  rt::runPool(pool, res);
   // Flags set and never waited for (the parent's view of every counter once all processes ended).
   rt::crossCoreEndOfLaunch(res.parentLines);
   rt::crossCoreDestroy();

@@ -3,6 +3,8 @@
 #include "KernelType.h"
 
 #include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,7 +13,6 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -44,11 +45,31 @@ std::vector<std::string>& pendingParentLines() {
   return v;
 }
 
+// The whole file in one allocation and one read loop ("" when missing): a stream copied into a
+// stringstream grew and copied each 100 KiB trace several times (docs/emulator.md, "Speed").
 std::string readBytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  std::string out;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return out;
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && st.st_size > 0) out.resize(static_cast<std::size_t>(st.st_size));
+  std::size_t done = 0;
+  for (;;) {
+    if (done < out.size()) {
+      const ssize_t n = ::read(fd, out.data() + done, out.size() - done);
+      if (n <= 0) break;
+      done += static_cast<std::size_t>(n);
+      continue;
+    }
+    char more[4096];  // past the size fstat gave (or not a regular file)
+    const ssize_t n = ::read(fd, more, sizeof(more));
+    if (n <= 0) break;
+    out.append(more, static_cast<std::size_t>(n));
+    done = out.size();
+  }
+  ::close(fd);
+  out.resize(done);
+  return out;
 }
 
 std::vector<nlohmann::json> readJsonLines(const std::string& path) {

@@ -128,6 +128,59 @@ void gmProtectKernelViews(int prot) {
 }
 }  // namespace rt
 
+namespace rt {
+namespace {
+// A burst this long or longer goes through the memfd (pread/pwrite); shorter ones through the mapping,
+// where the system call would cost more than the copy (docs/emulator.md, "Speed").
+constexpr std::size_t kFileIoMin = 512;
+
+// The memfd offset of [a, a + n) when it lies inside one GmAlloc block's mapped body.
+bool gmFileSpan(std::uintptr_t a, std::size_t n, std::uint64_t& off) {
+  if (g_gmFd < 0 || n < kFileIoMin) return false;
+  const GmBlock* b = findGm(a);
+  if (b == nullptr || a < b->base || a + n > b->base + b->body) return false;
+  off = b->fileOff + (a - b->base);
+  return true;
+}
+}  // namespace
+
+// A block process that maps a GM page for the first time pays a page fault per page (per 16 with
+// fault-around for reads); the same bytes through the file cost one system call per burst and leave the
+// process's page tables alone. The page cache pages are the ones every mapping shows, so both ways see
+// and leave the same bytes.
+void gmCopyIn(std::uint8_t* dst, const void* gm, std::size_t n) {
+  std::uint64_t off = 0;
+  if (gmFileSpan(reinterpret_cast<std::uintptr_t>(gm), n, off)) {
+    std::size_t done = 0;
+    while (done < n) {
+      const ssize_t r = ::pread(g_gmFd, dst + done, n - done, static_cast<off_t>(off + done));
+      if (r <= 0) break;
+      done += static_cast<std::size_t>(r);
+    }
+    dst += done;
+    gm = static_cast<const std::uint8_t*>(gm) + done;
+    n -= done;
+  }
+  std::memmove(dst, gmAliasOf(gm), n);
+}
+
+void gmCopyOut(void* gm, const std::uint8_t* src, std::size_t n) {
+  std::uint64_t off = 0;
+  if (gmFileSpan(reinterpret_cast<std::uintptr_t>(gm), n, off)) {
+    std::size_t done = 0;
+    while (done < n) {
+      const ssize_t w = ::pwrite(g_gmFd, src + done, n - done, static_cast<off_t>(off + done));
+      if (w <= 0) break;
+      done += static_cast<std::size_t>(w);
+    }
+    src += done;
+    gm = static_cast<std::uint8_t*>(gm) + done;
+    n -= done;
+  }
+  std::memmove(gmAliasOf(gm), src, n);
+}
+}  // namespace rt
+
 bool gmKnown(const void* p) {
   return findGm(reinterpret_cast<std::uintptr_t>(p)) != nullptr;
 }

@@ -23,6 +23,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -118,7 +119,8 @@ std::size_t appendStr(char* out, std::size_t k, std::size_t cap, const char* s, 
 void writeDiag(const char* category, const char* api, const char* message) {
   rt::Runtime& r = rt::R();
   r.errors = true;
-  if (r.diagFd < 0) return;
+  const int fd = rt::diagFile();
+  if (fd < 0) return;
   char line[2048];
   std::size_t k = appendStr(line, 0, sizeof(line), "{\"category\":\"", false);
   k = appendStr(line, k, sizeof(line), category, false);
@@ -133,7 +135,7 @@ void writeDiag(const char* category, const char* api, const char* message) {
   k = appendStr(line, k, sizeof(line), tail, false);
   k = appendStr(line, k, sizeof(line), message, true);
   k = appendStr(line, k, sizeof(line), "\"}\n", false);
-  const ssize_t w = ::write(r.diagFd, line, k);
+  const ssize_t w = ::write(fd, line, k);
   (void)w;
 }
 
@@ -426,14 +428,30 @@ void rawDrain() {
     r.trace.reserve(r.trace.size() * 2 + kPending);
 }
 
-namespace rt {
+namespace {
+// Zeroes the block's local memories through the alias, as a fresh mapping reads. Only the pages the
+// memfd holds can be non-zero (mincore: resident in its page cache), so a block that used 96 KiB of UB
+// clears 96 KiB, not the 1.4 MiB of every region.
+void clearLocalViews() {
+  // The local views are tracked as integer addresses by design (docs/emulator.md, "Raw pointers")
+  // NOLINTNEXTLINE(performance-no-int-to-ptr)
+  auto* alias = reinterpret_cast<std::uint8_t*>(g_localViews.lo + g_localViews.delta);
+  constexpr std::size_t kMaxPages = kLocalBytes / 4096 + 1;
+  static unsigned char resident[kMaxPages];
+  const std::size_t pages = (kLocalBytes + g_page - 1) / g_page;
+  if (pages > kMaxPages || ::mincore(alias, kLocalBytes, resident) != 0) {
+    std::memset(alias, 0, kLocalBytes);
+    return;
+  }
+  for (std::size_t p = 0; p < pages; ++p) {
+    if ((resident[p] & 1) == 0) continue;
+    const std::size_t off = p * g_page;
+    std::memset(alias + off, 0, std::min(g_page, kLocalBytes - off));
+  }
+}
 
-void rawSetupLocal() {
-  g_page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-  g_ready = false;
-  g_rawPending = 0;
-  g_step = Step{};
-  g_reportedCount = 0;
+// A fresh memfd mapped twice (kernel view between guard pages, runtime alias): zeroed UB/L1.
+void mapLocalViews() {
   const int fd = ::memfd_create("kwb-sim-ub", MFD_CLOEXEC);
   void* res = MAP_FAILED;
   void* alias = MAP_FAILED;
@@ -455,6 +473,28 @@ void rawSetupLocal() {
     g_block.ub = g_fallback;
   }
   if (fd >= 0) ::close(fd);
+}
+}  // namespace
+
+namespace rt {
+
+void rawSetupLocal() {
+  g_page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  g_ready = false;
+  g_rawPending = 0;
+  g_step = Step{};
+  g_reportedCount = 0;
+  g_rawDropped = 0;
+  if (g_localViews.hi != 0) {  // a pool worker's next block (BlockPool.h): the same views, zeroed again
+    clearLocalViews();
+    // As a fresh mapping: the kernel view is open until rawEnterKernel closes it.
+    // NOLINTNEXTLINE(performance-no-int-to-ptr)
+    ::mprotect(reinterpret_cast<void*>(g_localViews.lo), kLocalBytes, PROT_READ | PROT_WRITE);
+    // NOLINTNEXTLINE(performance-no-int-to-ptr)
+    g_block.ub = reinterpret_cast<std::uint8_t*>(g_localViews.lo);
+  } else {
+    mapLocalViews();
+  }
   g_block.l1 = g_block.ub + kRegions[1].start;
   g_block.l0a = g_block.ub + kRegions[2].start;
   g_block.l0b = g_block.ub + kRegions[3].start;

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // Host side of CANN's CPU debug mode: GmAlloc/GmFree (shared GM with guard pages), SetKernelMode,
-// ICPU_RUN_KF (one forked process per block) and ICPU_SET_TILING_KEY; and the device-style launches
-// (docs/emulator.md, "Launch forms"): `kernel<<<blockDim, l2ctrl, stream>>>(args)` (rewritten by kwb
-// into chevronLaunch, core/emulator/ChevronRewrite.h) and ACLRT_LAUNCH_KERNEL(kernel)(blockDim, stream,
-// args). Those two have device memory semantics: the kernel may only reach aclrtMalloc memory.
+// ICPU_RUN_KF (blocks in forked worker processes, runtime/BlockPool.h) and ICPU_SET_TILING_KEY; and the
+// device-style launches (docs/emulator.md, "Launch forms"): `kernel<<<blockDim, l2ctrl, stream>>>(args)`
+// (rewritten by kwb into chevronLaunch, core/emulator/ChevronRewrite.h) and
+// ACLRT_LAUNCH_KERNEL(kernel)(blockDim, stream, args). Those two have device memory semantics: the kernel may
+// only reach aclrtMalloc memory.
 
 #include <cstddef>
 #include <cstdint>
