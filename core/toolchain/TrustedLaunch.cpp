@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/diag/GmOverrunCause.h"
+#include "core/diag/HandOffCause.h"
 #include "core/emulator/analysis/RecordFormat.h"
 #include "core/emulator/analysis/SourceText.h"
 #include "core/emulator/costmodel/CostModel.h"
@@ -186,6 +187,8 @@ Diagnostic toDiagnostic(const nlohmann::json& j, const LaunchExpectation& expect
       a.write = range->value("write", false);
       placeGmOverrunAtCause(d, a, expect.candidateLines);
     }
+    // A missing hand-off seen at a use inside a helper belongs after the helper's call.
+    if (d.category == category::QueueMisuse) placeHandOffInOwner(d, expect.candidateLines);
   }
   return d;
 }

@@ -18,10 +18,11 @@ PlatformAscendC* PlatformAscendCManager::GetInstance(const char* customSocVersio
   std::call_once(once, [&] {
     const kwb_sim::rt::SocCaps* caps = kwb_sim::rt::findSoc(customSocVersion);
     if (!caps) {
-      std::fprintf(stderr,
-                   "[ERROR][kwb-sim] PlatformAscendCManager::GetInstance: the emulator does not know SoC '%s' "
-                   "(it knows Ascend910B1..B4, Ascend310P1, Ascend310P3)\n",
-                   customSocVersion ? customSocVersion : "");
+      std::fprintf(
+          stderr,
+          "[ERROR][kwb-sim] PlatformAscendCManager::GetInstance: the emulator does not know SoC '%s' "
+          "(it knows Ascend910B1..B4, Ascend310P1, Ascend310P3)\n",
+          customSocVersion ? customSocVersion : "");
       return;
     }
     known = true;
