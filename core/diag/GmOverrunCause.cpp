@@ -109,6 +109,17 @@ bool rangeLengthDerivesFrom(const CodeText& text, int setLine, const std::string
   return copy.find(range) == std::string::npos;
 }
 
+// Whether the SetGlobalBuffer's length is cut down by its own arithmetic (a division, a subtraction or a
+// right shift), so that it is shorter than the quantity it is made of.
+bool rangeLengthIsCut(const CodeText& text, int setLine) {
+  const auto call = callOnLine(text, setLine, "SetGlobalBuffer");
+  if (!call) return false;
+  const auto args = callArguments(text, *call);
+  if (args.size() < 2) return false;
+  return args[1].find('/') != std::string::npos || args[1].find('-') != std::string::npos ||
+         args[1].find(">>") != std::string::npos;
+}
+
 struct LengthOrigin {
   Assignment assignment;
   std::string variable;
@@ -181,6 +192,19 @@ bool placeGmOverrunAtCause(Diagnostic& d, const GmRangeAccess& a, const std::vec
     auto path = loopReaching(text, *call, 0);
     if (!path) return false;
     related.insert(related.end(), path->calls.begin(), path->calls.end());
+    // A loop that stops with `<` at the bound the range's length was cut from (`rowCount_ / 2` against
+    // `row < rowCount_`) walks the length it was meant to: the range is the short one.
+    if (setLine && path->loop.header.find("<=") == std::string::npos &&
+        rangeLengthDerivesFrom(text, setLine, path->loop.header) && rangeLengthIsCut(text, setLine)) {
+      related.push_back(RelatedLocation{"the loop that walks the whole length", "", path->loop.headerLine});
+      moveTo(d, setLine,
+             "the range set here holds " + std::to_string(rangeBytes) + " bytes, less than the loop (for (" +
+                 path->loop.header + ")) walks: in its last iterations the " + api + " at line " +
+                 std::to_string(d.line) + " " + verb + " GM bytes " + range(a.first, end) + " of " + tensor +
+                 ", from the range's end on. Give SetGlobalBuffer the whole length the loop covers",
+             std::move(related), lines);
+      return true;
+    }
     if (setLine) related.push_back(RelatedLocation{"the SetGlobalBuffer that sets the range", "", setLine});
     moveTo(
         d, path->loop.headerLine,
@@ -202,7 +226,8 @@ bool placeGmOverrunAtCause(Diagnostic& d, const GmRangeAccess& a, const std::vec
     // One copy from the range's first byte runs past it, and the range's length is made of the same
     // variable as the copy's, with arithmetic of its own (`cols_ / 2` against a copy of `cols_`): the two
     // disagree, and the range is the odd one.
-    if (setLine && a.first == 0 && rangeLengthDerivesFrom(text, setLine, args[2])) {
+    if (setLine && a.first == 0 && rangeLengthDerivesFrom(text, setLine, args[2]) &&
+        rangeLengthIsCut(text, setLine)) {
       moveTo(d, setLine,
              "the range set here holds " + std::to_string(rangeBytes) + " bytes, less than the " + api +
                  " at line " + std::to_string(d.line) + " moves: it " + verb + " GM bytes " +

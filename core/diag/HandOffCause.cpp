@@ -12,7 +12,8 @@ namespace {
 // The related location naming where the tensor was taken from its queue.
 std::optional<int> takenLine(const Diagnostic& d) {
   for (const auto& r : d.related)
-    if (r.file == d.file && (r.role == "the AllocTensor that took the tensor" || r.role == "the DeQue that took the tensor"))
+    if (r.file == d.file &&
+        (r.role == "the AllocTensor that took the tensor" || r.role == "the DeQue that took the tensor"))
       return r.line;
   return std::nullopt;
 }
@@ -45,8 +46,8 @@ bool placeHandOffInOwner(Diagnostic& d, const std::vector<std::string>& lines) {
   if (!api.empty())
     if (const auto at = d.message.find(use); at != std::string::npos)
       d.message.replace(at, use.size(),
-                        "after this call of " + helper->name + " (its " + api + " at line " + std::to_string(d.line) +
-                            " is the tensor's last use)");
+                        "after this call of " + helper->name + " (its " + api + " at line " +
+                            std::to_string(d.line) + " is the tensor's last use)");
   d.related.insert(d.related.begin(),
                    RelatedLocation{"the last use of the tensor, inside " + helper->name, d.file, d.line});
   d.notes.insert(d.notes.begin(), "the runtime saw the tensor last at line " + std::to_string(d.line) +

@@ -98,6 +98,21 @@ TEST(GmOverrunCause, ARangeLengthWithArithmeticOfItsOwnIsTheCauseOfACopyOfTheWho
   EXPECT_EQ(relatedLines(d), (std::vector<int>{15}));
 }
 
+TEST(GmOverrunCause, AStrictLoopOverTheLengthTheRangeWasCutFromBlamesTheRange) {
+  const auto lines = fixture("row_loop_short_range.cpp");
+  ASSERT_FALSE(lines.empty());
+  Diagnostic d = atAccess(15, "GetValue", "sGm");
+  // 8 rows, a range of 4 floats: row 4 reads from the range's end.
+  ASSERT_TRUE(placeGmOverrunAtCause(d, GmRangeAccess{16, 4, 16, false}, lines));
+  EXPECT_EQ(d.line, 10);
+  EXPECT_NE(
+      d.message.find("the range set here holds 16 bytes, less than the loop (for (uint32_t row = 0; row < "
+                     "rows_; ++row)) walks"),
+      std::string::npos)
+      << d.message;
+  EXPECT_EQ(relatedLines(d), (std::vector<int>{15, 14}));
+}
+
 TEST(GmOverrunCause, AnAccessStartingAtTheRangesEndIsTheLoopsExtraIteration) {
   const auto lines = fixture("row_loop_extra.cpp");
   ASSERT_FALSE(lines.empty());

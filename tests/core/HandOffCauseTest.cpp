@@ -24,7 +24,8 @@ Diagnostic missingEnQue(int line, int takenAt) {
   d.line = line;
   d.message = "nothing was EnQue'd after this Mmad";
   d.api = "Mmad";
-  d.related = {{"the DeQue that waits forever", "kernel.cpp", 40}, {"the AllocTensor that took the tensor", "kernel.cpp", takenAt}};
+  d.related = {{"the DeQue that waits forever", "kernel.cpp", 40},
+               {"the AllocTensor that took the tensor", "kernel.cpp", takenAt}};
   return d;
 }
 
