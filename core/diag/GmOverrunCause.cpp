@@ -71,53 +71,49 @@ bool hasClamp(const std::string& value) {
          value.find("Min(") != std::string::npos;
 }
 
+// The length argument of the SetGlobalBuffer call on `setLine`; none when there is no such call.
+std::optional<std::string> rangeLengthArgument(const CodeText& text, int setLine) {
+  const auto call = callOnLine(text, setLine, "SetGlobalBuffer");
+  if (!call) return std::nullopt;
+  const auto args = callArguments(text, *call);
+  if (args.size() < 2) return std::nullopt;
+  return args[1];
+}
+
+std::string withoutSpaces(const std::string& s) {
+  std::string out;
+  for (const char c : s)
+    if (!textlines::isSpace(c)) out += c;
+  return out;
+}
+
 // Whether the clamp is against the very length the range was given (the SetGlobalBuffer's second
 // argument appears in it): then the two agree and neither is the likelier mistake.
 bool clampMatchesRange(const CodeText& text, int setLine, const std::string& clamp) {
-  const auto call = callOnLine(text, setLine, "SetGlobalBuffer");
-  if (!call) return true;
-  const auto args = callArguments(text, *call);
-  if (args.size() < 2) return true;
-  std::string length;
-  for (const char c : args[1])
-    if (!textlines::isSpace(c)) length += c;
-  std::string squeezed;
-  for (const char c : clamp)
-    if (!textlines::isSpace(c)) squeezed += c;
-  return squeezed.find(length) != std::string::npos;
+  const auto length = rangeLengthArgument(text, setLine);
+  return !length || withoutSpaces(clamp).find(withoutSpaces(*length)) != std::string::npos;
 }
 
-// Whether the SetGlobalBuffer on `setLine` computes its length from a variable the copy's length
-// expression also reads, yet is not that same expression (so the range length has arithmetic of its own).
-bool rangeLengthDerivesFrom(const CodeText& text, int setLine, const std::string& copyLength) {
-  const auto call = callOnLine(text, setLine, "SetGlobalBuffer");
-  if (!call) return false;
-  const auto args = callArguments(text, *call);
-  if (args.size() < 2) return false;
-  const auto rangeVars = variablesIn(args[1]);
-  const auto copyVars = variablesIn(copyLength);
+// Whether the SetGlobalBuffer on `setLine` computes its length from a variable `expression` (a copy's
+// length, a loop's header) also reads, yet is not contained in it (so the range length has arithmetic of
+// its own).
+bool rangeLengthDerivesFrom(const CodeText& text, int setLine, const std::string& expression) {
+  const auto length = rangeLengthArgument(text, setLine);
+  if (!length) return false;
+  const auto rangeVars = variablesIn(*length);
+  const auto otherVars = variablesIn(expression);
   const bool shares = std::any_of(rangeVars.begin(), rangeVars.end(), [&](const std::string& v) {
-    return std::find(copyVars.begin(), copyVars.end(), v) != copyVars.end();
+    return std::find(otherVars.begin(), otherVars.end(), v) != otherVars.end();
   });
-  if (!shares) return false;
-  std::string range;
-  for (const char c : args[1])
-    if (!textlines::isSpace(c)) range += c;
-  std::string copy;
-  for (const char c : copyLength)
-    if (!textlines::isSpace(c)) copy += c;
-  return copy.find(range) == std::string::npos;
+  return shares && withoutSpaces(expression).find(withoutSpaces(*length)) == std::string::npos;
 }
 
 // Whether the SetGlobalBuffer's length is cut down by its own arithmetic (a division, a subtraction or a
 // right shift), so that it is shorter than the quantity it is made of.
 bool rangeLengthIsCut(const CodeText& text, int setLine) {
-  const auto call = callOnLine(text, setLine, "SetGlobalBuffer");
-  if (!call) return false;
-  const auto args = callArguments(text, *call);
-  if (args.size() < 2) return false;
-  return args[1].find('/') != std::string::npos || args[1].find('-') != std::string::npos ||
-         args[1].find(">>") != std::string::npos;
+  const auto length = rangeLengthArgument(text, setLine);
+  return length && (length->find('/') != std::string::npos || length->find('-') != std::string::npos ||
+                    length->find(">>") != std::string::npos);
 }
 
 struct LengthOrigin {
