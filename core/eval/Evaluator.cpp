@@ -10,12 +10,8 @@
 #include "core/base/InstallLayout.h"
 #include "core/diag/DiagnosticLocation.h"
 #include "core/emulator/costmodel/SocParams.h"
-#include "core/model/Candidate.h"
+#include "core/eval/CandidatePolicy.h"
 #include "core/model/ProjectIncludes.h"
-#include "core/policy/CandidatePreprocess.h"
-#include "core/policy/PolicyChecker.h"
-#include "core/policy/PreprocessedPolicy.h"
-#include "core/toolchain/OpProjectForm.h"
 #include "core/verify/AttributeCorrelation.h"
 #include "core/verify/InputGenerator.h"
 #include "core/verify/ProfileSummary.h"
@@ -31,12 +27,11 @@ void writeBytes(const fs::path& p, const verify::Bytes& b) {
   out.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
 }
 
-Diagnostic policyDiagnostic(const std::string& file, const std::string& message) {
+Diagnostic cacheWarning(const std::string& message) {
   Diagnostic d;
-  d.source = "policy";
-  d.severity = Severity::Error;
-  d.category = std::string(category::PolicyViolation);
-  d.file = file;
+  d.source = "toolchain";
+  d.severity = Severity::Warning;
+  d.category = std::string(category::CacheIntegrity);
   d.message = message;
   return d;
 }
@@ -103,98 +98,17 @@ EvalReport evaluateFlat(const Task& task, Backend& backend, const EvalRequest& r
   };
 
   // 1. Policy.
-  PolicyOptions po;
-  po.kernelName = task.name;
-  po.kernelParamCount = static_cast<int>(task.inputs.size() + task.outputs.size() + 2);
+  const fs::path cache = req.cacheDir.empty() ? req.workDir / "cache" : req.cacheDir;
   std::vector<Diagnostic> policy;
   if (req.policyChecks) {
     say("policy");
     stage(EvalStage::Policy, "");
-    po.apiHeaderDirs = {currentInstallLayout().emulatorIncludeDir.string(),
-                        verify::taskIncludeDir(task).string()};
-    // Untrusted names first: nothing is written under a name that is not a plain, unreserved one.
-    for (const auto& problem : candidateFileProblems(req.companionFiles))
-      policy.push_back(policyDiagnostic(req.candidateName, problem));
-    for (const auto& [name, text] : req.companionFiles)
-      if (isReservedCandidateFileName(name) || name == req.candidateName)
-        policy.push_back(
-            policyDiagnostic(name, "candidate file name \"" + name +
-                                       "\" is reserved for the primary file or the workbench's own "
-                                       "files; rename it"));
-    // The operator-project form (core/toolchain/OpProjectForm.h): a TilingFunc instead of kwb_tiling,
-    // and the kernel sees the tiling headers first, as msopgen's build gives them.
-    std::map<std::string, std::string> allFiles = req.companionFiles;
-    allFiles[req.candidateName] = req.candidateSource;
-    std::vector<Diagnostic> formProblems;
-    const std::optional<OpProjectForm> opForm =
-        detectOpProjectForm(allFiles, req.candidateName, formProblems);
-    if (opForm) {
-      po.requireTiling = false;
-      // The op_host source runs only in the tiling sandbox: the standard library's containers may be
-      // used there (the kernel unit, which includes the tiling headers, keeps the kernel rules).
-      po.hostCodeFiles = {opForm->hostFile};
-    }
-    if (policy.empty())
-      policy = checkCandidateFilesPolicy(req.candidateSource, req.candidateName, req.companionFiles, po);
-    if (policy.empty() && !formProblems.empty()) {
-      rep.diagnostics = formProblems;
-      return finish(Verdict::CompileError, formProblems.front().format());
-    }
-    if (policy.empty() && opForm) {
-      // Both units the build compiles: the kernel behind its tiling headers, and the op_host source.
-      const fs::path scratch = fs::absolute(req.workDir) / "policy";
-      std::error_code pec;
-      for (int unit = 0; unit < 2 && policy.empty(); ++unit) {
-        PreprocessSpec pp;
-        if (unit == 0) {
-          pp.sourceText = opProjectKernelUnit(*opForm, req.candidateName);
-          pp.fileName = kOpKernelUnitName;
-          pp.reportedFileName = kOpKernelUnitName;
-          pp.companions = allFiles;
-        } else {
-          pp.sourceText = allFiles.at(opForm->hostFile);
-          pp.fileName = opForm->hostFile;
-          pp.reportedFileName = opForm->hostFile;
-          pp.companions = allFiles;
-          pp.companions.erase(opForm->hostFile);
-        }
-        pp.scratchDir = scratch;
-        pp.flags = backend.preprocessFlags(task);
-        for (const std::string& d : opProjectDefines(*opForm, task)) pp.flags.push_back("-D" + d);
-        fs::remove_all(pp.scratchDir, pec);
-        const PreprocessResult pre = preprocessCandidate(pp);
-        PolicyOptions upo = po;
-        upo.ownEntryName = unit == 1 ? std::string() : upo.kernelName;
-        upo.kernelName.clear();
-        upo.kernelParamCount.reset();
-        upo.hostCode = unit == 1;
-        if (!pre.text.empty())
-          for (auto& d : checkPreprocessedPolicy(pre.text, pre.candidatePath, pp.reportedFileName, upo,
-                                                 pre.companionPaths))
-            policy.push_back(std::move(d));
-        for (const auto& d : pre.diagnostics)
-          if (d.isError()) policy.push_back(d);
-        fs::remove_all(pp.scratchDir, pec);
-      }
-    } else if (policy.empty()) {
-      // What the compiler will see: the token stream after translation phases 1-4, checked against the
-      // allow-list (docs/candidate-contract.md). The preprocessor runs sandboxed.
-      PreprocessSpec pp;
-      pp.sourceText = req.candidateSource;
-      pp.reportedFileName = req.candidateName;
-      pp.companions = req.companionFiles;
-      pp.scratchDir = fs::absolute(req.workDir) / "policy";
-      pp.flags = backend.preprocessFlags(task);
-      std::error_code pec;
-      fs::remove_all(pp.scratchDir, pec);
-      const PreprocessResult pre = preprocessCandidate(pp);
-      if (!pre.text.empty())
-        for (auto& d :
-             checkPreprocessedPolicy(pre.text, pre.candidatePath, req.candidateName, po, pre.companionPaths))
-          policy.push_back(std::move(d));
-      for (const auto& d : pre.diagnostics)
-        if (d.isError()) policy.push_back(d);
-      fs::remove_all(pp.scratchDir, pec);
+    CandidatePolicyOutcome checked = checkCandidateForEvaluation(task, backend, req, cache);
+    for (const auto& w : checked.warnings) rep.diagnostics.push_back(cacheWarning(w));
+    policy = std::move(checked.problems);
+    if (policy.empty() && !checked.formProblems.empty()) {
+      rep.diagnostics.insert(rep.diagnostics.end(), checked.formProblems.begin(), checked.formProblems.end());
+      return finish(Verdict::CompileError, checked.formProblems.front().format());
     }
   }
   if (req.policyChecks) clock.lap("policy");
@@ -202,12 +116,12 @@ EvalReport evaluateFlat(const Task& task, Backend& backend, const EvalRequest& r
     if (std::none_of(policy.begin(), policy.end(),
                      [](const Diagnostic& d) { return d.category == category::PolicyViolation; })) {
       // The preprocessor itself failed (an error in the candidate's includes or macros, or a limit).
-      rep.diagnostics = policy;
+      rep.diagnostics.insert(rep.diagnostics.end(), policy.begin(), policy.end());
       return finish(
           policy.front().category == category::CompileError ? Verdict::CompileError : Verdict::RuntimeError,
           policy.front().format());
     }
-    rep.diagnostics = policy;
+    rep.diagnostics.insert(rep.diagnostics.end(), policy.begin(), policy.end());
     return finish(Verdict::Rejected,
                   std::to_string(policy.size()) + " policy violation(s), first: " + policy.front().format());
   }
@@ -240,19 +154,12 @@ EvalReport evaluateFlat(const Task& task, Backend& backend, const EvalRequest& r
   }
 
   // 3. Reference.
-  const fs::path cache = req.cacheDir.empty() ? req.workDir / "cache" : req.cacheDir;
   verify::ReferenceRunner refRunner(cache);
   const auto refBuild = refRunner.build(task);
   clock.lap("reference-build");
   if (!refBuild.ok) throw std::runtime_error(refBuild.log);
-  for (const auto& w : refBuild.warnings) {  // a discarded cache entry or folder (docs/sandbox.md, "Caches")
-    Diagnostic d;
-    d.source = "toolchain";
-    d.severity = Severity::Warning;
-    d.category = std::string(category::CacheIntegrity);
-    d.message = w;
-    rep.diagnostics.push_back(d);
-  }
+  // A discarded cache entry or folder (docs/sandbox.md, "Caches").
+  for (const auto& w : refBuild.warnings) rep.diagnostics.push_back(cacheWarning(w));
 
   // 4. Cases.
   std::vector<verify::CaseProfile> caseProfiles;
