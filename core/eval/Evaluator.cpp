@@ -11,6 +11,7 @@
 #include "core/diag/DiagnosticLocation.h"
 #include "core/emulator/costmodel/SocParams.h"
 #include "core/eval/CandidatePolicy.h"
+#include "core/eval/CaseDataCache.h"
 #include "core/model/ProjectIncludes.h"
 #include "core/verify/AttributeCorrelation.h"
 #include "core/verify/InputGenerator.h"
@@ -161,7 +162,9 @@ EvalReport evaluateFlat(const Task& task, Backend& backend, const EvalRequest& r
   // A discarded cache entry or folder (docs/sandbox.md, "Caches").
   for (const auto& w : refBuild.warnings) rep.diagnostics.push_back(cacheWarning(w));
 
-  // 4. Cases.
+  // 4. Cases. Their inputs and reference outputs come from trusted code only and are reused across
+  // evaluations of the same task and seed (CaseDataCache.h).
+  const CaseDataCache caseData(cache / "cases", task, rep.seed);
   std::vector<verify::CaseProfile> caseProfiles;
   // The roofline floor of each case comes from its tensors' bytes on the SoC's GM bandwidth, never
   // from the kernel's own trace alone (a trace that omits work would lower it).
@@ -173,7 +176,11 @@ EvalReport evaluateFlat(const Task& task, Backend& backend, const EvalRequest& r
   }
   for (const auto& vc : task.cases) {
     say("case " + vc.name);
-    const auto prepared = verify::prepareCase(task, vc, rep.seed);
+    std::vector<std::string> cacheWarnings;
+    std::optional<std::vector<verify::Bytes>> cachedInputs = caseData.inputs(vc.name, cacheWarnings);
+    const auto prepared = cachedInputs ? verify::prepareCase(task, vc, rep.seed, std::move(*cachedInputs))
+                                       : verify::prepareCase(task, vc, rep.seed);
+    if (!cachedInputs) caseData.storeInputs(vc.name, prepared.inputData, cacheWarnings);
     const fs::path caseDir = fs::absolute(req.workDir / "cases" / vc.name);
     fs::remove_all(caseDir, ec);
     const CaseFiles files = makeCaseFolders(caseDir, prepared);
@@ -181,13 +188,8 @@ EvalReport evaluateFlat(const Task& task, Backend& backend, const EvalRequest& r
       writeBytes(files.inputs[k], prepared.inputData[k]);
     for (std::size_t k = 0; k < prepared.outputs.size(); ++k)
       writeBytes(files.outputsInit[k], prepared.outputPoison[k]);
-    // The reference gets its own copy of the inputs, from memory, in a folder no run of the candidate
-    // ever sees.
-    std::vector<fs::path> refInputs;
-    for (std::size_t k = 0; k < prepared.inputs.size(); ++k) {
-      refInputs.push_back(files.refDir / ("input_" + prepared.inputs[k].name + ".bin"));
-      writeBytes(refInputs.back(), prepared.inputData[k]);
-    }
+    for (const auto& w : cacheWarnings) rep.diagnostics.push_back(cacheWarning(w));
+    cacheWarnings.clear();
     clock.lap("inputs", vc.name);
 
     stage(EvalStage::Run, vc.name);
@@ -233,10 +235,26 @@ EvalReport evaluateFlat(const Task& task, Backend& backend, const EvalRequest& r
       return finish(Verdict::RuntimeError, "case " + vc.name + ": " + first);
     }
     stage(EvalStage::Verify, vc.name);
-    const auto ref = refRunner.run(refBuild, prepared, refInputs, files.refDir);
+    // A Python reference's result also depends on the torch it imports, which no digest here covers.
+    const std::string refDigest = refBuild.python ? std::string() : refBuild.sha256;
+    std::optional<std::vector<std::vector<double>>> expected =
+        caseData.referenceOutputs(vc.name, refDigest, cacheWarnings);
+    if (!expected) {
+      // The reference gets its own copy of the inputs, from memory, in a folder no run of the
+      // candidate ever sees.
+      std::vector<fs::path> refInputs;
+      for (std::size_t k = 0; k < prepared.inputs.size(); ++k) {
+        refInputs.push_back(files.refDir / ("input_" + prepared.inputs[k].name + ".bin"));
+        writeBytes(refInputs.back(), prepared.inputData[k]);
+      }
+      auto ref = refRunner.run(refBuild, prepared, refInputs, files.refDir);
+      if (!ref.ok) throw std::runtime_error("reference of case " + vc.name + ": " + ref.error);
+      caseData.storeReferenceOutputs(vc.name, refDigest, ref.outputs, cacheWarnings);
+      expected = std::move(ref.outputs);
+    }
+    for (const auto& w : cacheWarnings) rep.diagnostics.push_back(cacheWarning(w));
     clock.lap("reference", vc.name);
-    if (!ref.ok) throw std::runtime_error("reference of case " + vc.name + ": " + ref.error);
-    rep.verify.cases.push_back(backend.verify(task, prepared, ref.outputs, run));
+    rep.verify.cases.push_back(backend.verify(task, prepared, *expected, run));
     clock.lap("verify", vc.name);
   }
   // Cause first: an attribute that separates the failing cases from the passing ones points at the

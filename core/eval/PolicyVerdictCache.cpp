@@ -41,14 +41,18 @@ std::string folderStamp(const std::vector<fs::path>& folders) {
   return out;
 }
 
+std::string selfExecutableStamp() {
+  std::error_code ec;
+  return fileStamp(fs::read_symlink("/proc/self/exe", ec));
+}
+
 std::string executableStamp(const std::string& program) {
   std::string out;
   const fs::path given(program);
   const auto found = given.has_parent_path() ? std::optional<fs::path>(given) : findExecutable(program);
   std::error_code ec;
   out += found ? fileStamp(fs::canonical(*found, ec)) : "missing " + program + "\n";
-  out += fileStamp(fs::read_symlink("/proc/self/exe", ec));
-  return out;
+  return out + selfExecutableStamp();
 }
 
 PolicyVerdictCache::PolicyVerdictCache(fs::path dir) : dir_(std::move(dir)) {}

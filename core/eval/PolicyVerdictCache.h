@@ -25,8 +25,11 @@ inline constexpr const char* kPolicyRulesVersion = "policy-rules-1";
 // edited, added or removed changes the text.
 std::string folderStamp(const std::vector<std::filesystem::path>& folders);
 
-// The file behind `program` (a path, or a name looked up on PATH) and of kwb's own executable:
-// path, size and modification time.
+// Path, size and modification time of the running executable (kwb's own code: rules, generators).
+std::string selfExecutableStamp();
+
+// The same of the file behind `program` (a path, or a name looked up on PATH), then of the running
+// executable.
 std::string executableStamp(const std::string& program);
 
 class PolicyVerdictCache {
