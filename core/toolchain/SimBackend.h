@@ -7,6 +7,7 @@
 
 #include <optional>
 
+#include "core/emulator/SimBuilder.h"
 #include "core/toolchain/Backend.h"
 #include "core/toolchain/OpProjectForm.h"
 
@@ -34,6 +35,13 @@ class SimBackend : public Backend {
   std::filesystem::path harnessFile_;
   std::filesystem::path binary_;
   std::string buildKey_;
+  // The generated harness and the key of its object, compiled once per task and emulator and linked
+  // with each candidate (docs/architecture.md, "Evaluation caches").
+  std::string harnessSource_;
+  std::string harnessKey_;
+  SimBuildOptions harnessBuildOptions() const;
+  std::optional<std::filesystem::path> harnessObject(const std::filesystem::path& cache,
+                                                     std::vector<Diagnostic>& diagnostics) const;
   std::optional<OpProjectForm> opForm_;  // the operator-project form (core/toolchain/OpProjectForm.h)
   std::vector<std::string> opDefines_;   // its -D flags (opProjectDefines)
   std::string candidateSource_;          // the workbench's own copy, for excerpts (never re-read from disk)
