@@ -3,7 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
-#include <fstream>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -12,6 +12,8 @@
 #include "core/emulator/costmodel/SocParams.h"
 #include "core/eval/CandidatePolicy.h"
 #include "core/eval/CaseDataCache.h"
+#include "core/eval/CaseWork.h"
+#include "core/eval/OrderedWorkers.h"
 #include "core/model/ProjectIncludes.h"
 #include "core/verify/AttributeCorrelation.h"
 #include "core/verify/InputGenerator.h"
@@ -23,9 +25,12 @@ namespace kwb {
 namespace fs = std::filesystem;
 
 namespace {
-void writeBytes(const fs::path& p, const verify::Bytes& b) {
-  std::ofstream out(p, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+
+// Both cores of the development machine by default (docs/benchmarks.md, "Turnaround"); more workers
+// than cores only add waiting.
+std::size_t caseWorkerCount(int requested) {
+  if (requested > 0) return static_cast<std::size_t>(requested);
+  return std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 2);
 }
 
 Diagnostic cacheWarning(const std::string& message) {
@@ -174,27 +179,22 @@ EvalReport evaluateFlat(const Task& task, Backend& backend, const EvalRequest& r
                                                          socDirectory(currentInstallLayout())));
   } catch (const std::exception&) {
   }
-  for (const auto& vc : task.cases) {
+  const CaseWorkContext context{task,      backend, fs::absolute(req.workDir), rep.seed, caseData,
+                                refRunner, refBuild};
+  const std::size_t workers = backend.runsCasesConcurrently() ? caseWorkerCount(req.caseWorkers) : 1;
+  OrderedWorkers<CaseWork> caseWork(task.cases.size(), workers,
+                                    [&](std::size_t k) { return runCaseWork(context, task.cases[k]); });
+  for (std::size_t caseIndex = 0; caseIndex < task.cases.size(); ++caseIndex) {
+    const auto& vc = task.cases[caseIndex];
     say("case " + vc.name);
-    std::vector<std::string> cacheWarnings;
-    std::optional<std::vector<verify::Bytes>> cachedInputs = caseData.inputs(vc.name, cacheWarnings);
-    const auto prepared = cachedInputs ? verify::prepareCase(task, vc, rep.seed, std::move(*cachedInputs))
-                                       : verify::prepareCase(task, vc, rep.seed);
-    if (!cachedInputs) caseData.storeInputs(vc.name, prepared.inputData, cacheWarnings);
-    const fs::path caseDir = fs::absolute(req.workDir / "cases" / vc.name);
-    fs::remove_all(caseDir, ec);
-    const CaseFiles files = makeCaseFolders(caseDir, prepared);
-    for (std::size_t k = 0; k < prepared.inputs.size(); ++k)
-      writeBytes(files.inputs[k], prepared.inputData[k]);
-    for (std::size_t k = 0; k < prepared.outputs.size(); ++k)
-      writeBytes(files.outputsInit[k], prepared.outputPoison[k]);
-    for (const auto& w : cacheWarnings) rep.diagnostics.push_back(cacheWarning(w));
-    cacheWarnings.clear();
-    clock.lap("inputs", vc.name);
-
     stage(EvalStage::Run, vc.name);
-    CaseRunResult run = backend.run(prepared, files);
-    for (auto& p : run.phases) rep.timings.push_back({p.phase, vc.name, p.ms});
+    CaseWork work = caseWork.take(caseIndex);
+    const verify::PreparedCase& prepared = work.prepared;
+    const CaseFiles& files = work.files;
+    CaseRunResult& run = work.run;
+    rep.timings.insert(rep.timings.end(), work.inputsTiming.begin(), work.inputsTiming.end());
+    rep.timings.insert(rep.timings.end(), work.runTimings.begin(), work.runTimings.end());
+    for (const auto& w : work.cacheWarnings) rep.diagnostics.push_back(cacheWarning(w));
     clock.skip();
     stage(EvalStage::Profile, vc.name);
     const nlohmann::json caseProfile = backend.profile(run);
@@ -235,26 +235,10 @@ EvalReport evaluateFlat(const Task& task, Backend& backend, const EvalRequest& r
       return finish(Verdict::RuntimeError, "case " + vc.name + ": " + first);
     }
     stage(EvalStage::Verify, vc.name);
-    // A Python reference's result also depends on the torch it imports, which no digest here covers.
-    const std::string refDigest = refBuild.python ? std::string() : refBuild.sha256;
-    std::optional<std::vector<std::vector<double>>> expected =
-        caseData.referenceOutputs(vc.name, refDigest, cacheWarnings);
-    if (!expected) {
-      // The reference gets its own copy of the inputs, from memory, in a folder no run of the
-      // candidate ever sees.
-      std::vector<fs::path> refInputs;
-      for (std::size_t k = 0; k < prepared.inputs.size(); ++k) {
-        refInputs.push_back(files.refDir / ("input_" + prepared.inputs[k].name + ".bin"));
-        writeBytes(refInputs.back(), prepared.inputData[k]);
-      }
-      auto ref = refRunner.run(refBuild, prepared, refInputs, files.refDir);
-      if (!ref.ok) throw std::runtime_error("reference of case " + vc.name + ": " + ref.error);
-      caseData.storeReferenceOutputs(vc.name, refDigest, ref.outputs, cacheWarnings);
-      expected = std::move(ref.outputs);
-    }
-    for (const auto& w : cacheWarnings) rep.diagnostics.push_back(cacheWarning(w));
-    clock.lap("reference", vc.name);
-    rep.verify.cases.push_back(backend.verify(task, prepared, *expected, run));
+    rep.timings.insert(rep.timings.end(), work.referenceTiming.begin(), work.referenceTiming.end());
+    if (!work.expected) throw std::runtime_error("reference of case " + vc.name + ": " + work.referenceError);
+    clock.skip();
+    rep.verify.cases.push_back(backend.verify(task, prepared, *work.expected, run));
     clock.lap("verify", vc.name);
   }
   // Cause first: an attribute that separates the failing cases from the passing ones points at the

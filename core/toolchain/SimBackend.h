@@ -23,6 +23,8 @@ class SimBackend : public Backend {
                                   const std::filesystem::path& workDir,
                                   const std::map<std::string, std::string>& companions = {}) override;
   CompileResult compile() override;
+  // run() reads the prepared build and writes only into the case's own folder and result.
+  bool runsCasesConcurrently() const override { return true; }
   CaseRunResult run(const verify::PreparedCase& prepared, const CaseFiles& files) override;
   std::map<std::string, std::string> artifacts() const override;
 
