@@ -211,7 +211,7 @@ std::optional<fs::path> SimBackend::harnessObject(const fs::path& cache,
   const fs::path source = dir / "harness_main.cpp";
   const fs::path object = dir / "harness_main.o";
   writeText(source, harnessSource_);
-  const fs::path entry = cache / ("sim-harness-" + task_->name + "-" + harnessKey_ + ".o");
+  const fs::path entry = cache / ("harness-" + task_->name + "-" + harnessKey_ + ".o");
   std::string digest, warning;
   const CacheLookup lookup = fetchCacheEntry(entry, object, 0644, digest, warning);
   if (lookup == CacheLookup::Hit) return object;
