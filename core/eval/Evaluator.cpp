@@ -26,8 +26,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Both cores of the development machine by default (docs/benchmarks.md, "Turnaround"); more workers
-// than cores only add waiting.
+// Both cores of the development machine by default (docs/architecture.md, "Evaluation caches and
+// parallel cases"); more workers than cores only add waiting.
 std::size_t caseWorkerCount(int requested) {
   if (requested > 0) return static_cast<std::size_t>(requested);
   return std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 2);
