@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "core/base/PrivateCacheDir.h"
 #include "core/emulator/SimBuilder.h"
@@ -158,12 +159,20 @@ CompileResult SimBackend::compile() {
     o.sources = {(workDir_ / kOpKernelUnitName).string(), harnessFile_.string(),
                  (workDir_ / kOpHostUnitName).string()};
     o.defines.insert(o.defines.end(), opDefines_.begin(), opDefines_.end());
-  } else if (const auto object = harnessObject(cache, r.diagnostics)) {
+  } else if (const auto object = harnessObject(cache, r.diagnostics, false)) {
     // Only the candidate is compiled per edit; the task's harness object is linked in.
     o.sources = {kernelFile_.string()};
     o.objects = {object->string()};
   }
+  // The first build of a task compiles the whole program as before and, on the other core, the harness
+  // object the next builds will link (jthread: joined whatever happens below).
+  std::vector<Diagnostic> harnessDiagnostics;
+  std::jthread harnessBuild;
+  if (!opForm_ && o.objects.empty())
+    harnessBuild = std::jthread([&] { harnessObject(cache, harnessDiagnostics, true); });
   const SimBuildResult b = SimBuilder().build(o);
+  if (harnessBuild.joinable()) harnessBuild.join();
+  r.diagnostics.insert(r.diagnostics.end(), harnessDiagnostics.begin(), harnessDiagnostics.end());
   r.commandLine = b.command;
   r.log = b.compilerOutput.empty() ? b.message : b.compilerOutput;
   // Diagnostics point at the candidate as the agent knows it.
@@ -199,8 +208,8 @@ SimBuildOptions SimBackend::harnessBuildOptions() const {
   return o;
 }
 
-std::optional<fs::path> SimBackend::harnessObject(const fs::path& cache,
-                                                  std::vector<Diagnostic>& diagnostics) const {
+std::optional<fs::path> SimBackend::harnessObject(const fs::path& cache, std::vector<Diagnostic>& diagnostics,
+                                                  bool buildOnMiss) const {
   // Compiled in a folder of its own: the harness's quoted includes must never find a candidate's file,
   // since its object is reused for every candidate of the task.
   const fs::path dir = workDir_ / "harness-object";
@@ -217,6 +226,7 @@ std::optional<fs::path> SimBackend::harnessObject(const fs::path& cache,
   if (lookup == CacheLookup::Hit) return object;
   if (lookup == CacheLookup::Discarded)
     diagnostics.push_back(toolchainDiagnostic(Severity::Warning, category::CacheIntegrity, warning));
+  if (!buildOnMiss) return std::nullopt;
   SimBuildOptions o = harnessBuildOptions();
   o.output = object.string();
   o.sources = {source.string()};

@@ -42,8 +42,11 @@ class SimBackend : public Backend {
   std::string harnessSource_;
   std::string harnessKey_;
   SimBuildOptions harnessBuildOptions() const;
+  // The cached harness object copied into the work folder, verified; on a miss, built and cached
+  // when `buildOnMiss` (nullopt when it is not there or does not compile alone).
   std::optional<std::filesystem::path> harnessObject(const std::filesystem::path& cache,
-                                                     std::vector<Diagnostic>& diagnostics) const;
+                                                     std::vector<Diagnostic>& diagnostics,
+                                                     bool buildOnMiss) const;
   std::optional<OpProjectForm> opForm_;  // the operator-project form (core/toolchain/OpProjectForm.h)
   std::vector<std::string> opDefines_;   // its -D flags (opProjectDefines)
   std::string candidateSource_;          // the workbench's own copy, for excerpts (never re-read from disk)
