@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 
@@ -88,7 +89,9 @@ bool storeCacheBlob(const fs::path& entry, std::string_view header, std::string_
   hash.update(head.data(), head.size());
   hash.update(payload.data(), payload.size());
   const std::string digest = hash.hexDigest();
-  const std::string suffix = ".tmp" + std::to_string(::getpid());
+  // Unique per store, also between threads of one process (cases are prepared side by side).
+  static std::atomic<unsigned> serial{0};
+  const std::string suffix = ".tmp" + std::to_string(::getpid()) + "-" + std::to_string(serial++);
   const fs::path tmp = entry.string() + suffix;
   const fs::path sidecarTmp = cacheDigestPath(entry).string() + suffix;
   if (!writeFresh(tmp, head, payload, error)) return false;
