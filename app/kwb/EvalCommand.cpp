@@ -35,6 +35,7 @@ struct EvalArgs {
   bool keepWork = false;
   bool json = false;
   bool timings = false;
+  int caseWorkers = 0;
 };
 
 bool isUnder(const std::string& path, const fs::path& dir) {
@@ -105,6 +106,7 @@ int runEval(const EvalArgs& a) {
   EvalRequest req;
   req.candidateSource = std::move(*source);
   req.candidateName = fs::path(a.kernel).filename().string();
+  req.caseWorkers = a.caseWorkers;
   for (const auto& f : a.files) {
     auto text = readBoundedRegularFile(f, kMaxSourceReadBytes, readError);
     if (!text) {
@@ -186,6 +188,9 @@ void addEvalCommand(CLI::App& app, Context& ctx) {
                   "removed at the end)");
   cmd->add_flag("--keep-work", a->keepWork, "Keep the default temp work folder (its path is in the report)");
   cmd->add_flag("--json", a->json, "Print one JSON document");
+  cmd->add_option("--case-workers", a->caseWorkers,
+                  "Cases run side by side (default 0: one per core, at most 2); the report is the same")
+      ->check(CLI::Range(0, 64));
   cmd->add_flag("--timings", a->timings,
                 "Print where the time went, per phase and per case (always in --json, as \"timings\")");
   cmd->callback([&ctx, a] { ctx.action = [a] { return runEval(*a); }; });

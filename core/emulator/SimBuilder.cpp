@@ -172,6 +172,11 @@ SimBuildResult SimBuilder::build(const SimBuildOptions& o) const {
   if (o.sources.empty()) return fail(SimBuildResult::Status::BadInput, "no source files given");
   for (const auto& s : o.sources)
     if (!fs::is_regular_file(s)) return fail(SimBuildResult::Status::BadInput, "source file not found: " + s);
+  for (const auto& obj : o.objects)
+    if (!fs::is_regular_file(obj))
+      return fail(SimBuildResult::Status::BadInput, "object file not found: " + obj);
+  if (o.compileOnly && (o.sources.size() != 1 || !o.objects.empty()))
+    return fail(SimBuildResult::Status::BadInput, "compiling to an object takes one source and no objects");
   const auto& socs = simSocNames();
   if (std::find(socs.begin(), socs.end(), o.soc) == socs.end()) {
     std::string list;
@@ -233,6 +238,7 @@ SimBuildResult SimBuilder::build(const SimBuildOptions& o) const {
   for (const auto& inc : includeDirs) readOnly.push_back(fs::absolute(inc, ec));
   // The sources' own folders, so that `#include "local.h"` next to a source works as with plain g++.
   for (const auto& s : o.sources) readOnly.push_back(fs::absolute(s, ec).lexically_normal().parent_path());
+  for (const auto& obj : o.objects) readOnly.push_back(fs::absolute(obj, ec).lexically_normal());
   auto compile = [&](const std::vector<std::string>& argv) {
     SandboxResult sr = runSandboxedCompiler(policy, work, readOnly, argv);
     if (r.isolation.empty() || sr.isolation != "bubblewrap") r.isolation = sr.isolation;
@@ -272,13 +278,13 @@ SimBuildResult SimBuilder::build(const SimBuildOptions& o) const {
   const fs::path socObj = work / ("soc_" + o.soc + ".o");
   const fs::path socEntry = cache / ("soc_" + o.soc + "_" + hex(fnv1a(socText)) + ".o");
   bool haveSoc = false;
-  if (!socText.empty()) {
+  if (!socText.empty() && !o.compileOnly) {
     std::string digest, warning;
     const CacheLookup lookup = fetchCacheEntry(socEntry, socObj, 0644, digest, warning);
     if (lookup == CacheLookup::Discarded) r.diagnostics.push_back(cacheWarning(warning));
     haveSoc = lookup == CacheLookup::Hit;
   }
-  if (!haveSoc && !socText.empty()) {
+  if (!haveSoc && !socText.empty() && !o.compileOnly) {
     const fs::path socSrc = work / ("soc_" + o.soc + ".cpp");
     writeText(socSrc, simSocObjectSource(socText));
     const SandboxResult sr = compile({cxx, "-c", "-x", "c++", socSrc.string(), "-o", socObj.string()});
@@ -324,16 +330,20 @@ SimBuildResult SimBuilder::build(const SimBuildOptions& o) const {
     return r;
   }
 
-  // 4. Compile and link the program in one go, inside the scratch folder; kwb copies it out.
-  const fs::path built = work / "kwb_sim_app";
+  // 4. Compile and link the program in one go (or compile the one object), inside the scratch folder;
+  // kwb copies it out.
+  const fs::path built = work / (o.compileOnly ? "kwb_sim_object.o" : "kwb_sim_app");
   std::vector<std::string> argv = {cxx};
   argv.insert(argv.end(), flags.begin(), flags.end());
   argv.push_back("-Winvalid-pch");
   for (const auto& inc : includeDirs) argv.push_back("-I" + inc);
   if (r.pch == "hit" || r.pch == "built") argv.insert(argv.end(), {"-include", pchHeader.string()});
+  if (o.compileOnly) argv.push_back("-c");
   argv.insert(argv.end(), sourceArgs.begin(), sourceArgs.end());
+  for (const auto& obj : o.objects) argv.push_back(fs::absolute(obj, ec).lexically_normal().string());
   if (haveSoc) argv.push_back(socObj.string());
-  argv.insert(argv.end(), {runtimeLib, "-lpthread", "-o", built.string()});
+  if (!o.compileOnly) argv.insert(argv.end(), {runtimeLib, "-lpthread"});
+  argv.insert(argv.end(), {"-o", built.string()});
   for (const auto& a : argv) r.command += (r.command.empty() ? "" : " ") + shellQuote(a);
   const SandboxResult cr = compile(argv);
   r.compilerOutput = cr.stderrText() + cr.stdoutText();
@@ -351,7 +361,7 @@ SimBuildResult SimBuilder::build(const SimBuildOptions& o) const {
   }
   const bool ok = cr.ok() && fs::exists(built, ec);
   if (ok) {
-    auto digest = copyAndHash(built, o.output, 0755, error);
+    auto digest = copyAndHash(built, o.output, o.compileOnly ? 0644 : 0755, error);
     if (!digest)
       return fail(SimBuildResult::Status::InternalError, "cannot write " + o.output + ": " + error);
     r.outputSha256 = *digest;

@@ -21,6 +21,10 @@ namespace kwb {
 struct SimBuildOptions {
   std::string output;                // -o
   std::vector<std::string> sources;  // .cpp files (kernel and host, any order)
+  // Objects built earlier by a compileOnly build with the same options (a task's harness, compiled
+  // once per task): linked in with the sources.
+  std::vector<std::string> objects;
+  bool compileOnly = false;  // -c: `output` is one source's object, not a program
   std::string soc = "Ascend910B1";
   bool autoSync = true;                  // model --cce-auto-sync (off: every hazard flagged)
   std::string standard = "c++17";        // c++17 or c++20

@@ -3,19 +3,18 @@
 
 #include <algorithm>
 #include <chrono>
-#include <fstream>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
 #include "core/base/InstallLayout.h"
 #include "core/diag/DiagnosticLocation.h"
 #include "core/emulator/costmodel/SocParams.h"
-#include "core/model/Candidate.h"
+#include "core/eval/CandidatePolicy.h"
+#include "core/eval/CaseDataCache.h"
+#include "core/eval/CaseWork.h"
+#include "core/eval/OrderedWorkers.h"
 #include "core/model/ProjectIncludes.h"
-#include "core/policy/CandidatePreprocess.h"
-#include "core/policy/PolicyChecker.h"
-#include "core/policy/PreprocessedPolicy.h"
-#include "core/toolchain/OpProjectForm.h"
 #include "core/verify/AttributeCorrelation.h"
 #include "core/verify/BlockRangeCause.h"
 #include "core/verify/InputGenerator.h"
@@ -27,17 +26,19 @@ namespace kwb {
 namespace fs = std::filesystem;
 
 namespace {
-void writeBytes(const fs::path& p, const verify::Bytes& b) {
-  std::ofstream out(p, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+
+// Both cores of the development machine by default (docs/architecture.md, "Evaluation caches and
+// parallel cases"); more workers than cores only add waiting.
+std::size_t caseWorkerCount(int requested) {
+  if (requested > 0) return static_cast<std::size_t>(requested);
+  return std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 2);
 }
 
-Diagnostic policyDiagnostic(const std::string& file, const std::string& message) {
+Diagnostic cacheWarning(const std::string& message) {
   Diagnostic d;
-  d.source = "policy";
-  d.severity = Severity::Error;
-  d.category = std::string(category::PolicyViolation);
-  d.file = file;
+  d.source = "toolchain";
+  d.severity = Severity::Warning;
+  d.category = std::string(category::CacheIntegrity);
   d.message = message;
   return d;
 }
@@ -104,98 +105,17 @@ EvalReport evaluateFlat(const Task& task, Backend& backend, const EvalRequest& r
   };
 
   // 1. Policy.
-  PolicyOptions po;
-  po.kernelName = task.name;
-  po.kernelParamCount = static_cast<int>(task.inputs.size() + task.outputs.size() + 2);
+  const fs::path cache = req.cacheDir.empty() ? req.workDir / "cache" : req.cacheDir;
   std::vector<Diagnostic> policy;
   if (req.policyChecks) {
     say("policy");
     stage(EvalStage::Policy, "");
-    po.apiHeaderDirs = {currentInstallLayout().emulatorIncludeDir.string(),
-                        verify::taskIncludeDir(task).string()};
-    // Untrusted names first: nothing is written under a name that is not a plain, unreserved one.
-    for (const auto& problem : candidateFileProblems(req.companionFiles))
-      policy.push_back(policyDiagnostic(req.candidateName, problem));
-    for (const auto& [name, text] : req.companionFiles)
-      if (isReservedCandidateFileName(name) || name == req.candidateName)
-        policy.push_back(
-            policyDiagnostic(name, "candidate file name \"" + name +
-                                       "\" is reserved for the primary file or the workbench's own "
-                                       "files; rename it"));
-    // The operator-project form (core/toolchain/OpProjectForm.h): a TilingFunc instead of kwb_tiling,
-    // and the kernel sees the tiling headers first, as msopgen's build gives them.
-    std::map<std::string, std::string> allFiles = req.companionFiles;
-    allFiles[req.candidateName] = req.candidateSource;
-    std::vector<Diagnostic> formProblems;
-    const std::optional<OpProjectForm> opForm =
-        detectOpProjectForm(allFiles, req.candidateName, formProblems);
-    if (opForm) {
-      po.requireTiling = false;
-      // The op_host source runs only in the tiling sandbox: the standard library's containers may be
-      // used there (the kernel unit, which includes the tiling headers, keeps the kernel rules).
-      po.hostCodeFiles = {opForm->hostFile};
-    }
-    if (policy.empty())
-      policy = checkCandidateFilesPolicy(req.candidateSource, req.candidateName, req.companionFiles, po);
-    if (policy.empty() && !formProblems.empty()) {
-      rep.diagnostics = formProblems;
-      return finish(Verdict::CompileError, formProblems.front().format());
-    }
-    if (policy.empty() && opForm) {
-      // Both units the build compiles: the kernel behind its tiling headers, and the op_host source.
-      const fs::path scratch = fs::absolute(req.workDir) / "policy";
-      std::error_code pec;
-      for (int unit = 0; unit < 2 && policy.empty(); ++unit) {
-        PreprocessSpec pp;
-        if (unit == 0) {
-          pp.sourceText = opProjectKernelUnit(*opForm, req.candidateName);
-          pp.fileName = kOpKernelUnitName;
-          pp.reportedFileName = kOpKernelUnitName;
-          pp.companions = allFiles;
-        } else {
-          pp.sourceText = allFiles.at(opForm->hostFile);
-          pp.fileName = opForm->hostFile;
-          pp.reportedFileName = opForm->hostFile;
-          pp.companions = allFiles;
-          pp.companions.erase(opForm->hostFile);
-        }
-        pp.scratchDir = scratch;
-        pp.flags = backend.preprocessFlags(task);
-        for (const std::string& d : opProjectDefines(*opForm, task)) pp.flags.push_back("-D" + d);
-        fs::remove_all(pp.scratchDir, pec);
-        const PreprocessResult pre = preprocessCandidate(pp);
-        PolicyOptions upo = po;
-        upo.ownEntryName = unit == 1 ? std::string() : upo.kernelName;
-        upo.kernelName.clear();
-        upo.kernelParamCount.reset();
-        upo.hostCode = unit == 1;
-        if (!pre.text.empty())
-          for (auto& d : checkPreprocessedPolicy(pre.text, pre.candidatePath, pp.reportedFileName, upo,
-                                                 pre.companionPaths))
-            policy.push_back(std::move(d));
-        for (const auto& d : pre.diagnostics)
-          if (d.isError()) policy.push_back(d);
-        fs::remove_all(pp.scratchDir, pec);
-      }
-    } else if (policy.empty()) {
-      // What the compiler will see: the token stream after translation phases 1-4, checked against the
-      // allow-list (docs/candidate-contract.md). The preprocessor runs sandboxed.
-      PreprocessSpec pp;
-      pp.sourceText = req.candidateSource;
-      pp.reportedFileName = req.candidateName;
-      pp.companions = req.companionFiles;
-      pp.scratchDir = fs::absolute(req.workDir) / "policy";
-      pp.flags = backend.preprocessFlags(task);
-      std::error_code pec;
-      fs::remove_all(pp.scratchDir, pec);
-      const PreprocessResult pre = preprocessCandidate(pp);
-      if (!pre.text.empty())
-        for (auto& d :
-             checkPreprocessedPolicy(pre.text, pre.candidatePath, req.candidateName, po, pre.companionPaths))
-          policy.push_back(std::move(d));
-      for (const auto& d : pre.diagnostics)
-        if (d.isError()) policy.push_back(d);
-      fs::remove_all(pp.scratchDir, pec);
+    CandidatePolicyOutcome checked = checkCandidateForEvaluation(task, backend, req, cache);
+    for (const auto& w : checked.warnings) rep.diagnostics.push_back(cacheWarning(w));
+    policy = std::move(checked.problems);
+    if (policy.empty() && !checked.formProblems.empty()) {
+      rep.diagnostics.insert(rep.diagnostics.end(), checked.formProblems.begin(), checked.formProblems.end());
+      return finish(Verdict::CompileError, checked.formProblems.front().format());
     }
   }
   if (req.policyChecks) clock.lap("policy");
@@ -203,12 +123,12 @@ EvalReport evaluateFlat(const Task& task, Backend& backend, const EvalRequest& r
     if (std::none_of(policy.begin(), policy.end(),
                      [](const Diagnostic& d) { return d.category == category::PolicyViolation; })) {
       // The preprocessor itself failed (an error in the candidate's includes or macros, or a limit).
-      rep.diagnostics = policy;
+      rep.diagnostics.insert(rep.diagnostics.end(), policy.begin(), policy.end());
       return finish(
           policy.front().category == category::CompileError ? Verdict::CompileError : Verdict::RuntimeError,
           policy.front().format());
     }
-    rep.diagnostics = policy;
+    rep.diagnostics.insert(rep.diagnostics.end(), policy.begin(), policy.end());
     return finish(Verdict::Rejected,
                   std::to_string(policy.size()) + " policy violation(s), first: " + policy.front().format());
   }
@@ -241,21 +161,16 @@ EvalReport evaluateFlat(const Task& task, Backend& backend, const EvalRequest& r
   }
 
   // 3. Reference.
-  const fs::path cache = req.cacheDir.empty() ? req.workDir / "cache" : req.cacheDir;
   verify::ReferenceRunner refRunner(cache);
   const auto refBuild = refRunner.build(task);
   clock.lap("reference-build");
   if (!refBuild.ok) throw std::runtime_error(refBuild.log);
-  for (const auto& w : refBuild.warnings) {  // a discarded cache entry or folder (docs/sandbox.md, "Caches")
-    Diagnostic d;
-    d.source = "toolchain";
-    d.severity = Severity::Warning;
-    d.category = std::string(category::CacheIntegrity);
-    d.message = w;
-    rep.diagnostics.push_back(d);
-  }
+  // A discarded cache entry or folder (docs/sandbox.md, "Caches").
+  for (const auto& w : refBuild.warnings) rep.diagnostics.push_back(cacheWarning(w));
 
-  // 4. Cases.
+  // 4. Cases. Their inputs and reference outputs come from trusted code only and are reused across
+  // evaluations of the same task and seed (CaseDataCache.h).
+  const CaseDataCache caseData(cache / "cases", task, rep.seed);
   std::vector<verify::CaseProfile> caseProfiles;
   // The roofline floor of each case comes from its tensors' bytes on the SoC's GM bandwidth, never
   // from the kernel's own trace alone (a trace that omits work would lower it).
@@ -265,28 +180,22 @@ EvalReport evaluateFlat(const Task& task, Backend& backend, const EvalRequest& r
                                                          socDirectory(currentInstallLayout())));
   } catch (const std::exception&) {
   }
-  for (const auto& vc : task.cases) {
+  const CaseWorkContext context{task,      backend, fs::absolute(req.workDir), rep.seed, caseData,
+                                refRunner, refBuild};
+  const std::size_t workers = backend.runsCasesConcurrently() ? caseWorkerCount(req.caseWorkers) : 1;
+  OrderedWorkers<CaseWork> caseWork(task.cases.size(), workers,
+                                    [&](std::size_t k) { return runCaseWork(context, task.cases[k]); });
+  for (std::size_t caseIndex = 0; caseIndex < task.cases.size(); ++caseIndex) {
+    const auto& vc = task.cases[caseIndex];
     say("case " + vc.name);
-    const auto prepared = verify::prepareCase(task, vc, rep.seed);
-    const fs::path caseDir = fs::absolute(req.workDir / "cases" / vc.name);
-    fs::remove_all(caseDir, ec);
-    const CaseFiles files = makeCaseFolders(caseDir, prepared);
-    for (std::size_t k = 0; k < prepared.inputs.size(); ++k)
-      writeBytes(files.inputs[k], prepared.inputData[k]);
-    for (std::size_t k = 0; k < prepared.outputs.size(); ++k)
-      writeBytes(files.outputsInit[k], prepared.outputPoison[k]);
-    // The reference gets its own copy of the inputs, from memory, in a folder no run of the candidate
-    // ever sees.
-    std::vector<fs::path> refInputs;
-    for (std::size_t k = 0; k < prepared.inputs.size(); ++k) {
-      refInputs.push_back(files.refDir / ("input_" + prepared.inputs[k].name + ".bin"));
-      writeBytes(refInputs.back(), prepared.inputData[k]);
-    }
-    clock.lap("inputs", vc.name);
-
     stage(EvalStage::Run, vc.name);
-    CaseRunResult run = backend.run(prepared, files);
-    for (auto& p : run.phases) rep.timings.push_back({p.phase, vc.name, p.ms});
+    CaseWork work = caseWork.take(caseIndex);
+    const verify::PreparedCase& prepared = work.prepared;
+    const CaseFiles& files = work.files;
+    CaseRunResult& run = work.run;
+    rep.timings.insert(rep.timings.end(), work.inputsTiming.begin(), work.inputsTiming.end());
+    rep.timings.insert(rep.timings.end(), work.runTimings.begin(), work.runTimings.end());
+    for (const auto& w : work.cacheWarnings) rep.diagnostics.push_back(cacheWarning(w));
     clock.skip();
     stage(EvalStage::Profile, vc.name);
     const nlohmann::json caseProfile = backend.profile(run);
@@ -327,10 +236,10 @@ EvalReport evaluateFlat(const Task& task, Backend& backend, const EvalRequest& r
       return finish(Verdict::RuntimeError, "case " + vc.name + ": " + first);
     }
     stage(EvalStage::Verify, vc.name);
-    const auto ref = refRunner.run(refBuild, prepared, refInputs, files.refDir);
-    clock.lap("reference", vc.name);
-    if (!ref.ok) throw std::runtime_error("reference of case " + vc.name + ": " + ref.error);
-    rep.verify.cases.push_back(backend.verify(task, prepared, ref.outputs, run));
+    rep.timings.insert(rep.timings.end(), work.referenceTiming.begin(), work.referenceTiming.end());
+    if (!work.expected) throw std::runtime_error("reference of case " + vc.name + ": " + work.referenceError);
+    clock.skip();
+    rep.verify.cases.push_back(backend.verify(task, prepared, *work.expected, run));
     clock.lap("verify", vc.name);
   }
   // Cause first: an attribute that separates the failing cases from the passing ones points at the

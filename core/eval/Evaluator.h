@@ -46,6 +46,9 @@ struct EvalRequest {
   // The static policy (raw text and the preprocessed token stream). Only tests of the layers behind
   // it (sandbox, trusted side) turn it off: a hostile candidate must meet those even if it got past.
   bool policyChecks = true;
+  // How many cases run side by side on a backend that allows it (Backend::runsCasesConcurrently);
+  // the report is the same whatever the number. 0: one per core, at most 2.
+  int caseWorkers = 0;
 };
 
 struct CaseRunSummary {

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -115,7 +116,9 @@ std::optional<std::string> copyAndHash(const fs::path& src, const fs::path& dest
 }
 
 std::optional<std::string> storeCacheEntry(const fs::path& built, const fs::path& entry, std::string& error) {
-  const fs::path tmp = entry.string() + ".tmp" + std::to_string(::getpid());
+  // Unique per store, also between threads of one process (two builds may store the same PCH at once).
+  static std::atomic<unsigned> serial{0};
+  const fs::path tmp = entry.string() + ".tmp" + std::to_string(::getpid()) + "-" + std::to_string(serial++);
   auto digest = copyAndHash(built, tmp, 0700, error);
   if (!digest) return std::nullopt;
   // Sidecar first: an entry without its sidecar is discarded, never trusted.

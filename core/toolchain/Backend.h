@@ -109,6 +109,9 @@ class Backend {
   virtual CompileResult compile() = 0;
   // Runs one case in the sandbox; the case files already exist.
   virtual CaseRunResult run(const verify::PreparedCase& prepared, const CaseFiles& files) = 0;
+  // True when run() may be called for several cases at once, from different threads (it changes no
+  // state of the backend); the evaluator then runs cases side by side.
+  virtual bool runsCasesConcurrently() const { return false; }
   // The backend's profile of a run (null when none).
   virtual nlohmann::json profile(const CaseRunResult& run) const { return run.profile; }
   // Verification is the same for every backend.

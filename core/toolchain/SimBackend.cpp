@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "core/base/PrivateCacheDir.h"
 #include "core/emulator/SimBuilder.h"
@@ -105,6 +106,10 @@ std::vector<Diagnostic> SimBackend::prepare(const Task& task, const std::string&
         emulatorStamp += "|" + e.path().string() + ":" + std::to_string(e.file_size(sec)) + ":" +
                          std::to_string(e.last_write_time(sec).time_since_epoch().count());
   }
+  harnessSource_ = harness;
+  harnessKey_ = hashHex("harness-object-1\n" + harness + "\n--soc--\n" + options_.soc + "\n--tiling--\n" +
+                        readTextFileOrEmpty(inc / "kwb_tiling.h") + "\n--include--\n" + inc.string() +
+                        "\n--emulator--\n" + emulatorStamp + "\n--cxx--\n" + emulatorCompiler());
   // SimBuilder compiles with $KWB_SIM_CXX (default g++): a program built by one compiler must not be
   // reused by a run that asked for another.
   buildKey_ = hashHex(candidateSource + "\n--companions--\n" + companionFilesKey(companions) +
@@ -147,18 +152,27 @@ CompileResult SimBackend::compile() {
   if (lookup == CacheLookup::Discarded)
     r.diagnostics.push_back(toolchainDiagnostic(Severity::Warning, category::CacheIntegrity, warning));
 
-  SimBuildOptions o;
+  SimBuildOptions o = harnessBuildOptions();
   o.output = binary_.string();
   o.sources = {kernelFile_.string(), harnessFile_.string()};
-  o.soc = options_.soc;
-  o.includeDirs = {verify::taskIncludeDir(*task_).string()};
-  o.defines = {"KWB_COMPILE_KERNEL=1", "KWB_COMPILE_TILING=1"};
   if (opForm_) {
     o.sources = {(workDir_ / kOpKernelUnitName).string(), harnessFile_.string(),
                  (workDir_ / kOpHostUnitName).string()};
     o.defines.insert(o.defines.end(), opDefines_.begin(), opDefines_.end());
+  } else if (const auto object = harnessObject(cache, r.diagnostics, false)) {
+    // Only the candidate is compiled per edit; the task's harness object is linked in.
+    o.sources = {kernelFile_.string()};
+    o.objects = {object->string()};
   }
+  // The first build of a task compiles the whole program as before and, on the other core, the harness
+  // object the next builds will link (jthread: joined whatever happens below).
+  std::vector<Diagnostic> harnessDiagnostics;
+  std::jthread harnessBuild;
+  if (!opForm_ && o.objects.empty())
+    harnessBuild = std::jthread([&] { harnessObject(cache, harnessDiagnostics, true); });
   const SimBuildResult b = SimBuilder().build(o);
+  if (harnessBuild.joinable()) harnessBuild.join();
+  r.diagnostics.insert(r.diagnostics.end(), harnessDiagnostics.begin(), harnessDiagnostics.end());
   r.commandLine = b.command;
   r.log = b.compilerOutput.empty() ? b.message : b.compilerOutput;
   // Diagnostics point at the candidate as the agent knows it.
@@ -184,6 +198,46 @@ CompileResult SimBackend::compile() {
     r.diagnostics.push_back(toolchainDiagnostic(Severity::Warning, category::CacheIntegrity,
                                                 "the build was not cached: " + error));
   return finish();
+}
+
+SimBuildOptions SimBackend::harnessBuildOptions() const {
+  SimBuildOptions o;
+  o.soc = options_.soc;
+  o.includeDirs = {verify::taskIncludeDir(*task_).string()};
+  o.defines = {"KWB_COMPILE_KERNEL=1", "KWB_COMPILE_TILING=1"};
+  return o;
+}
+
+std::optional<fs::path> SimBackend::harnessObject(const fs::path& cache, std::vector<Diagnostic>& diagnostics,
+                                                  bool buildOnMiss) const {
+  // Compiled in a folder of its own: the harness's quoted includes must never find a candidate's file,
+  // since its object is reused for every candidate of the task.
+  const fs::path dir = workDir_ / "harness-object";
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+  fs::create_directories(dir, ec);
+  if (ec) return std::nullopt;
+  const fs::path source = dir / "harness_main.cpp";
+  const fs::path object = dir / "harness_main.o";
+  writeText(source, harnessSource_);
+  const fs::path entry = cache / ("harness-" + task_->name + "-" + harnessKey_ + ".o");
+  std::string digest, warning;
+  const CacheLookup lookup = fetchCacheEntry(entry, object, 0644, digest, warning);
+  if (lookup == CacheLookup::Hit) return object;
+  if (lookup == CacheLookup::Discarded)
+    diagnostics.push_back(toolchainDiagnostic(Severity::Warning, category::CacheIntegrity, warning));
+  if (!buildOnMiss) return std::nullopt;
+  SimBuildOptions o = harnessBuildOptions();
+  o.output = object.string();
+  o.sources = {source.string()};
+  o.compileOnly = true;
+  // A harness that does not compile alone is left to the whole build, which reports it.
+  if (!SimBuilder().build(o).ok()) return std::nullopt;
+  std::string error;
+  if (!storeCacheEntry(object, entry, error))
+    diagnostics.push_back(toolchainDiagnostic(Severity::Warning, category::CacheIntegrity,
+                                              "the harness object was not cached: " + error));
+  return object;
 }
 
 CaseRunResult SimBackend::run(const verify::PreparedCase& prepared, const CaseFiles& files) {

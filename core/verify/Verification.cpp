@@ -24,6 +24,11 @@ std::string describeHint(const ValueHint& h) {
 }  // namespace
 
 PreparedCase prepareCase(const Task& task, const VerificationCase& c, std::uint64_t seed) {
+  return prepareCase(task, c, seed, {});
+}
+
+PreparedCase prepareCase(const Task& task, const VerificationCase& c, std::uint64_t seed,
+                         std::vector<Bytes> givenInputs) {
   PreparedCase p;
   p.vcase = &c;
   p.attrs = task.caseAttrs(c);
@@ -31,9 +36,14 @@ PreparedCase prepareCase(const Task& task, const VerificationCase& c, std::uint6
     if (task.isInput(spec.name)) {
       const ValueHint hint = chooseHint(c, spec.name, seed);
       p.distributions[spec.name] = describeHint(hint);
+      const std::size_t k = p.inputs.size();
+      p.inputs.push_back(spec);
+      if (k < givenInputs.size() && givenInputs[k].size() == static_cast<std::size_t>(spec.bytes())) {
+        p.inputData.push_back(std::move(givenInputs[k]));
+        continue;
+      }
       const auto values =
           generateValues(hint, spec.dtype, spec.elements(), deriveSeed(seed, c.name, spec.name));
-      p.inputs.push_back(spec);
       p.inputData.push_back(encodeAll(spec.dtype, values));
     } else {
       p.outputs.push_back(spec);

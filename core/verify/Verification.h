@@ -31,6 +31,10 @@ struct PreparedCase {
 };
 
 PreparedCase prepareCase(const Task& task, const VerificationCase& c, std::uint64_t seed);
+// The same case with its inputs given (a verified cache entry of an earlier prepareCase with the same
+// task, case and seed): an input whose size does not fit its tensor is generated instead.
+PreparedCase prepareCase(const Task& task, const VerificationCase& c, std::uint64_t seed,
+                         std::vector<Bytes> givenInputs);
 
 struct CaseCheck {
   std::string caseName;

@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # `kwb eval --timings` (issue 20): where the evaluation's time went, per phase and per case, after the
-# report; the same entries in --json's "timings", covering no more than the evaluation's duration.
+# report; the same entries in --json's "timings", covering no more than the evaluation's duration when
+# the cases run one at a time (side by side, each case's own phases overlap: the same entries, in the
+# same order).
 set -u
 KWB="$1"; SRC="$2"
 TASK="$SRC/tests/fixtures/tasks/tiny_add"
@@ -11,7 +13,7 @@ chmod 755 "$WORK"  # sandboxed programs may run as another user and must reach t
 export KWB_EVAL_CACHE_DIR="$WORK/cache"
 fail() { echo "FAIL: $*"; exit 1; }
 
-"$KWB" eval --task "$TASK" --kernel "$EXPERT" --seed 5 --timings > "$WORK/out.txt" 2> "$WORK/err.txt"; rc=$?
+"$KWB" eval --task "$TASK" --kernel "$EXPERT" --seed 5 --case-workers 1 --timings > "$WORK/out.txt" 2> "$WORK/err.txt"; rc=$?
 [ $rc -eq 0 ] || { cat "$WORK/out.txt" "$WORK/err.txt"; fail "expert with --timings: exit $rc, expected 0"; }
 python3 - "$WORK/out.txt" <<'PY' || { cat "$WORK/out.txt"; fail "--timings text"; }
 import re, sys
@@ -42,7 +44,7 @@ assert abs(sum(ms for ms, _ in phases.values()) - total) <= 0.1 * len(phases) + 
 assert 99.0 <= shares <= 101.0, shares
 PY
 
-"$KWB" eval --task "$TASK" --kernel "$EXPERT" --seed 5 --json > "$WORK/out.json"; rc=$?
+"$KWB" eval --task "$TASK" --kernel "$EXPERT" --seed 5 --case-workers 1 --json > "$WORK/out.json"; rc=$?
 [ $rc -eq 0 ] || fail "expert with --json: exit $rc"
 python3 - "$WORK/out.json" <<'PY' || fail "--json timings"
 import json, sys
@@ -52,6 +54,17 @@ assert isinstance(t, list) and t, t
 assert all(isinstance(e["phase"], str) and e["ms"] >= 0 for e in t)
 assert sum(e["ms"] for e in t) <= d["duration_ms"] + 1.0
 assert {e.get("case") for e in t if e["phase"] == "emulator"} == {c["case"] for c in d["runs"]}
+PY
+
+# Cases side by side: the same phases for the same cases, in the same order.
+"$KWB" eval --task "$TASK" --kernel "$EXPERT" --seed 5 --case-workers 2 --json > "$WORK/par.json"; rc=$?
+[ $rc -eq 0 ] || fail "expert with --case-workers 2: exit $rc"
+python3 - "$WORK/out.json" "$WORK/par.json" <<'PY' || fail "--case-workers 2 timings"
+import json, sys
+serial, par = (json.load(open(f)) for f in sys.argv[1:3])
+entries = lambda d: [(e["phase"], e.get("case")) for e in d["timings"]]
+assert entries(par) == entries(serial), (entries(par), entries(serial))
+assert par["verdict"] == serial["verdict"] == "pass"
 PY
 
 # Without the flag the text report has no timings.
