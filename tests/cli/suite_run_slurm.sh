@@ -100,7 +100,10 @@ done
 [ -f "$S/sessions/add_custom/sample-1.done.json" ] && fail "add_custom finished before the kill: the test did not kill a half-done element"
 # The element's own job id (squeue %A) names its processes; its batch step is kwb (the job execs it).
 KILLED_ID=$(squeue --noheader --array --jobs="${KILLED%_*}" --format='%i %A' | awk -v e="$KILLED" '$1 == e { print $2 }')
-KILLED_PID=$(scontrol listpids "$KILLED_ID" 2>/dev/null | awk '$3 == "batch" { print $1 }')
+# The step also holds kwb's children at that moment (the sandboxed compiler, the harness object's build):
+# kwb is the oldest process named kwb.
+KILLED_PID=$(scontrol listpids "$KILLED_ID" 2>/dev/null | awk '$3 == "batch" { print $1 }' |
+  while read -r pid; do [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = kwb ] && echo "$pid"; done | sort -n | head -1)
 [ -n "$KILLED_PID" ] || fail "no batch process of $KILLED (job '$KILLED_ID')"
 kill -9 "$KILLED_PID" || fail "kill -9 $KILLED_PID failed"
 wait $P; rc=$?
