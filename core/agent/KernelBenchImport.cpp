@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/agent/KernelBenchImport.h"
+#include "core/model/SizeLimits.h"
 
 #include <cctype>
 #include <fstream>

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/agent/NpuKernelBenchFormat.h"
+#include "core/model/SizeLimits.h"
 
 #include <cctype>
 #include <cmath>

@@ -2,7 +2,12 @@
 #include "core/eval/CaseWork.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <fstream>
+#include <stdexcept>
+
+#include "core/eval/CaseMemory.h"
 
 namespace kwb {
 
@@ -23,12 +28,35 @@ bool caseRunSucceeded(const CaseRunResult& run) {
 
 CaseWork runCaseWork(const CaseWorkContext& cx, const VerificationCase& vc) {
   CaseWork w;
+  const CaseMemoryNeed need = caseMemoryNeed(cx.task, vc);
+  if (const std::string problem = caseMemoryProblem(vc, need, availableMemoryBytes()); !problem.empty())
+    throw std::runtime_error(problem);
+  // Writing and hashing a large case's data into the cache costs more than drawing it again.
+  const bool cached = !need.large();
+  const auto started = std::chrono::steady_clock::now();
+  auto say = [&](const std::string& what) {
+    if (!need.large() || !cx.progress) return;
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    char at[32];
+    std::snprintf(at, sizeof at, " (%.1f s)", s);
+    cx.progress("case " + vc.name + ": " + what + at);
+  };
+  say("drawing " + bytesText(need.inputBytes) + " of inputs");
   {
     PhaseClock clock(w.inputsTiming);
-    std::optional<std::vector<verify::Bytes>> cached = cx.caseData.inputs(vc.name, w.cacheWarnings);
-    w.prepared = cached ? verify::prepareCase(cx.task, vc, cx.seed, std::move(*cached))
-                        : verify::prepareCase(cx.task, vc, cx.seed);
-    if (!cached) cx.caseData.storeInputs(vc.name, w.prepared.inputData, w.cacheWarnings);
+    std::optional<std::vector<verify::Bytes>> fromCache;
+    if (cached) fromCache = cx.caseData.inputs(vc.name, w.cacheWarnings);
+    int lastTenth = 0;
+    const verify::InputProgress tick = [&](std::int64_t done, std::int64_t total) {
+      const int tenth = total ? static_cast<int>(done * 10 / total) : 10;
+      if (tenth <= lastTenth) return;
+      lastTenth = tenth;
+      say("inputs " + std::to_string(tenth * 10) + " %");
+    };
+    w.prepared = verify::prepareCase(cx.task, vc, cx.seed,
+                                     fromCache ? std::move(*fromCache) : std::vector<verify::Bytes>{}, tick);
+    say("inputs drawn; writing the case's files");
+    if (cached && !fromCache) cx.caseData.storeInputs(vc.name, w.prepared.inputData, w.cacheWarnings);
     const fs::path caseDir = cx.workDir / "cases" / vc.name;
     std::error_code ec;
     fs::remove_all(caseDir, ec);
@@ -39,13 +67,15 @@ CaseWork runCaseWork(const CaseWorkContext& cx, const VerificationCase& vc) {
       writeBytes(w.files.outputsInit[k], w.prepared.outputPoison[k]);
     clock.lap("inputs", vc.name);
   }
+  say("running the kernel (" + cx.backend.name() + ")");
   w.run = cx.backend.run(w.prepared, w.files);
   for (const auto& p : w.run.phases) w.runTimings.push_back({p.phase, vc.name, p.ms});
   if (!caseRunSucceeded(w.run)) return w;
 
+  say("the kernel ran; computing the reference");
   PhaseClock clock(w.referenceTiming);
   // A Python reference's result also depends on the torch it imports, which no digest here covers.
-  const std::string refDigest = cx.refBuild.python ? std::string() : cx.refBuild.sha256;
+  const std::string refDigest = cx.refBuild.python || !cached ? std::string() : cx.refBuild.sha256;
   w.expected = cx.caseData.referenceOutputs(vc.name, refDigest, w.cacheWarnings);
   if (!w.expected) {
     // The reference gets its own copy of the inputs, from memory, in a folder no run of the candidate
@@ -64,6 +94,7 @@ CaseWork runCaseWork(const CaseWorkContext& cx, const VerificationCase& vc) {
     }
   }
   clock.lap("reference", vc.name);
+  say("reference done; verifying");
   return w;
 }
 

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,6 +30,9 @@ struct CaseWorkContext {
   const CaseDataCache& caseData;
   const verify::ReferenceRunner& refRunner;
   const verify::ReferenceBuild& refBuild;
+  // A large case's steps as progress lines ("case huge: inputs 40 %"); called from the case's worker
+  // thread, so it must be safe to call from several threads. Optional.
+  std::function<void(const std::string&)> progress;
 };
 
 // clang-tidy flags the implicit noexcept move constructor: it cannot prove nlohmann::json's noexcept

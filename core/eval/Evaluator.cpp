@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <mutex>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -12,6 +13,7 @@
 #include "core/emulator/costmodel/SocParams.h"
 #include "core/eval/CandidatePolicy.h"
 #include "core/eval/CaseDataCache.h"
+#include "core/eval/CaseMemory.h"
 #include "core/eval/CaseWork.h"
 #include "core/eval/OrderedWorkers.h"
 #include "core/model/ProjectIncludes.h"
@@ -180,9 +182,24 @@ EvalReport evaluateFlat(const Task& task, Backend& backend, const EvalRequest& r
                                                          socDirectory(currentInstallLayout())));
   } catch (const std::exception&) {
   }
-  const CaseWorkContext context{task,      backend, fs::absolute(req.workDir), rep.seed, caseData,
-                                refRunner, refBuild};
-  const std::size_t workers = backend.runsCasesConcurrently() ? caseWorkerCount(req.caseWorkers) : 1;
+  std::mutex progressMutex;
+  const CaseWorkContext context{task,
+                                backend,
+                                fs::absolute(req.workDir),
+                                rep.seed,
+                                caseData,
+                                refRunner,
+                                refBuild,
+                                [&](const std::string& line) {
+                                  const std::lock_guard lock(progressMutex);
+                                  say(line);
+                                }};
+  // Large cases run one at a time: two side by side would need twice the memory (CaseMemory.h).
+  const bool anyLarge = std::any_of(task.cases.begin(), task.cases.end(), [&](const VerificationCase& c) {
+    return caseMemoryNeed(task, c).large();
+  });
+  const std::size_t workers =
+      backend.runsCasesConcurrently() && !anyLarge ? caseWorkerCount(req.caseWorkers) : 1;
   OrderedWorkers<CaseWork> caseWork(task.cases.size(), workers,
                                     [&](std::size_t k) { return runCaseWork(context, task.cases[k]); });
   for (std::size_t caseIndex = 0; caseIndex < task.cases.size(); ++caseIndex) {

@@ -27,14 +27,6 @@ namespace kwb {
 
 inline constexpr std::string_view kDefaultSoc = "Ascend910B1";
 
-// Size caps of a verification case (docs/task-format.md, "Size limits"): every case's tensors are held
-// in memory several times over (inputs, the reference's copy, outputs, the emulator's global memory),
-// so a task that asks for more is refused by validation instead of failing later with bad_alloc or a
-// timeout. The largest bundled case is about 1 Mi elements.
-inline constexpr std::int64_t kMaxTensorElements = std::int64_t{1} << 24;  // 16 Mi elements
-inline constexpr std::int64_t kMaxTensorBytes = std::int64_t{64} << 20;    // 64 MiB
-inline constexpr std::int64_t kMaxCaseBytes = std::int64_t{128} << 20;     // all tensors of one case
-
 struct Baseline {
   double latencyUs = 0.0;
   std::string source;  // where the number comes from: "aclnn Add on 910B1, msprof op", "our reference"

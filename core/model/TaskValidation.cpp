@@ -9,6 +9,7 @@
 #include <set>
 
 #include "core/model/JsonReader.h"
+#include "core/model/SizeLimits.h"
 #include "core/model/Task.h"
 
 namespace kwb {

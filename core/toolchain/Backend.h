@@ -65,7 +65,9 @@ struct CaseRunResult {
   RunResult run;
   TilingResult tiling;
   std::vector<verify::Bytes> outputs;
-  std::vector<verify::Bytes> inputsAfter;
+  // Inputs whose copy after the run differs from what went in (compared a piece at a time from the
+  // run's files, never held whole).
+  std::vector<verify::InputCheck> inputsChanged;
   nlohmann::json profile;  // null when the backend has none for this run
   // Inputs the trusted side saw recorded writes into (whatever the harness wrote back): the verifier
   // fails the case for them like for any modified input.
@@ -117,8 +119,12 @@ class Backend {
   // Verification is the same for every backend.
   verify::CaseCheck verify(const Task& task, const verify::PreparedCase& prepared,
                            const std::vector<std::vector<double>>& expected, const CaseRunResult& run) const {
-    verify::CaseCheck c = verify::checkCase(task, prepared, expected, run.outputs, run.inputsAfter,
-                                            run.tiling.blockDim, run.outputBlockWrites);
+    verify::CaseCheck c = verify::checkCase(task, prepared, expected, run.outputs, {}, run.tiling.blockDim,
+                                            run.outputBlockWrites);
+    for (const auto& changed : run.inputsChanged) {
+      c.modifiedInputs.push_back(changed);
+      c.passed = false;
+    }
     for (std::size_t k = 0; k < prepared.outputs.size() && k < run.outputRangeSetLines.size(); ++k)
       for (auto& t : c.outputs)
         if (t.tensor == prepared.outputs[k].name) t.rangeSetLine = run.outputRangeSetLines[k];
@@ -166,8 +172,9 @@ std::string harnessManifest(const Task& task, const verify::PreparedCase& prepar
 // Creates the case's folders and the empty result files (see CaseFiles); throws on failure.
 CaseFiles makeCaseFolders(const std::filesystem::path& dir, const verify::PreparedCase& prepared);
 
-// Reads the run's outputs and inputs-after back (readResultFile: regular files of exactly the tensors'
-// sizes) into `run.outputs` / `run.inputsAfter`, an empty entry for each that cannot be read. Returns
+// Reads the run's outputs back (readResultFile: regular files of exactly the tensors' sizes) into
+// `run.outputs`, an empty entry for each that cannot be read, and compares the inputs-after files with
+// the inputs a piece at a time (scanResultFile) into `run.inputsChanged`. Returns
 // one runtime-crash diagnostic (source `source`) per such file, naming it and what was wrong.
 std::vector<Diagnostic> readCaseResults(const CaseFiles& files, const verify::PreparedCase& prepared,
                                         CaseRunResult& run, const std::string& source);

@@ -203,23 +203,30 @@ CaseFiles makeCaseFolders(const std::filesystem::path& dir, const verify::Prepar
 std::vector<Diagnostic> readCaseResults(const CaseFiles& files, const verify::PreparedCase& prepared,
                                         CaseRunResult& run, const std::string& source) {
   std::vector<Diagnostic> errors;
-  auto readBack = [&](const std::filesystem::path& f, std::uint64_t size, std::vector<verify::Bytes>& into) {
-    ResultFileRead rr = readResultFile(f, size, size);
-    if (rr.bytes) {
-      into.push_back(std::move(*rr.bytes));
-      return;
-    }
+  auto unreadable = [&](const std::string& why) {
     Diagnostic d;
     d.source = source;
     d.category = std::string(category::RuntimeCrash);
-    d.message = "a result of the run cannot be read back: " + rr.error;
+    d.message = "a result of the run cannot be read back: " + why;
     errors.push_back(std::move(d));
-    into.emplace_back();
   };
-  for (std::size_t k = 0; k < files.outputs.size(); ++k)
-    readBack(files.outputs[k], prepared.outputPoison[k].size(), run.outputs);
-  for (std::size_t k = 0; k < files.inputsAfter.size(); ++k)
-    readBack(files.inputsAfter[k], prepared.inputData[k].size(), run.inputsAfter);
+  for (std::size_t k = 0; k < files.outputs.size(); ++k) {
+    const std::uint64_t size = prepared.outputPoison[k].size();
+    ResultFileRead rr = readResultFile(files.outputs[k], size, size);
+    if (!rr.bytes) unreadable(rr.error);
+    run.outputs.push_back(rr.bytes ? std::move(*rr.bytes) : verify::Bytes{});
+  }
+  // The inputs' copies after the run are only compared, never kept: a large case's inputs are gigabytes.
+  for (std::size_t k = 0; k < files.inputsAfter.size() && k < prepared.inputs.size(); ++k) {
+    verify::InputChangeScan scan(prepared.inputs[k], prepared.inputData[k]);
+    const std::string error = scanResultFile(
+        files.inputsAfter[k], prepared.inputData[k].size(),
+        [&](std::uint64_t at, const std::uint8_t* bytes, std::size_t n) { scan.compare(at, bytes, n); });
+    if (!error.empty())
+      unreadable(error);
+    else if (verify::InputCheck changed = scan.result(); changed.changed)
+      run.inputsChanged.push_back(std::move(changed));
+  }
   return errors;
 }
 

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,6 +22,11 @@ struct ResultFileRead {
 // exactSize: the file must have this many bytes. Otherwise (exactSize == nullopt) at most maxBytes.
 ResultFileRead readResultFile(const std::filesystem::path& file, std::optional<std::uint64_t> exactSize,
                               std::uint64_t maxBytes);
+
+// The same checks, but the bytes are handed to `chunk` a piece at a time (offset, data, length) and
+// never held whole: for results as large as a case's tensors. Returns "" or the error, as above.
+std::string scanResultFile(const std::filesystem::path& file, std::uint64_t exactSize,
+                           const std::function<void(std::uint64_t, const std::uint8_t*, std::size_t)>& chunk);
 
 // Creates an empty regular file (replacing nothing: it must not exist yet), mode 0644.
 bool createEmptyFile(const std::filesystem::path& file, std::string& error);

@@ -14,6 +14,7 @@
 #include "core/base/PrivateCacheDir.h"
 #include "core/emulator/SimBuilder.h"
 #include "core/model/Hash.h"
+#include "core/model/SizeLimits.h"
 #include "core/sandbox/Sandbox.h"
 #include "core/sandbox/VerifiedCache.h"
 #include "core/toolchain/ResultFile.h"
@@ -282,15 +283,19 @@ CaseRunResult SimBackend::run(const verify::PreparedCase& prepared, const CaseFi
   policy.writableFiles = files.outputs;
   policy.writableFiles.insert(policy.writableFiles.end(), files.inputsAfter.begin(), files.inputsAfter.end());
   policy.writableFiles.push_back(files.records);
-  policy.wallTimeout = options_.caseTimeout;
-  policy.cpuSeconds = static_cast<int>(options_.caseTimeout.count() / 1000) + 5;
-  policy.maxProcesses = 256;  // one forked process per block
   std::uint64_t tensorBytes = 0;
   for (const auto& b : prepared.inputData) tensorBytes += b.size();
   for (const auto& b : prepared.outputPoison) tensorBytes += b.size();
+  policy.wallTimeout = timeLimitForTensors(options_.caseTimeout, static_cast<std::int64_t>(tensorBytes));
+  policy.cpuSeconds = static_cast<int>(policy.wallTimeout.count() / 1000) + 5;
+  policy.maxProcesses = 256;  // one forked process per block
   // All processes together: the shared GM (tensors, workspace), each block's UB and trace, and slack.
   policy.totalMemoryBytes =
       std::max<std::uint64_t>(4ull << 30, 2 * tensorBytes + out.tiling.workspaceSize + (2ull << 30));
+  // The emulator's global memory is a memfd holding every tensor and the workspace, and a memfd is a
+  // file to RLIMIT_FSIZE: a 10^8-element case needs more than the default gigabyte.
+  policy.maxFileSizeBytes = std::max<std::uint64_t>(policy.maxFileSizeBytes,
+                                                    tensorBytes + out.tiling.workspaceSize + (256ull << 20));
   policy.environment["KWB_SIM_RECORDS"] = files.records.string();
   // The program's own report and cost model would only be discarded: the trusted side computes both.
   policy.environment["KWB_SIM_COST_MODEL"] = "off";

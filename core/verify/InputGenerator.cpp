@@ -68,48 +68,83 @@ std::pair<double, double> distributionRange(Distribution d, DType t) {
   return {-1.0, 1.0};
 }
 
-std::vector<double> generateValues(const ValueHint& hint, DType t, std::int64_t n, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  auto [a, b] = distributionRange(hint.distribution, t);
-  double lo = hint.low.value_or(-std::numeric_limits<double>::infinity());
-  double hi = hint.high.value_or(std::numeric_limits<double>::infinity());
-  const double maxAbs = std::min(dtypeMaxFinite(t), 1e30);
-  lo = std::max(lo, isUnsignedInteger(t) || t == DType::Bool ? 0.0 : -maxAbs);
-  hi = std::min(hi, maxAbs);
-  if (!isFloating(t)) {  // integer tensors: whole numbers in a range that keeps sums exact
-    if (hint.distribution == Distribution::Large) {
-      a = -1000;
-      b = 1000;
-    } else {
-      a = -100;
-      b = 100;
-    }
-    if (t == DType::Bool) {
-      a = 0;
-      b = 1;
-    }
-  }
-  if (hint.distribution != Distribution::Normal) {
-    // A declared domain narrows the nominal range; a range entirely outside it is replaced by it.
-    if (hint.low || hint.high) {
-      double na = std::max(a, lo), nb = std::min(b, hi);
-      if (!(na < nb)) {
-        na = std::isfinite(lo) ? lo : hi - 1.0;
-        nb = std::isfinite(hi) ? hi : lo + 1.0;
+namespace {
+// One tensor's values, drawn in order from one generator: generateValues and generateEncoded take the
+// same draws, so a tensor encoded straight to bytes holds exactly the values the double form would.
+class ValueDraws {
+ public:
+  ValueDraws(const ValueHint& hint, DType t, std::uint64_t seed)
+      : t_(t), normal_(hint.distribution == Distribution::Normal), rng_(seed) {
+    auto [a, b] = distributionRange(hint.distribution, t);
+    lo_ = hint.low.value_or(-std::numeric_limits<double>::infinity());
+    hi_ = hint.high.value_or(std::numeric_limits<double>::infinity());
+    const double maxAbs = std::min(dtypeMaxFinite(t), 1e30);
+    lo_ = std::max(lo_, isUnsignedInteger(t) || t == DType::Bool ? 0.0 : -maxAbs);
+    hi_ = std::min(hi_, maxAbs);
+    if (!isFloating(t)) {  // integer tensors: whole numbers in a range that keeps sums exact
+      if (hint.distribution == Distribution::Large) {
+        a = -1000;
+        b = 1000;
+      } else {
+        a = -100;
+        b = 100;
       }
-      a = na;
-      b = nb;
+      if (t == DType::Bool) {
+        a = 0;
+        b = 1;
+      }
     }
+    if (!normal_) {
+      // A declared domain narrows the nominal range; a range entirely outside it is replaced by it.
+      if (hint.low || hint.high) {
+        double na = std::max(a, lo_), nb = std::min(b, hi_);
+        if (!(na < nb)) {
+          na = std::isfinite(lo_) ? lo_ : hi_ - 1.0;
+          nb = std::isfinite(hi_) ? hi_ : lo_ + 1.0;
+        }
+        a = na;
+        b = nb;
+      }
+    }
+    uniform_ = std::uniform_real_distribution<double>(a, b);
+    gaussian_ = std::normal_distribution<double>(a, b);
   }
-  std::uniform_real_distribution<double> uni(a, b);
-  std::normal_distribution<double> nor(a, b);
+
+  double next() {
+    double x = normal_ ? gaussian_(rng_) : uniform_(rng_);
+    if (!isFloating(t_)) x = std::round(x);
+    x = std::clamp(x, lo_, hi_);
+    const double v = representable(t_, x);
+    return std::isfinite(v) ? v : 0.0;
+  }
+
+ private:
+  DType t_;
+  bool normal_;
+  std::mt19937_64 rng_;
+  double lo_ = 0.0, hi_ = 0.0;
+  std::uniform_real_distribution<double> uniform_;
+  std::normal_distribution<double> gaussian_;
+};
+}  // namespace
+
+std::vector<double> generateValues(const ValueHint& hint, DType t, std::int64_t n, std::uint64_t seed) {
+  ValueDraws draws(hint, t, seed);
   std::vector<double> out(static_cast<std::size_t>(std::max<std::int64_t>(n, 0)));
-  for (auto& v : out) {
-    double x = hint.distribution == Distribution::Normal ? nor(rng) : uni(rng);
-    if (!isFloating(t)) x = std::round(x);
-    x = std::clamp(x, lo, hi);
-    v = representable(t, x);
-    if (!std::isfinite(v)) v = 0.0;
+  for (auto& v : out) v = draws.next();
+  return out;
+}
+
+Bytes generateEncoded(const ValueHint& hint, DType t, std::int64_t n, std::uint64_t seed,
+                      const std::function<void(std::int64_t done)>& onProgress) {
+  ValueDraws draws(hint, t, seed);
+  const std::size_t es = dtypeSize(t);
+  const auto count = static_cast<std::size_t>(std::max<std::int64_t>(n, 0));
+  Bytes out(count * es);
+  constexpr std::size_t kProgressEvery = std::size_t{1} << 22;
+  for (std::size_t i = 0; i < count; ++i) {
+    encodeElement(t, draws.next(), &out[i * es]);
+    if (onProgress && (i + 1) % kProgressEvery == 0) onProgress(static_cast<std::int64_t>(i + 1));
   }
   return out;
 }

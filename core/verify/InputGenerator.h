@@ -7,12 +7,14 @@
 // from a rotation of uniform / normal / with-negatives / small / large / near-zero by seed and case.
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/model/DType.h"
 #include "core/model/VerificationCase.h"
+#include "core/verify/ElementCodec.h"
 
 namespace kwb::verify {
 
@@ -32,5 +34,10 @@ std::pair<double, double> distributionRange(Distribution d, DType t);
 // n values drawn from `hint` for dtype t: clamped to [low, high] when given, to the dtype's range, and
 // rounded to representable values (integers are whole numbers; bool is 0/1). Never NaN or Inf.
 std::vector<double> generateValues(const ValueHint& hint, DType t, std::int64_t n, std::uint64_t seed);
+
+// The same n values, encoded in t as they are drawn: a large tensor never exists as doubles (8 bytes
+// per element). onProgress, when set, hears how many elements are done every few million.
+Bytes generateEncoded(const ValueHint& hint, DType t, std::int64_t n, std::uint64_t seed,
+                      const std::function<void(std::int64_t done)>& onProgress = {});
 
 }  // namespace kwb::verify

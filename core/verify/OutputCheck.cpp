@@ -245,27 +245,54 @@ TensorCheck checkOutput(const TensorSpec& spec, const std::vector<double>& expec
 }
 
 InputCheck checkInputUnchanged(const TensorSpec& spec, const Bytes& before, const Bytes& after) {
-  InputCheck c;
-  c.tensor = spec.name;
-  const std::size_t es = dtypeSize(spec.dtype);
   if (before.size() != after.size()) {
+    InputCheck c;
+    c.tensor = spec.name;
     c.changed = spec.elements();
     c.summary = spec.name + ": input buffer size changed";
     return c;
   }
-  for (std::size_t i = 0; i + es <= before.size(); i += es) {
-    if (std::memcmp(&before[i], &after[i], es) != 0) {
-      if (c.firstChangedIndex < 0) {
-        c.firstChangedIndex = static_cast<std::int64_t>(i / es);
-        c.before = decodeElement(spec.dtype, &before[i]);
-        c.after = decodeElement(spec.dtype, &after[i]);
-      }
-      ++c.changed;
+  InputChangeScan scan(spec, before);
+  scan.compare(0, after.data(), after.size());
+  return scan.result();
+}
+
+InputChangeScan::InputChangeScan(const TensorSpec& spec, const Bytes& before)
+    : spec_(spec), before_(before), elementSize_(dtypeSize(spec.dtype)) {
+  check_.tensor = spec.name;
+}
+
+void InputChangeScan::compare(std::uint64_t offset, const std::uint8_t* after, std::size_t length) {
+  auto element = [&](std::uint64_t at, const std::uint8_t* bytes) {
+    if (at + elementSize_ > before_.size() || std::memcmp(&before_[at], bytes, elementSize_) == 0) return;
+    if (check_.firstChangedIndex < 0) {
+      check_.firstChangedIndex = static_cast<std::int64_t>(at / elementSize_);
+      check_.before = decodeElement(spec_.dtype, &before_[at]);
+      check_.after = decodeElement(spec_.dtype, bytes);
+    }
+    ++check_.changed;
+  };
+  std::size_t i = 0;
+  // Finish an element the previous piece began.
+  while (!carry_.empty() && i < length) {
+    carry_.push_back(after[i++]);
+    if (carry_.size() == elementSize_) {
+      element(carryOffset_, carry_.data());
+      carry_.clear();
     }
   }
+  for (; i + elementSize_ <= length; i += elementSize_) element(offset + i, after + i);
+  if (i < length) {
+    carryOffset_ = offset + i;
+    carry_.assign(after + i, after + length);
+  }
+}
+
+InputCheck InputChangeScan::result() const {
+  InputCheck c = check_;
   if (c.changed)
-    c.summary = "input " + spec.name + " was modified by the kernel: " + std::to_string(c.changed) + " of " +
-                std::to_string(spec.elements()) + " elements changed, first at index " +
+    c.summary = "input " + spec_.name + " was modified by the kernel: " + std::to_string(c.changed) + " of " +
+                std::to_string(spec_.elements()) + " elements changed, first at index " +
                 std::to_string(c.firstChangedIndex) + " (" + numberText(c.before) + " -> " +
                 numberText(c.after) +
                 "); kernels must treat inputs as read-only (write results to the output tensors only)";

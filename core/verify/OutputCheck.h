@@ -110,6 +110,24 @@ struct InputCheck {
 };
 InputCheck checkInputUnchanged(const TensorSpec& spec, const Bytes& before, const Bytes& after);
 
+// checkInputUnchanged a piece at a time, for an input read back from a file in chunks: the copy the run
+// left never has to be held whole. Pieces may come in any size, in order.
+class InputChangeScan {
+ public:
+  InputChangeScan(const TensorSpec& spec, const Bytes& before);
+  // `after` holds the bytes at [offset, offset + length) of the run's copy.
+  void compare(std::uint64_t offset, const std::uint8_t* after, std::size_t length);
+  InputCheck result() const;
+
+ private:
+  const TensorSpec& spec_;
+  const Bytes& before_;
+  std::size_t elementSize_;
+  Bytes carry_;  // an element split between two pieces
+  std::uint64_t carryOffset_ = 0;
+  InputCheck check_;
+};
+
 void to_json(nlohmann::json& j, const Mismatch& m);
 void to_json(nlohmann::json& j, const TensorCheck& t);
 void to_json(nlohmann::json& j, const InputCheck& c);

@@ -4,6 +4,7 @@
 #include "core/base/InstallLayout.h"
 #include "core/base/TextFile.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -11,6 +12,7 @@
 #include "core/base/PrivateCacheDir.h"
 #include "core/base/TempWorkDir.h"
 #include "core/model/Hash.h"
+#include "core/model/SizeLimits.h"
 #include "core/process/ProcessRunner.h"
 #include "core/sandbox/CompileSandbox.h"
 #include "core/sandbox/Sandbox.h"
@@ -214,6 +216,18 @@ ReferenceOutput ReferenceRunner::run(const ReferenceBuild& build, const Prepared
   SandboxPolicy policy = build.python ? torchSandboxPolicy(dir) : SandboxPolicy{};
   policy.scratchDir = dir;
   if (!build.python) policy.wallTimeout = std::chrono::milliseconds(60000);
+  std::int64_t tensorBytes = 0, goldenBytes = 0;
+  for (const auto& t : prepared.inputs) tensorBytes += t.bytes();
+  for (const auto& t : prepared.outputs) {
+    tensorBytes += t.bytes();
+    goldenBytes += t.elements() * std::int64_t{8};
+  }
+  policy.wallTimeout = timeLimitForTensors(policy.wallTimeout, tensorBytes);
+  policy.cpuSeconds = static_cast<int>(
+      timeLimitForTensors(std::chrono::seconds(policy.cpuSeconds), tensorBytes).count() / 1000);
+  // The golden files hold doubles: 8 bytes per output element.
+  policy.maxFileSizeBytes = std::max<std::uint64_t>(policy.maxFileSizeBytes,
+                                                    static_cast<std::uint64_t>(goldenBytes) + (64ull << 20));
   const auto r = Sandbox(policy).run(
       build.python ? std::vector<std::string>{torchPython(), "-I", "-B", program.string(), manifest.string()}
                    : std::vector<std::string>{program.string(), manifest.string()});

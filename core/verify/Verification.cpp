@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "core/verify/Verification.h"
 
+#include <atomic>
+#include <future>
+#include <mutex>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -28,10 +31,16 @@ PreparedCase prepareCase(const Task& task, const VerificationCase& c, std::uint6
 }
 
 PreparedCase prepareCase(const Task& task, const VerificationCase& c, std::uint64_t seed,
-                         std::vector<Bytes> givenInputs) {
+                         std::vector<Bytes> givenInputs, const InputProgress& onProgress) {
   PreparedCase p;
   p.vcase = &c;
   p.attrs = task.caseAttrs(c);
+  struct ToGenerate {
+    std::size_t index;
+    ValueHint hint;
+    TensorSpec spec;
+  };
+  std::vector<ToGenerate> toGenerate;
   for (const auto& spec : task.caseTensors(c)) {
     if (task.isInput(spec.name)) {
       const ValueHint hint = chooseHint(c, spec.name, seed);
@@ -42,13 +51,40 @@ PreparedCase prepareCase(const Task& task, const VerificationCase& c, std::uint6
         p.inputData.push_back(std::move(givenInputs[k]));
         continue;
       }
-      const auto values =
-          generateValues(hint, spec.dtype, spec.elements(), deriveSeed(seed, c.name, spec.name));
-      p.inputData.push_back(encodeAll(spec.dtype, values));
+      p.inputData.emplace_back();
+      toGenerate.push_back({k, hint, spec});
     } else {
       p.outputs.push_back(spec);
       p.outputPoison.push_back(poisonBytes(spec.dtype, spec.elements()));
     }
+  }
+  std::int64_t total = 0;
+  for (const auto& g : toGenerate) total += g.spec.elements();
+  // Each tensor draws from its own seed, so tensors can be drawn side by side: a large case's inputs
+  // take the time of its largest tensor, not of all of them.
+  std::vector<std::atomic<std::int64_t>> done(toGenerate.size());
+  std::mutex progressMutex;
+  auto generate = [&](std::size_t g) {
+    const auto& job = toGenerate[g];
+    std::function<void(std::int64_t)> tick;
+    if (onProgress)
+      tick = [&, g](std::int64_t n) {
+        done[g] = n;
+        std::int64_t sum = 0;
+        for (const auto& d : done) sum += d;
+        const std::lock_guard lock(progressMutex);
+        onProgress(sum, total);
+      };
+    p.inputData[job.index] = generateEncoded(job.hint, job.spec.dtype, job.spec.elements(),
+                                             deriveSeed(seed, c.name, job.spec.name), tick);
+  };
+  if (total >= kParallelInputElements && toGenerate.size() > 1) {
+    std::vector<std::future<void>> running;
+    for (std::size_t g = 0; g < toGenerate.size(); ++g)
+      running.push_back(std::async(std::launch::async, generate, g));
+    for (auto& r : running) r.get();
+  } else {
+    for (std::size_t g = 0; g < toGenerate.size(); ++g) generate(g);
   }
   return p;
 }

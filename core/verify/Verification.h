@@ -5,6 +5,7 @@
 // against their pre-run copies. Pure: backends do the file and process work around these functions.
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -33,8 +34,13 @@ struct PreparedCase {
 PreparedCase prepareCase(const Task& task, const VerificationCase& c, std::uint64_t seed);
 // The same case with its inputs given (a verified cache entry of an earlier prepareCase with the same
 // task, case and seed): an input whose size does not fit its tensor is generated instead.
+// onProgress (optional; called from the threads that draw the values, one at a time) hears how many of
+// the case's input elements are drawn so far, of how many, every few million elements.
+using InputProgress = std::function<void(std::int64_t done, std::int64_t total)>;
 PreparedCase prepareCase(const Task& task, const VerificationCase& c, std::uint64_t seed,
-                         std::vector<Bytes> givenInputs);
+                         std::vector<Bytes> givenInputs, const InputProgress& onProgress = {});
+// From this many input elements on, a case's input tensors are drawn on threads of their own.
+inline constexpr std::int64_t kParallelInputElements = std::int64_t{1} << 22;
 
 struct CaseCheck {
   std::string caseName;

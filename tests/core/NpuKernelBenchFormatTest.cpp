@@ -101,9 +101,9 @@ TEST(NpuKernelBenchDescription, HostileDescriptionsAreRefusedByPointer) {
   EXPECT_EQ(first(kGood, 3), "/rows: not an array of the 3 rows asked for");
   EXPECT_EQ(first("[1]"), ": not a JSON object with a boolean ok");
   EXPECT_EQ(first(row(R"({"kind": "tensor", "name": "x", "dtype": "float16", "shape": [0]})")),
-            "/rows/0/args/0/shape/0: a dimension must be an integer from 1 to 16777216");
+            "/rows/0/args/0/shape/0: a dimension must be an integer from 1 to 1073741824");
   EXPECT_EQ(first(row(R"({"kind": "tensor", "name": "x", "dtype": "float16", "shape": [65536, 65536]})")),
-            "/rows/0/args/0/shape: more than 16777216 elements");
+            "/rows/0/args/0/shape: more than 1073741824 elements");
   EXPECT_EQ(first(row(R"({"kind": "tensor", "name": "x; rm", "dtype": "float16", "shape": [4]})")),
             "/rows/0/args/0/name: \"x; rm\" is not a C identifier");
   EXPECT_EQ(first(row(R"({"kind": "tensor", "name": "x", "dtype": "Float 16", "shape": [4]})")),

@@ -291,18 +291,19 @@ TEST(Task, TensorAndCaseSizesAreCapped) {
   std::string msg = loadMessage(j);
   EXPECT_NE(msg.find("/cases/0/shapes/x"), std::string::npos) << msg;
   EXPECT_NE(
-      msg.find("4294967296 elements (8192.0 MiB of float16); a tensor may have at most 16777216 elements"),
+      msg.find("4294967296 elements (8192.0 MiB of float16); a tensor may have at most 1073741824 elements"),
       std::string::npos)
       << msg;
   j = minimalTaskJson();
   for (auto& t : j["inputs"]) t["dtype"] = "float32";
   j["outputs"][0]["dtype"] = "float32";
-  for (const char* t : {"x", "y", "z"}) j["cases"][1]["shapes"][t] = {4096, 4096};  // 64 MiB each
+  for (const char* t : {"x", "y", "z"}) j["cases"][1]["shapes"][t] = {32768, 32768};  // 4 GiB each
   msg = loadMessage(j);
   EXPECT_NE(msg.find("/cases/1/shapes"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("total 192.0 MiB; a case may have at most 128.0 MiB"), std::string::npos) << msg;
-  j["cases"][1]["shapes"]["z"] = {1024, 1024};  // 64 + 64 + 4 MiB: over the cap
+  EXPECT_NE(msg.find("total 12288.0 MiB; a case may have at most 8192.0 MiB"), std::string::npos) << msg;
+  j["cases"][1]["shapes"]["z"] = {1024, 1024};  // 4 + 4 GiB + 4 MiB: over the cap
   EXPECT_NE(loadMessage(j), "");
-  j["cases"][1]["shapes"]["y"] = {1024, 1024};  // 64 + 4 + 4 MiB: within it
+  // Public suites time kernels on 10^8-element tensors: three of 10^8 float32 are within the caps.
+  for (const char* t : {"x", "y", "z"}) j["cases"][1]["shapes"][t] = {100000000};
   EXPECT_EQ(loadMessage(j), "");
 }
