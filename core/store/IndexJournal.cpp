@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -33,6 +34,19 @@ std::string entryProblem(const nlohmann::json& line) {
   const auto value = id->get<std::int64_t>();
   if (value < 1 || value > kMaxIterationId)
     return "iteration id " + std::to_string(value) + " is outside 1.." + std::to_string(kMaxIterationId);
+  return {};
+}
+
+// Why `line` is not a header line ({"header": {field: value, ...}} with known fields), or empty.
+std::string headerProblem(const nlohmann::json& line) {
+  if (line.size() != 1) return "a header line holds only \"header\"";
+  const auto& fields = line["header"];
+  if (!fields.is_object() || fields.empty())
+    return "expected the changed header fields (a JSON object) but found " + describeJson(fields);
+  for (const auto& [name, value] : fields.items())
+    if (std::find(std::begin(kJournalHeaderFields), std::end(kJournalHeaderFields), name) ==
+        std::end(kJournalHeaderFields))
+      return "\"" + name + "\" is not a header field a journal may change";
   return {};
 }
 
@@ -97,6 +111,14 @@ IndexJournalRead readIndexJournal(const fs::path& file) {
     if (lineNo == 1)  // reported, and the line still read as an entry when it is one
       out.damage.push_back(where + ": expected the version line {\"" + std::string(kVersionKey) +
                            "\":" + std::to_string(kIndexJournalVersion) + "}");
+    if (j.is_object() && j.contains("header")) {
+      if (auto why = headerProblem(j); !why.empty()) {
+        out.damage.push_back(where + ": " + std::move(why));
+        continue;
+      }
+      for (auto& [name, value] : j["header"].items()) out.header[name] = std::move(value);
+      continue;
+    }
     if (auto why = entryProblem(j); !why.empty()) {
       out.damage.push_back(where + ": " + std::move(why));
       continue;

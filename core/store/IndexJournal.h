@@ -6,10 +6,13 @@
 //
 //   {"kwb_index_journal":1}                      first line: the journal's format version
 //   {"id":7,"origin":"agent","state":"done",...} one index entry per line, later lines win
+//   {"header":{"accepted_iteration":7}}          version 2: a header field changed (the accepted
+//                                                iteration, the constraints, the settings), later wins
 //
-// A writer folds the journal into session.json (compaction) when it opens the session, when it
-// rewrites session.json for another reason (accepting, constraints, settings) and when it closes; a
-// session without a journal is the format every earlier kwb wrote. Like session.json's index, the
+// A writer folds the journal into session.json (compaction) when it opens the session and when it
+// closes; accepting, pinning a constraint and changing a setting append a header line instead of
+// rewriting session.json, so they too cost the same at ten iterations and at ten thousand. A session
+// without a journal is the format every earlier kwb wrote. Like session.json's index, the
 // journal is advisory: the iteration folders are the truth (SessionStore.h), so a damaged journal
 // costs no iteration, only the store's knowledge of which folders were committed.
 
@@ -26,10 +29,14 @@
 namespace kwb {
 
 inline constexpr const char* kIndexJournalFile = "session.index.jsonl";
-inline constexpr int kIndexJournalVersion = 1;
+inline constexpr int kIndexJournalVersion = 2;
+// The session.json header fields a header line may set.
+inline constexpr const char* kJournalHeaderFields[] = {"accepted_iteration", "constraints", "settings"};
 
 struct IndexJournalRead {
   std::map<int, nlohmann::json> entries;  // by iteration id, the last line for each
+  // The header fields the header lines set, the last value of each (an empty object when none).
+  nlohmann::json header = nlohmann::json::object();
   // An unreadable complete line: damage. Each says which line and why.
   std::vector<std::string> damage;
   // The last line has no newline: a write cut short (a crash, a full disk) or one in progress while

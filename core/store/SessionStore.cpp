@@ -134,6 +134,19 @@ void SessionStore::Impl::appendIndex(const Iteration& it) {
   journalPending = true;
 }
 
+void SessionStore::Impl::appendHeader(const char* field) {
+  if (headerDamaged || journalDamaged) {
+    writeIndex();
+    return;
+  }
+  const nlohmann::json header = sessionHeaderToJson(session);
+  const auto value = header.find(field);
+  appendIndexJournal(journalPath(),
+                     {{"header", {{field, value == header.end() ? nlohmann::json(nullptr) : *value}}}},
+                     options.durability);
+  journalPending = true;
+}
+
 SessionStore::Impl::~Impl() {
   if (!lock || !journalPending || journalDamaged || headerDamaged) return;
   try {
@@ -343,7 +356,7 @@ void SessionStore::setAccepted(std::optional<int> iterationId) {
   s.session.acceptedIteration = iterationId;
   s.unreadableAccepted.reset();  // an explicit choice replaces an accepted iteration that was unreadable
   try {
-    s.writeIndex();
+    s.appendHeader("accepted_iteration");
   } catch (...) {
     s.session.acceptedIteration = previous;
     s.unreadableAccepted = previousUnreadable;
@@ -364,7 +377,7 @@ void SessionStore::setConstraints(std::vector<Constraint> constraints) {
   auto previous = std::move(s.session.constraints);
   s.session.constraints = std::move(constraints);
   try {
-    s.writeIndex();
+    s.appendHeader("constraints");
   } catch (...) {
     s.session.constraints = std::move(previous);
     throw;
@@ -379,7 +392,7 @@ void SessionStore::setSettings(SessionSettings settings) {
   auto previous = std::move(s.session.settings);
   s.session.settings = std::move(settings);
   try {
-    s.writeIndex();
+    s.appendHeader("settings");
   } catch (...) {
     s.session.settings = std::move(previous);
     throw;

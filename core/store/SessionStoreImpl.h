@@ -62,6 +62,10 @@ struct SessionStore::Impl {
   void writeIndex();
   // Adds one iteration's entry to the index: O(1) in the session's size (IndexJournal.h).
   void appendIndex(const Iteration& it);
+  // Records a changed header field (accepted_iteration, constraints, settings) as one journal line
+  // instead of rewriting session.json (IndexJournal.h); rewrites session.json when the header or the
+  // journal is damaged, since only a rewrite repairs them.
+  void appendHeader(const char* field);
   // The committed iteration `id`, or nullptr; O(1) for a new id above every committed one.
   const Iteration* committedIteration(int id) const;
   // Makes sure iterations/NNNN exists and may be written by this store for iteration `id`.

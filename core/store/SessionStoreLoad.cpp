@@ -82,6 +82,25 @@ void SessionStore::Impl::load() {
       const nlohmann::json doc = readJsonFile(indexPath());
       readSessionHeader(JsonReader(doc, indexPath().string()), session);
       listed = indexEntries(doc);
+      // The journal's header lines were written after session.json: their fields win.
+      if (!journal.header.empty() && doc.is_object()) {
+        nlohmann::json withJournal = doc;
+        for (const auto& [name, value] : journal.header.items()) {
+          if (value.is_null())
+            withJournal.erase(name);
+          else
+            withJournal[name] = value;
+        }
+        Session changed;
+        try {
+          readSessionHeader(JsonReader(withJournal, journalPath().string()), changed);
+          session = std::move(changed);
+        } catch (const LoadError& e) {
+          journalDamaged = true;
+          addProblem(StoreProblem::Severity::Error, journalPath(),
+                     std::string(e.what()) + " (a header line; session.json's header is used instead)");
+        }
+      }
     } catch (const SchemaVersionError&) {
       throw;
     } catch (const LoadError& e) {

@@ -212,7 +212,7 @@ TEST(IndexJournal, AGarbledLineIsDamageThatRepairSetsAside) {
 TEST(IndexJournal, AJournalOfANewerFormatIsRefused) {
   TempDir tmp;
   const fs::path dir = crashedCopyAfter(tmp, 2);
-  writeText(dir / kIndexJournalFile, "{\"kwb_index_journal\":2}\n{\"id\":1}\n");
+  writeText(dir / kIndexJournalFile, "{\"kwb_index_journal\":3}\n{\"id\":1}\n");
   EXPECT_THROW(SessionStore::load(dir), SchemaVersionError);
   EXPECT_THROW(SessionStore::open(dir), SchemaVersionError);
 }
@@ -245,4 +245,61 @@ TEST(IndexJournal, ASessionWithoutAJournalIsTheFormatEarlierKwbWrote) {
   auto store = SessionStore::open(dir, {OpenMode::ReadWrite, false, Durability::NoSync});
   store.saveIteration(exampleIteration(4, 2));
   EXPECT_EQ(readIndexJournal(dir / kIndexJournalFile).entries.size(), 1u);
+}
+
+// Accepting, pinning a constraint and changing a setting append one header line each instead of
+// rewriting session.json (issue 20: their cost must not grow with the session); readers see the
+// journal's header fields, and closing folds them into session.json.
+TEST(IndexJournal, HeaderChangesAppendLinesThatReadersSeeAndClosingFolds) {
+  TempDir tmp;
+  const fs::path dir = tmp / "s";
+  {
+    auto store = SessionStore::create(dir, exampleSession(), Durability::NoSync);
+    for (int id = 1; id <= 3; ++id) store.saveIteration(exampleIteration(id, parentOf(id)));
+  }
+  const std::string folded = readText(dir / SessionStore::kIndexFile);
+  Constraint rule = Constraint::rule("keep BUFFER_NUM at 2");
+  rule.id = 1;
+  SessionSettings settings;
+  settings.model = "a-model";
+  {
+    auto store = SessionStore::open(dir, {OpenMode::ReadWrite, false, Durability::NoSync});
+    store.setAccepted(2);
+    store.setConstraints({rule});
+    store.setSettings(settings);
+    EXPECT_EQ(readText(dir / SessionStore::kIndexFile), folded) << "session.json must not be rewritten";
+    const IndexJournalRead journal = readIndexJournal(dir / kIndexJournalFile);
+    EXPECT_TRUE(journal.damage.empty());
+    EXPECT_EQ(journal.header["accepted_iteration"], 2);
+    EXPECT_EQ(journal.header["settings"]["model"], "a-model");
+    std::vector<StoreProblem> problems;
+    const Session seen = SessionStore::load(dir, &problems);
+    EXPECT_TRUE(problems.empty()) << allProblems(problems);
+    EXPECT_EQ(seen.acceptedIteration, 2);
+    ASSERT_EQ(seen.constraints.size(), 1u);
+    EXPECT_EQ(seen.constraints[0].text, "keep BUFFER_NUM at 2");
+    EXPECT_EQ(seen.settings.model, "a-model");
+    store.setAccepted(std::nullopt);  // a null field removes it
+    EXPECT_FALSE(SessionStore::load(dir).acceptedIteration);
+    store.setAccepted(3);
+  }
+  EXPECT_FALSE(fs::exists(dir / kIndexJournalFile)) << "closing folds the journal";
+  const auto doc = nlohmann::json::parse(readText(dir / SessionStore::kIndexFile));
+  EXPECT_EQ(doc["accepted_iteration"], 3);
+  EXPECT_EQ(doc["settings"]["model"], "a-model");
+  EXPECT_EQ(SessionStore::load(dir).constraints.size(), 1u);
+}
+
+TEST(IndexJournal, ABadHeaderLineIsDamageAndSessionJsonsHeaderStands) {
+  TempDir tmp;
+  const fs::path dir = crashedCopyAfter(tmp, 2);
+  append(dir / kIndexJournalFile,
+         "{\"header\":{\"task\":\"rm -rf\"}}\n{\"header\":{\"accepted_iteration\":\"two\"}}\n");
+  std::vector<StoreProblem> problems;
+  const Session s = SessionStore::load(dir, &problems);
+  EXPECT_EQ(s.iterations.size(), 2u);
+  EXPECT_FALSE(s.acceptedIteration);
+  const std::string all = allProblems(problems);
+  EXPECT_NE(all.find("\"task\" is not a header field a journal may change"), std::string::npos) << all;
+  EXPECT_NE(all.find("a header line; session.json's header is used instead"), std::string::npos) << all;
 }
