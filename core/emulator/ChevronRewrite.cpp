@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <string>
+#include <utility>
 
 namespace kwb {
 
@@ -100,6 +102,58 @@ std::size_t calleeStart(std::string_view s, std::size_t end) {
   return j;
 }
 
+// The kernel's own name in a launch expression: `ns::kernel<T, 8>` -> `kernel`.
+std::string_view kernelBaseName(std::string_view kernel) {
+  std::size_t end = kernel.find('<');
+  if (end == std::string_view::npos) end = kernel.size();
+  while (end > 0 && std::isspace(static_cast<unsigned char>(kernel[end - 1]))) --end;
+  std::size_t start = end;
+  while (start > 0 && isIdent(kernel[start - 1])) --start;
+  return kernel.substr(start, end - start);
+}
+
+// Reads a decimal number at `pos` (after blanks); npos when there is none.
+std::size_t readNumber(std::string_view s, std::size_t pos, int& value) {
+  while (pos < s.size() && std::isspace(static_cast<unsigned char>(s[pos]))) ++pos;
+  const std::size_t first = pos;
+  value = 0;
+  while (pos < s.size() && std::isdigit(static_cast<unsigned char>(s[pos])) && pos - first < 4)
+    value = value * 10 + (s[pos++] - '0');
+  return pos == first ? std::string_view::npos : pos;
+}
+
+// The `__mix__(cube, vector)` ratio the source declares on the kernel named `base` (docs/emulator.md,
+// "Launch forms"): the function name before the first `(` after the attribute, within one declaration.
+// Its section attribute, which normally tells the runtime the ratio, is ignored on a template kernel's
+// instances, so the launch passes the ratio itself. {-1, -1} when the source declares none.
+std::pair<int, int> declaredMix(std::string_view s, const std::vector<bool>& code, std::string_view base) {
+  constexpr std::string_view kMix = "__mix__";
+  for (std::size_t p = s.find(kMix); p != std::string_view::npos; p = s.find(kMix, p + 1)) {
+    if (!code[p] || (p > 0 && isIdent(s[p - 1])) ||
+        (p + kMix.size() < s.size() && isIdent(s[p + kMix.size()])))
+      continue;
+    std::size_t k = p + kMix.size();
+    while (k < s.size() && std::isspace(static_cast<unsigned char>(s[k]))) ++k;
+    if (k >= s.size() || s[k] != '(') continue;
+    int cube = 0, vector = 0;
+    k = readNumber(s, k + 1, cube);
+    while (k < s.size() && std::isspace(static_cast<unsigned char>(s[k]))) ++k;
+    if (k >= s.size() || s[k] != ',') continue;
+    k = readNumber(s, k + 1, vector);
+    while (k < s.size() && std::isspace(static_cast<unsigned char>(s[k]))) ++k;
+    if (k >= s.size() || s[k] != ')') continue;
+    std::size_t open = k + 1;
+    while (open < s.size() && !(code[open] && (s[open] == '(' || s[open] == ';' || s[open] == '{'))) ++open;
+    if (open >= s.size() || s[open] != '(') continue;
+    std::size_t nameEnd = open;
+    while (nameEnd > k && std::isspace(static_cast<unsigned char>(s[nameEnd - 1]))) --nameEnd;
+    std::size_t nameStart = nameEnd;
+    while (nameStart > k && isIdent(s[nameStart - 1])) --nameStart;
+    if (s.substr(nameStart, nameEnd - nameStart) == base) return {cube, vector};
+  }
+  return {-1, -1};
+}
+
 // How a launch of `kernel` is written, for the refusals.
 std::string launchForm(const std::string& kernel) {
   return kernel + "<<<blockDim, l2ctrl, stream>>>(arguments...)";
@@ -191,6 +245,8 @@ ChevronRewrite rewriteChevronLaunches(std::string_view s, const std::string& fil
     r.text.append(s.substr(copied, start - copied));
     r.text +=
         "::kwb_sim::chevronLaunch(" + cString(kernel) + ", " + kernel + ", ::kwb_sim::SrcLoc::current(), ";
+    if (const auto [cube, vector] = declaredMix(s, code, kernelBaseName(kernel)); cube >= 0)
+      r.text += "::kwb_sim::MixDecl{" + std::to_string(cube) + ", " + std::to_string(vector) + "}, ";
     r.text.append(s.substr(i + 3, close - i - 3));
     r.text += ")";
     // Line breaks between the name and <<< stay, so that the lines below keep their numbers.

@@ -5,10 +5,11 @@
 //   kernel<<<cfg>>>(args)
 // becomes
 //   ::kwb_sim::chevronLaunch("kernel", kernel, ::kwb_sim::SrcLoc::current(), cfg)(args)
-// on the same line (newlines inside the launch are kept), and the text starts with the emulator's host
-// header and a `#line 1 "<file>"`, so that every diagnostic and every recorded source location stays at
-// the user's line. Comments,
-// string and character literals are left alone.
+// on the same line (newlines inside the launch are kept; a kernel the source declares `__mix__(c, v)` gets
+// `::kwb_sim::MixDecl{c, v}` before cfg, because a template kernel's instances lose the attribute's section),
+// and the text starts with the emulator's host header and a `#line 1 "<file>"`, so that every diagnostic and
+// every recorded source location stays at the user's line. Comments, string and character literals are left
+// alone.
 
 #include <string>
 #include <string_view>

@@ -57,6 +57,36 @@ TEST(ChevronRewrite, TemplateAndQualifiedKernelsAndMultiLineLaunchesKeepLineNumb
   EXPECT_EQ(b.compare(at, 27, "  ::kwb_sim::chevronLaunch("), 0) << b;
 }
 
+TEST(ChevronRewrite, AMixKernelsLaunchCarriesTheRatioTheSourceDeclares) {
+  // A template kernel's instances lose the section attribute __mix__ expands to, so the launch passes
+  // the declared ratio; kernels without __mix__ (or a __mix__ in a comment) get none.
+  const std::string src =
+      "template <uint32_t M>\n"
+      "__global__ __mix__(1, 2) void mm_vec(__gm__ uint8_t* x) {}\n"
+      "// __mix__(1, 1) void plain(int)\n"
+      "__global__ __aicore__ void plain(__gm__ uint8_t* x) {}\n"
+      "__global__ __mix__( 1 ,1 )\nvoid one_one(__gm__ uint8_t* x) {}\n"
+      "int main() {\n"
+      "  mm_vec<512><<<2, 0, s>>>(p);\n"
+      "  plain<<<2, 0, s>>>(p);\n"
+      "  ns::one_one<<<1, 0, s>>>(p);\n"
+      "}\n";
+  const auto r = kwb::rewriteChevronLaunches(src, "m.asc");
+  ASSERT_TRUE(r.errors.empty());
+  EXPECT_EQ(r.launches, 3);
+  const std::string b = body(r);
+  EXPECT_EQ(lines(b), lines(src));
+  EXPECT_NE(b.find("::kwb_sim::chevronLaunch(\"mm_vec<512>\", mm_vec<512>, ::kwb_sim::SrcLoc::current(), "
+                   "::kwb_sim::MixDecl{1, 2}, 2, 0, s)(p);"),
+            std::string::npos)
+      << b;
+  EXPECT_NE(b.find("::kwb_sim::chevronLaunch(\"plain\", plain, ::kwb_sim::SrcLoc::current(), 2, 0, s)(p);"),
+            std::string::npos)
+      << b;
+  EXPECT_NE(b.find("::kwb_sim::SrcLoc::current(), ::kwb_sim::MixDecl{1, 1}, 1, 0, s)(p);"), std::string::npos)
+      << b;
+}
+
 TEST(ChevronRewrite, CommentsAndLiteralsAreNotLaunches) {
   const std::string src =
       "// k<<<1, 0, s>>>(x);\n"

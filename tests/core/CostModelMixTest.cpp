@@ -90,3 +90,69 @@ TEST(CostModelMix, WritersNameAicAndAivLanes) {
   const nlohmann::json prof = profileToJson(p);
   EXPECT_EQ(prof["blocks"][1]["core_kind"], "AIV");
 }
+
+namespace {
+
+// One block of 1 AIC + 2 AIV: the AIC copies `aicBytes` in and out, then (after a full barrier) raises
+// flag 3 for its AIVs (mode 2); each AIV waits for it (or not, `withFlags` false), then adds a tile and
+// copies it out.
+kwb_sim::LaunchTrace chainTrace(bool withFlags, std::uint64_t aicBytes) {
+  TraceBuilder tb("mix_chain");
+  for (int s = 0; s < 3; ++s) {
+    auto& bt = tb.block(s);
+    bt.block = 0;
+    bt.core = s == 0 ? 1 : 2;
+    bt.subBlock = static_cast<std::uint8_t>(s == 0 ? 0 : s - 1);
+  }
+  tb.copyIn(0, 0x100000000ull, 0, aicBytes, 10);
+  tb.copyOut(0, 0x200000000ull, 0, aicBytes, 11);
+  if (withFlags) {
+    tb.barrier(0, kwb_sim::Pipe::All, 12);  // the set follows all of the AIC's work
+    kwb_sim::Instr set = tb.base("CrossCoreSetFlag", 12, kwb_sim::Pipe::S);
+    set.syncId = 3;
+    set.count = 2;
+    tb.block(0).instrs.push_back(set);
+  }
+  for (int s = 1; s < 3; ++s) {
+    if (withFlags) {
+      kwb_sim::Instr wait = tb.base("CrossCoreWaitFlag", 20, kwb_sim::Pipe::All);
+      wait.sync = kwb_sim::SyncKind::Barrier;
+      wait.syncSrc = wait.syncDst = kwb_sim::Pipe::All;
+      wait.syncId = 3;
+      tb.block(s).instrs.push_back(wait);
+    }
+    tb.copyIn(s, 0x300000000ull + static_cast<std::uint64_t>(s) * 4096, 0, 4096, 21);
+    tb.vec(s, "Add", 2048, 0, 0, 0, true, 22);
+    tb.copyOut(s, 0x400000000ull + static_cast<std::uint64_t>(s) * 4096, 0, 4096, 23);
+  }
+  tb.trace().blockDim = 1;
+  tb.trace().coresPerBlock = 3;
+  return tb.trace();
+}
+
+}  // namespace
+
+TEST(CostModelMix, AFlagWaitCostsAsTheChainItImposes) {
+  // Without flags every lane starts at 0 and the launch is its slowest process; with the AIC's set
+  // before the AIVs' waits, the AIVs' work starts after the AIC's copy-out: the launch is the chain.
+  const Profile free = simulate(testSoc(), chainTrace(false, 64 * 1024));
+  const Profile chained = simulate(testSoc(), chainTrace(true, 64 * 1024));
+  ASSERT_EQ(chained.blocks.size(), 3u);
+  const double aic = chained.blocks[0].cycles;
+  const double aivAlone = free.blocks[1].cycles;
+  EXPECT_GT(aic, aivAlone);  // the AIC is the slower process on its own
+  EXPECT_NEAR(free.kernelCycles, std::max(free.blocks[0].cycles, aivAlone), 1e-6);
+  // Each AIV's wait returns only after the AIC's set (its last record) plus the flag's latency, and
+  // the AIV's own work follows: the launch is the chain, longer than either process alone.
+  const InstrTiming& set = chained.timings[chained.blockOffset[1] - 1];
+  for (std::size_t aiv = 1; aiv <= 2; ++aiv) {
+    const InstrTiming& wait = chained.timings[chained.blockOffset[aiv]];
+    EXPECT_GE(wait.end, set.end + testSoc().flagLatencyCycles - 1e-6) << aiv;
+    EXPECT_GE(chained.timings[chained.blockOffset[aiv + 1] - 1].start, wait.end) << aiv;
+  }
+  EXPECT_GT(chained.kernelCycles, set.end + 0.5 * (free.blocks[1].cycles - testSoc().blockStartCycles));
+  EXPECT_GT(chained.kernelCycles, free.kernelCycles * 1.05);
+  // The AIVs' wait is accounted as scalar wait time, and no note says the timing did not converge.
+  EXPECT_GT(chained.blocks[1].wait[static_cast<std::size_t>(kwb_sim::Pipe::S)], 0.5 * aic);
+  for (const auto& n : chained.notes) EXPECT_EQ(n.find("cross-core waits"), std::string::npos) << n;
+}

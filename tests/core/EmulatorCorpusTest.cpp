@@ -304,6 +304,8 @@ TEST(EmulatorCorpusLayout, EveryCheckHasABrokenProgramAndEveryMarkerIsWellFormed
         // The cube unit's checks (issue 14, docs/emulator.md "Cube unit").
         "cube_l0a_overflow", "cube_nd2nz_c0_stride", "cube_missing_sync", "cube_fixpipe_src_stride",
         "cube_fixpipe_quant_missing", "cube_l0c_stale_read",
+        // Static tensor programming on the cube (docs/emulator.md "Cube unit", LocalMemAllocator).
+        "cube_allocator_wrong_position", "cube_allocator_l0c_overflow",
         // The Matmul high-level API's checks (docs/emulator.md "Matmul API").
         "matmul_iterate_before_set_tensor", "matmul_iterate_after_end", "matmul_set_tail_too_large",
         "matmul_tiling_l0c_overflow", "matmul_gm_out_of_bounds", "matmul_unsupported_nz",

@@ -2,6 +2,7 @@
 #include "core/emulator/analysis/CrossCoreOrder.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <tuple>
 
@@ -28,6 +29,7 @@ struct RaiseGroup {
   std::vector<std::uint32_t> receivers;
   std::map<std::uint32_t, std::uint32_t> setsBy;  // setter -> sets replayed so far
   std::vector<std::vector<std::uint32_t>> raiseClock;
+  std::vector<std::vector<SetRecord>> raiseSets;  // per raise: the (process, record) of each set in it
   std::vector<std::uint32_t> contributions;
   std::uint32_t fired = 0;
 };
@@ -56,10 +58,18 @@ class Replay {
       meta_[p] = {mix_ && lt.blocks[p].core == 1, lt.blocks[p].block};
     counterSource_.assign(static_cast<std::size_t>(procs_) * kFlags, -1);
     events_.resize(procs_);
+    eventRecord_.resize(procs_);
     for (std::uint32_t p = 0; p < procs_; ++p)
-      for (const Instr& i : lt.blocks[p].instrs)
-        if (isOrderingEvent(lt, i)) events_[p].push_back(classify(p, i));
+      for (std::size_t k = 0; k < lt.blocks[p].instrs.size(); ++k)
+        if (isOrderingEvent(lt, lt.blocks[p].instrs[k])) {
+          events_[p].push_back(classify(p, lt.blocks[p].instrs[k]));
+          eventRecord_[p].push_back(static_cast<std::uint32_t>(k));
+        }
   }
+
+  // Called for every wait the replay matched to a raise: the waiting process, its record, and the sets
+  // (process, record) that made the raise.
+  std::function<void(std::uint32_t, std::uint32_t, const std::vector<SetRecord>&)> onRelease;
 
   const std::vector<Event>& events(std::uint32_t p) const { return events_[p]; }
 
@@ -86,8 +96,10 @@ class Replay {
         const std::uint32_t k = g.setsBy[p]++;
         if (g.raiseClock.size() <= k) {
           g.raiseClock.resize(k + 1, std::vector<std::uint32_t>(procs_, 0));
+          g.raiseSets.resize(k + 1);
           g.contributions.resize(k + 1, 0);
         }
+        g.raiseSets[k].push_back(SetRecord{p, eventRecord_[p][cursor[p]]});
         mine[p] = static_cast<std::uint32_t>(cursor[p] + 1);
         join(g.raiseClock[k], mine);
         // Raises fire in order: the k-th needs the k-th set of every setter.
@@ -99,6 +111,7 @@ class Replay {
         if (source >= 0) {
           const RaiseGroup& g = raises_[static_cast<std::size_t>(source)];
           if (waitsDone[c] >= g.fired) return false;
+          if (onRelease) onRelease(p, eventRecord_[p][cursor[p]], g.raiseSets[waitsDone[c]]);
           join(mine, g.raiseClock[waitsDone[c]++]);
         }
       } else if (e.kind == EventKind::Barrier && e.group >= 0) {
@@ -223,6 +236,7 @@ class Replay {
   bool mix_ = false;
   std::vector<ProcMeta> meta_;
   std::vector<std::vector<Event>> events_;
+  std::vector<std::vector<std::uint32_t>> eventRecord_;  // per process: the record index of each event
   std::vector<RaiseGroup> raises_;
   std::map<std::tuple<std::uint32_t, bool, std::int32_t, std::int32_t>, std::int32_t> raiseIndex_;
   // Per (receiver, flag): the raise group that raises it, -1 none, -2 more than one (orders nothing).
@@ -232,6 +246,16 @@ class Replay {
 };
 
 }  // namespace
+
+std::vector<FlagRelease> flagReleases(const LaunchTrace& lt) {
+  std::vector<FlagRelease> out;
+  Replay replay(lt);
+  replay.onRelease = [&](std::uint32_t p, std::uint32_t record, const std::vector<SetRecord>& sets) {
+    out.push_back(FlagRelease{p, record, sets});
+  };
+  replay.run([](std::uint32_t, std::uint32_t, const std::vector<std::uint32_t>&) {});
+  return out;
+}
 
 bool isOrderingEvent(const LaunchTrace& lt, const Instr& i) {
   if (i.sync == SyncKind::Barrier) {

@@ -30,6 +30,21 @@ bool isOrderingEvent(const kwb_sim::LaunchTrace& lt, const kwb_sim::Instr& i);
 // several sub-cores per block.
 bool needsCrossCoreOrder(const kwb_sim::LaunchTrace& lt);
 
+// One CrossCoreSetFlag record: its process and its index in that process's records.
+struct SetRecord {
+  std::uint32_t proc = 0;
+  std::uint32_t record = 0;
+};
+// A CrossCoreWaitFlag the replay matched to the raise that released it, and the sets that made that raise
+// (all of them must have happened). Waits on a counter two kinds of set raise are not listed.
+struct FlagRelease {
+  std::uint32_t proc = 0;
+  std::uint32_t record = 0;
+  std::vector<SetRecord> sets;
+};
+// Every matched wait of the launch, for the cost model's timing of cross-core waits.
+std::vector<FlagRelease> flagReleases(const kwb_sim::LaunchTrace& lt);
+
 class CrossCoreOrder {
  public:
   // `segments[p]`: the segments of process p whose order is asked for later (sorted, unique). Returns an

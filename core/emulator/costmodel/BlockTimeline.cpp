@@ -97,7 +97,7 @@ void BlockTimeline::rememberWork(const Instr& in, double done) {
 
 BlockRun BlockTimeline::run(const kwb_sim::BlockTrace& block, double gmShare, InstrTiming* timings,
                             std::vector<FlowLink>* flows, std::uint32_t blockIndex, const float* l2Hit,
-                            const float* sameLineReaders) {
+                            const float* sameLineReaders, const double* releaseAt) {
   BlockRun r;
   std::array<double, kPipes> free{}, done{};
   std::array<std::uint64_t, kPipes> issued{};
@@ -239,6 +239,8 @@ BlockRun BlockTimeline::run(const kwb_sim::BlockTrace& block, double gmShare, In
           double t = s;
           for (int p = 0; p < kPipes; ++p) t = std::max({t, free[p], done[p]});
           t += soc_.barrierCycles;
+          // A cross-core wait also returns no earlier than its set on the other core arrives.
+          if (releaseAt && releaseAt[k] > t) t = releaseAt[k];
           r.wait[S] += t - s;
           tStart = s;
           for (int p = 0; p < kPipes; ++p) free[p] = done[p] = std::max(done[p], t);

@@ -48,9 +48,11 @@ class BlockTimeline {
   // sync hand-offs, tagged with blockIndex. gmShare caps per-transfer GM bandwidth (<= 0: no cap);
   // l2Hit (if not null) holds each record's L2-resident share of its GM bytes, sameLineReaders (if not
   // null) the blocks reading its GM lines at the same time.
+  // releaseAt (if not null) holds per record the cycle, from this block's start, before which a
+  // CrossCoreWaitFlag cannot return (the matched set on another core, CostModel.cpp); < 0 where unknown.
   BlockRun run(const kwb_sim::BlockTrace& block, double gmShare, InstrTiming* timings,
                std::vector<FlowLink>* flows, std::uint32_t blockIndex, const float* l2Hit = nullptr,
-               const float* sameLineReaders = nullptr);
+               const float* sameLineReaders = nullptr, const double* releaseAt = nullptr);
 
  private:
   struct Access {

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <unordered_map>
 
+#include "core/emulator/analysis/CrossCoreOrder.h"
 #include "core/emulator/costmodel/BlockTimeline.h"
 #include "core/emulator/costmodel/InstrCost.h"
 #include "core/emulator/costmodel/L2Model.h"
@@ -20,6 +21,9 @@ using kwb_sim::SyncKind;
 namespace {
 
 constexpr int kMaxSharingPasses = 8;
+// Rounds of cross-core wait timing per costing: each round re-runs the lanes with the set times of the
+// last one, so a chain of n hand-offs needs n rounds (docs/emulator.md, "Mixed AIC/AIV kernels").
+constexpr int kMaxFlagRounds = 12;
 constexpr int kGmPipes = 3;  // MTE2, MTE3, FIX can each have one GM transfer in flight per core
 
 struct Schedule {
@@ -232,22 +236,56 @@ Profile simulate(const SocParams& soc, const kwb_sim::LaunchTrace& trace, const 
       return sched.makespan > 0 ? busy / sched.makespan : 0;
     }
   };
+  // Cross-core waits: each returns no earlier than the sets that released it arrive (CrossCoreOrder's
+  // replay says which). Without this a mix launch would cost as its slowest process, not as the
+  // AIC-then-AIV chain its flags impose.
+  const std::vector<FlagRelease> releases =
+      p.coresPerBlock > 1 || needsCrossCoreOrder(trace) ? flagReleases(trace) : std::vector<FlagRelease>{};
+  std::vector<double> releaseAt(releases.empty() ? 0 : total, -1.0);
+  bool flagsConverged = true;
+  // Moves each matched wait's release to its sets' arrival under `sched`; true when one moved later.
+  const auto timeReleases = [&](const Pass& ps) {
+    bool changed = false;
+    for (const FlagRelease& r : releases) {
+      double arrival = -1;
+      for (const SetRecord& set : r.sets)
+        arrival = std::max(arrival, ps.sched.start[set.proc] +
+                                        ps.timings[p.blockOffset[set.proc] + set.record].end +
+                                        soc.flagLatencyCycles);
+      double& at = releaseAt[p.blockOffset[r.proc] + r.record];
+      const double local = arrival - ps.sched.start[r.proc];
+      if (local > at + 1e-6) {
+        at = local;
+        changed = true;
+      }
+    }
+    return changed;
+  };
   auto runPass = [&](Pass& ps, double cap) {
     ps.share = cap;
     ps.runs.resize(nb);
     ps.timings.resize(total);
-    ps.flows.clear();
-    ps.flows.reserve(total / 4);
-    ps.bytes = 0;
-    for (size_t b = 0; b < nb; ++b) {
-      ps.runs[b] = timeline.run(trace.blocks[b], cap, ps.timings.data() + p.blockOffset[b], &ps.flows,
-                                static_cast<std::uint32_t>(b),
-                                l2Hit.empty() ? nullptr : l2Hit.data() + p.blockOffset[b],
-                                readers.empty() ? nullptr : readers.data() + p.blockOffset[b]);
-      // HBM-equivalent bytes: L2 hits weigh by the HBM/L2 bandwidth ratio, unaligned bytes more.
-      ps.bytes += ps.runs[b].gmEquivalent;
+    std::fill(releaseAt.begin(), releaseAt.end(), -1.0);
+    for (int round = 0;; ++round) {
+      ps.flows.clear();
+      ps.flows.reserve(total / 4);
+      ps.bytes = 0;
+      for (size_t b = 0; b < nb; ++b) {
+        ps.runs[b] = timeline.run(trace.blocks[b], cap, ps.timings.data() + p.blockOffset[b], &ps.flows,
+                                  static_cast<std::uint32_t>(b),
+                                  l2Hit.empty() ? nullptr : l2Hit.data() + p.blockOffset[b],
+                                  readers.empty() ? nullptr : readers.data() + p.blockOffset[b],
+                                  releaseAt.empty() ? nullptr : releaseAt.data() + p.blockOffset[b]);
+        // HBM-equivalent bytes: L2 hits weigh by the HBM/L2 bandwidth ratio, unaligned bytes more.
+        ps.bytes += ps.runs[b].gmEquivalent;
+      }
+      ps.sched = schedule(ps.runs, p.cores, soc.blockStartCycles);
+      if (releases.empty() || !timeReleases(ps)) break;
+      if (round + 1 >= kMaxFlagRounds) {
+        flagsConverged = false;
+        break;
+      }
     }
-    ps.sched = schedule(ps.runs, p.cores, soc.blockStartCycles);
     ++p.passes;
   };
   const auto feasible = [&](const Pass& ps) { return ps.bytes == 0 || ps.rate() <= agg * (1 + 1e-9); };
@@ -288,6 +326,10 @@ Profile simulate(const SocParams& soc, const kwb_sim::LaunchTrace& trace, const 
     runPass(best, agg / (kGmPipes * std::max(1, std::min<int>(p.cores, static_cast<int>(nb)))));
     p.notes.push_back("GM bandwidth sharing did not converge; used the conservative per-transfer share");
   }
+  if (!flagsConverged)
+    p.notes.push_back("cross-core waits: the chain of flag hand-offs is longer than " +
+                      std::to_string(kMaxFlagRounds) +
+                      " timing rounds; later waits are timed too early (the launch time is a lower bound)");
   const std::vector<detail::BlockRun>& runs = best.runs;
   const Schedule& sched = best.sched;
   p.gmShareBytesPerCycle = best.share;

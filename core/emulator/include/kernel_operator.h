@@ -4,6 +4,7 @@
 // The standard headers CANN's kernel_operator.h brings in for CPU builds, which samples rely on without
 // including them (std::runtime_error, std::vector, std::string, std::min, std::sqrt, std::cout).
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -36,6 +37,7 @@
 #include "kwb_sim/sync.h"
 #include "kwb_sim/tensor.h"
 #include "kwb_sim/tensor_ops.h"
+#include "kwb_sim/type_utils.h"
 #include "kwb_sim/types.h"
 #include "kwb_sim/unsupported.h"
 #include "kwb_sim/vec_cmp_mask.h"

@@ -127,8 +127,8 @@ void setBlockLayout(const KernelLayout& layout) {
   g_launchOrigin = layout.origin;
 }
 
-KernelLayout resolveKernelLayout(const void* entry, KernelThunk thunk, void* ctx, const std::string& workDir,
-                                 std::int64_t blockDim, long timeoutMs) {
+KernelLayout resolveKernelLayout(const void* entry, MixRatio declared, KernelThunk thunk, void* ctx,
+                                 const std::string& workDir, std::int64_t blockDim, long timeoutMs) {
   if (inSection(entry, __start_kwb_mix_1_2, __stop_kwb_mix_1_2))
     return layoutOf(KERNEL_TYPE_MIX_AIC_1_2, "__mix__(1, 2)");
   if (inSection(entry, __start_kwb_mix_1_1, __stop_kwb_mix_1_1))
@@ -137,6 +137,12 @@ KernelLayout resolveKernelLayout(const void* entry, KernelThunk thunk, void* ctx
     return layoutOf(KERNEL_TYPE_MIX_AIC_1_0, "__mix__(1, 0)");
   if (inSection(entry, __start_kwb_mix_0_1, __stop_kwb_mix_0_1))
     return layoutOf(KERNEL_TYPE_MIX_AIV_1_0, "__mix__(0, 1)");
+  const std::string declaredText =
+      "__mix__(" + std::to_string(declared.cube) + ", " + std::to_string(declared.vector) + ")";
+  if (declared.cube == 1 && declared.vector == 2) return layoutOf(KERNEL_TYPE_MIX_AIC_1_2, declaredText);
+  if (declared.cube == 1 && declared.vector == 1) return layoutOf(KERNEL_TYPE_MIX_AIC_1_1, declaredText);
+  if (declared.cube == 1 && declared.vector == 0) return layoutOf(KERNEL_TYPE_MIX_AIC_1_0, declaredText);
+  if (declared.cube == 0 && declared.vector == 1) return layoutOf(KERNEL_TYPE_MIX_AIV_1_0, declaredText);
   if (typesInProgram() == 0) return KernelLayout{};
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) return KernelLayout{};

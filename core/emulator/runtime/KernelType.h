@@ -29,8 +29,15 @@ struct KernelLayout {
 
 // Parent, before the blocks are forked. `workDir` is the launch's directory (the probe leaves nothing
 // there); a probe that does not reach a declaration within `timeoutMs` counts as "not declared".
-KernelLayout resolveKernelLayout(const void* entry, KernelThunk thunk, void* ctx, const std::string& workDir,
-                                 std::int64_t blockDim, long timeoutMs);
+// A `__mix__(cube, vector)` ratio read from the source by the launch rewrite; {-1, -1} when none.
+struct MixRatio {
+  int cube = -1;
+  int vector = -1;
+};
+// `declared` counts when `entry` lies in no __mix__ section: a template kernel's instances do not (the
+// compiler ignores the section attribute on them), so the launch rewrite passes the source's ratio.
+KernelLayout resolveKernelLayout(const void* entry, MixRatio declared, KernelThunk thunk, void* ctx,
+                                 const std::string& workDir, std::int64_t blockDim, long timeoutMs);
 // Child: the layout the launch chose (declareKernelType compares the kernel's declaration with it).
 void setBlockLayout(const KernelLayout& layout);
 // The layout's name for messages: "KERNEL_TYPE_MIX_AIC_1_2" etc.

@@ -121,7 +121,8 @@ std::uint64_t tilingKey() {
 }
 
 int launch(const char* kernelName, std::uint32_t blockDim, KernelThunk thunk, void* ctx, SrcLoc loc,
-           const char* socName, bool autoSync, const char* form, const void* entry) {
+           const char* socName, bool autoSync, const char* form, const void* entry, int mixCube,
+           int mixVector) {
   rt::selectSoc(socName);
   g_block.autoSync = autoSync;
   if (!g_atexitInstalled) {
@@ -154,8 +155,8 @@ int launch(const char* kernelName, std::uint32_t blockDim, KernelThunk thunk, vo
   long jobs = envLong("KWB_SIM_JOBS", static_cast<long>(std::thread::hardware_concurrency()));
   if (jobs < 1) jobs = 1;
   // The kernel type decides how many processes a block is (1 AIC + 1 or 2 AIV for a mix kernel).
-  const rt::KernelLayout layout =
-      rt::resolveKernelLayout(entry, thunk, ctx, dir, blockDim, std::min(timeoutMs, 10000L));
+  const rt::KernelLayout layout = rt::resolveKernelLayout(entry, rt::MixRatio{mixCube, mixVector}, thunk, ctx,
+                                                          dir, blockDim, std::min(timeoutMs, 10000L));
   const std::uint32_t perBlock = layout.coresPerBlock();
   const std::uint32_t units = blockDim * perBlock;
   res.coresPerBlock = perBlock;

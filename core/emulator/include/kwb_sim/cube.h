@@ -240,3 +240,7 @@ void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const Fixpip
 #endif
 
 }  // namespace AscendC
+
+// The devkit samples and the C-API pages name QuantMode_t unqualified, without `using namespace AscendC`
+// (e.g. `QuantMode_t::F322F16` in a FixpipeParamsV220): CANN declares it at global scope too.
+using AscendC::QuantMode_t;

@@ -70,9 +70,16 @@ struct KernelCall {
   }
 };
 
+// `mix` is the kernel's `__mix__(cube, vector)` ratio when the launch rewrite read it from the source
+// (a template kernel's instances ignore the section attribute __mix__ expands to), {-1, -1} otherwise.
+struct MixDecl {
+  int cube = -1;
+  int vector = -1;
+};
+
 template <typename... P, typename... A>
 void runKernelAs(const char* form, bool deviceMemory, const char* name, void (*fn)(P...),
-                 std::uint32_t blockDim, SrcLoc loc, A&&... args) {
+                 std::uint32_t blockDim, SrcLoc loc, MixDecl mix, A&&... args) {
   static_assert(
       sizeof...(P) == sizeof...(A),
       "kwb-sim: the number of arguments of this kernel launch does not match the kernel's parameter "
@@ -91,13 +98,13 @@ void runKernelAs(const char* form, bool deviceMemory, const char* name, void (*f
   KernelCall<P...> call{fn, &converted};
   setDeviceMemoryOnly(deviceMemory);
   launch(name, blockDim, &KernelCall<P...>::run, &call, loc, KWB_SIM_SOC_NAME, KWB_SIM_AUTO_SYNC != 0, form,
-         reinterpret_cast<const void*>(fn));
+         reinterpret_cast<const void*>(fn), mix.cube, mix.vector);
   setDeviceMemoryOnly(false);
 }
 
 template <typename... P, typename... A>
 void runKernel(const char* name, void (*fn)(P...), std::uint32_t blockDim, SrcLoc loc, A&&... args) {
-  runKernelAs("ICPU_RUN_KF", false, name, fn, blockDim, loc, std::forward<A>(args)...);
+  runKernelAs("ICPU_RUN_KF", false, name, fn, blockDim, loc, MixDecl{}, std::forward<A>(args)...);
 }
 
 // kernel<<<blockDim, l2ctrl, stream>>>(args...): the launch runs to completion before the call returns
@@ -108,15 +115,22 @@ struct ChevronLaunch {
   void (*fn)(P...);
   std::uint32_t blockDim;
   SrcLoc loc;
+  MixDecl mix;
   template <typename... A>
   void operator()(A&&... args) const {
-    runKernelAs("<<<>>>", true, name, fn, blockDim, loc, std::forward<A>(args)...);
+    runKernelAs("<<<>>>", true, name, fn, blockDim, loc, mix, std::forward<A>(args)...);
   }
 };
 template <typename... P, typename B, typename L2, typename S>
 ChevronLaunch<P...> chevronLaunch(const char* name, void (*fn)(P...), SrcLoc loc, B blockDim, L2&& /*l2ctrl*/,
                                   S&& /*stream*/) {
-  return ChevronLaunch<P...>{name, fn, static_cast<std::uint32_t>(blockDim), loc};
+  return ChevronLaunch<P...>{name, fn, static_cast<std::uint32_t>(blockDim), loc, MixDecl{}};
+}
+// The launch of a kernel the source declares `__mix__(cube, vector)` (core/emulator/ChevronRewrite.h).
+template <typename... P, typename B, typename L2, typename S>
+ChevronLaunch<P...> chevronLaunch(const char* name, void (*fn)(P...), SrcLoc loc, MixDecl mix, B blockDim,
+                                  L2&& /*l2ctrl*/, S&& /*stream*/) {
+  return ChevronLaunch<P...>{name, fn, static_cast<std::uint32_t>(blockDim), loc, mix};
 }
 
 // ACLRT_LAUNCH_KERNEL(kernel)(blockDim, stream, args...), the kernel-launch samples' NPU form.
@@ -127,7 +141,7 @@ struct AclrtLaunch {
   SrcLoc loc;
   template <typename B, typename S, typename... A>
   int operator()(B blockDim, S&& /*stream*/, A&&... args) const {
-    runKernelAs("ACLRT_LAUNCH_KERNEL", true, name, fn, static_cast<std::uint32_t>(blockDim), loc,
+    runKernelAs("ACLRT_LAUNCH_KERNEL", true, name, fn, static_cast<std::uint32_t>(blockDim), loc, MixDecl{},
                 std::forward<A>(args)...);
     return 0;
   }

@@ -5,6 +5,7 @@
 #include <cstdarg>
 #include <cstdint>
 #include <cstdio>
+#include <type_traits>
 
 #include "kwb_sim/runtime.h"
 #include "kwb_sim/tensor.h"
@@ -55,14 +56,29 @@ inline uint64_t GetSystemCycle() {
   return 0;
 }
 
-// Kernel printf: stdout of the block's process, prefixed like CANN's CPU mode.
-inline void PRINTF(const char* fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  std::vprintf(fmt, ap);
-  va_end(ap);
+namespace detail {
+// A kernel printf argument as C's printf takes it: half and bfloat16_t are classes, which `...` would pass
+// as their raw bits; the device prints them with %f as the float they hold (devkit simple_printf).
+template <typename T>
+auto printfArg(const T& v) {
+  if constexpr (std::is_same_v<T, kwb_sim::half> || std::is_same_v<T, kwb_sim::bfloat16>)
+    return static_cast<double>(static_cast<float>(v));
+  else
+    return v;
 }
-using ::printf;
+}  // namespace detail
+
+// Kernel printf: stdout of the block's process (flushed when the block ends).
+template <typename... A>
+void PRINTF(const char* fmt, const A&... args) {
+  // NOLINTNEXTLINE(cppcoreguidelines-pro-type-vararg): the kernel's own format string, as on the device.
+  std::printf(fmt, detail::printfArg(args)...);
+}
+template <typename... A>
+int printf(const char* fmt, const A&... args) {
+  // NOLINTNEXTLINE(cppcoreguidelines-pro-type-vararg): the kernel's own format string, as on the device.
+  return std::printf(fmt, detail::printfArg(args)...);
+}
 
 template <typename T>
 void DumpTensor(const LocalTensor<T>& tensor, uint32_t desc, uint32_t dumpSize, KWB_SIM_LOC) {

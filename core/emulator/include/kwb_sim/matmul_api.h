@@ -62,6 +62,9 @@ MatmulTilingView matmulTilingView(const Tiling& t) {
 }  // namespace kwb_sim
 
 namespace matmul {
+// CANN's matmul namespace sees the kernel API, so `using namespace matmul` alone lets a kernel call
+// GetBlockIdx() unqualified (the devkit's matmul_advanced_api does).
+using namespace AscendC;  // NOLINT(google-build-using-namespace)
 
 enum class LayoutMode { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
 enum class IterateOrder { ORDER_M = 0, ORDER_N, UNDEF };
@@ -234,10 +237,13 @@ class Matmul {
     const ::kwb_sim::GmDesc g = ::kwb_sim::gmDesc(gm);
     ::kwb_sim::matmulGetTensorC(run_, &g, nullptr, enAtomic, loc_);
   }
+  // To UB: the tile lands as baseM rows of baseN elements at the tensor's start, which is the
+  // reference's sequential layout (enSequentialWrite = true); docs/emulator.md "Matmul API" says how the
+  // default differs.
   template <bool sync = true>
   void GetTensorC(const AscendC::LocalTensor<DstT>& co2Local, uint8_t enAtomic = 0,
                   bool enSequentialWrite = false, KWB_SIM_LOC) {
-    if (enSequentialWrite) ::kwb_sim::matmulUnsupported("GetTensorC(enSequentialWrite = true)", loc_);
+    (void)enSequentialWrite;
     const ::kwb_sim::LocalDesc l = ::kwb_sim::localDesc(co2Local);
     ::kwb_sim::matmulGetTensorC(run_, nullptr, &l, enAtomic, loc_);
   }
@@ -305,3 +311,10 @@ using matmul::Matmul;
 using matmul::MatmulConfig;
 using matmul::MatmulType;
 }  // namespace AscendC
+
+// CANN declares the Matmul configurations at global scope as well: the devkit's matmul sample names
+// CFG_NORM unqualified next to AscendC::Matmul, without `using namespace matmul`.
+using matmul::CFG_IBSHARE_NORM;
+using matmul::CFG_MDL;
+using matmul::CFG_NORM;
+using matmul::MM_CFG_NO_PRELOAD;

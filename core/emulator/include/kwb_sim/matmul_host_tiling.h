@@ -324,7 +324,9 @@ class MultiCoreMatmulTiling : public MatmulApiTiling {
       if (used > dim_) continue;
       // Per-core work (the slowest core's products) plus the operands it reads.
       const int64_t cost = sm * sn * k_ + (sm + sn) * k_ * 4;
-      if (bestCost < 0 || cost < bestCost || (cost == bestCost && used < bestUsed)) {
+      // On a tie the grid with more rows wins: CANN splits M first there (the devkit's matmul_advanced_api,
+      // 512 x 512 x 128 on 2 cores, offsets its A by blockIdx * singleCoreM * Ka and B not at all).
+      if (bestCost < 0 || cost < bestCost || (cost == bestCost && used <= bestUsed)) {
         bestCost = cost;
         bestM = sm;
         bestN = sn;

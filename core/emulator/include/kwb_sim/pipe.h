@@ -192,15 +192,39 @@ inline TPipe* GetTPipePtr() {
 
 // Static tensor programming (no TPipe/TQue): LocalMemAllocator<hard> hands out LocalTensors from one
 // physical memory in order. Each Alloc is a buffer of its own (bounds, use-after-free and capacity
-// checked like InitBuffer's); GetCurAddr is the byte offset where the next one starts.
+// checked like InitBuffer's, at the memory's alignment); GetCurAddr is the byte offset where the next
+// one starts. The legal memories are UB, L1, L0A, L0B, L0C, BIAS and FIXBUF (docs/emulator.md,
+// "Static tensor programming"); FIXBUF has no emulated memory.
 enum class Hardware : uint8_t { GM, UB, L1, L0A, L0B, L0C, BIAS, FIXBUF, MAX };
+
+namespace detail {
+// The position a tensor from LocalMemAllocator<hard>::Alloc gets when the call names none.
+template <Hardware hard>
+constexpr TPosition allocatorDefaultPosition() {
+  if constexpr (hard == Hardware::L1)
+    return TPosition::A1;
+  else if constexpr (hard == Hardware::L0A)
+    return TPosition::A2;
+  else if constexpr (hard == Hardware::L0B)
+    return TPosition::B2;
+  else if constexpr (hard == Hardware::L0C)
+    return TPosition::CO1;
+  else if constexpr (hard == Hardware::BIAS)
+    return TPosition::C2;
+  else
+    return TPosition::VECCALC;
+}
+}  // namespace detail
 
 template <Hardware hard = Hardware::UB>
 class LocalMemAllocator {
-  static_assert(
-      hard == Hardware::UB || hard == Hardware::L1,
-      "kwb-sim: unsupported-api: LocalMemAllocator is emulated for Hardware::UB and Hardware::L1 only");
-  static constexpr TPosition kPos = hard == Hardware::UB ? TPosition::VECCALC : TPosition::A1;
+  static_assert(hard != Hardware::GM && hard != Hardware::MAX,
+                "kwb-sim: invalid-param: LocalMemAllocator serves UB, L1, L0A, L0B, L0C, BIAS or FIXBUF, not "
+                "GM");
+  static_assert(hard != Hardware::FIXBUF,
+                "kwb-sim: unsupported-api: LocalMemAllocator<Hardware::FIXBUF> is not emulated (the kwb "
+                "emulator has no Fixpipe buffer)");
+  static constexpr TPosition kPos = detail::allocatorDefaultPosition<hard>();
 
  public:
   LocalMemAllocator() = default;
@@ -226,9 +250,19 @@ class LocalMemAllocator {
  private:
   template <typename T>
   LocalTensor<T> allocate(TPosition pos, uint32_t tileSize, kwb_sim::SrcLoc loc) {
+    const kwb_sim::MemSpace space = kwb_sim::positionSpace(kPos);
+    // The reference: pos must name a position of the allocator's physical memory (Alloc.md).
+    if (kwb_sim::positionSpace(pos) != space) {
+      kwb_sim::fatal(kwb_sim::Cat::InvalidParam, "LocalMemAllocator::Alloc", loc, kwb_sim::Pipe::S,
+                     kwb_sim::kOperandNone,
+                     std::string("LocalMemAllocator::Alloc: the position asked for lives in ") +
+                         kwb_sim::spaceName(kwb_sim::positionSpace(pos)) + ", but this allocator serves " +
+                         kwb_sim::spaceName(space) +
+                         "; name a position of the allocator's memory (or none, to get its default)");
+    }
     const uint64_t bytes = static_cast<uint64_t>(tileSize) * sizeof(T);
-    const int slot = kwb_sim::allocBuffer(kwb_sim::positionSpace(kPos), static_cast<uint32_t>(bytes), -1,
-                                          "LocalMemAllocator::Alloc", loc, kwb_sim::kOperandNone);
+    const int slot = kwb_sim::allocBuffer(space, static_cast<uint32_t>(bytes), -1, "LocalMemAllocator::Alloc",
+                                          loc, kwb_sim::kOperandNone);
     LocalTensor<T> t = kwb_sim::tensorForSlot<T>(slot, pos);
     if (slot >= 0) {
       t.size_ = tileSize;

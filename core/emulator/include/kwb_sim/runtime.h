@@ -185,9 +185,11 @@ void storeFromDouble(DType dt, void* p, double v);
 // --- launch (host side)
 using KernelThunk = void (*)(void* ctx);
 // `form` names the launch form in its diagnostics ("ICPU_RUN_KF", "<<<>>>", "ACLRT_LAUNCH_KERNEL");
-// `entry` is the kernel function's address (its __mix__ section gives a mix kernel's core ratio).
+// `entry` is the kernel function's address (its __mix__ section gives a mix kernel's core ratio);
+// `mixCube`/`mixVector` the ratio of a `__mix__` the launch rewrite read from the source, -1 when none.
 int launch(const char* kernelName, std::uint32_t blockDim, KernelThunk thunk, void* ctx, SrcLoc loc,
-           const char* socName, bool autoSync, const char* form = "ICPU_RUN_KF", const void* entry = nullptr);
+           const char* socName, bool autoSync, const char* form = "ICPU_RUN_KF", const void* entry = nullptr,
+           int mixCube = -1, int mixVector = -1);
 void* gmAlloc(std::size_t bytes);
 void gmFree(void* p);
 void setTilingKey(std::uint64_t key);

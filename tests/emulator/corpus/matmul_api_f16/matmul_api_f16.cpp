@@ -215,6 +215,13 @@ static int HostTilingChecks()
         }
     }
     optiling::TCubeTiling t;
+    // Equal cost either way: the M split, as CANN's tiler picks for 512 x 512 x 128 on 2 cores.
+    matmul_tiling::MultiCoreMatmulTiling square = make(512, 512, 128, 2);
+    if (square.GetTiling(t) != 0 || t.singleCoreM != 256 || t.singleCoreN != 512 || t.usedCoreNum != 2) {
+        std::printf("tiling 512x512x128 on 2: single %dx%d on %d cores, expected 256x512 on 2\n", t.singleCoreM,
+                    t.singleCoreN, t.usedCoreNum);
+        bad++;
+    }
     matmul_tiling::MultiCoreMatmulTiling tooBig = make(256, 256, 256, 4);
     tooBig.SetFixSplit(256, 256, 64);  // 256 x 256 fp32 = 256 KB > L0C
     matmul_tiling::MultiCoreMatmulTiling empty = make(0, 64, 64, 4);
