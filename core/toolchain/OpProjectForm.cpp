@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/toolchain/OpProjectForm.h"
 
+#include <algorithm>
 #include <cctype>
 #include <utility>
 
@@ -15,6 +16,20 @@ constexpr std::pair<const char*, int> kGeDataTypeNames[] = {
     {"DT_FLOAT", 0},   {"DT_FLOAT16", 1}, {"DT_INT8", 2},   {"DT_INT32", 3}, {"DT_UINT8", 4},
     {"DT_INT16", 6},   {"DT_UINT16", 7},  {"DT_UINT32", 8}, {"DT_INT64", 9}, {"DT_UINT64", 10},
     {"DT_DOUBLE", 11}, {"DT_BOOL", 12},   {"DT_BF16", 27}};
+// `struct NAME` or `class NAME` followed by `{` or `:` (a definition, not a use) in `text`.
+bool definesClassNamed(const std::string& text, const std::string& name) {
+  for (const char* key : {"struct ", "class "}) {
+    const std::string needle = std::string(key) + name;
+    for (std::size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) {
+      std::size_t k = at + needle.size();
+      if (k < text.size() && (std::isalnum(static_cast<unsigned char>(text[k])) || text[k] == '_')) continue;
+      while (k < text.size() && std::isspace(static_cast<unsigned char>(text[k]))) ++k;
+      if (k < text.size() && (text[k] == '{' || text[k] == ':')) return true;
+    }
+  }
+  return false;
+}
+
 bool isOpHostSourceName(const std::string& name) {
   const std::string suffix = "_host.cpp";
   return name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -56,6 +71,16 @@ std::optional<OpProjectForm> detectOpProjectForm(const std::map<std::string, std
   }
   for (const auto& r : regs)
     if (r.opType == form.opDef.opType) form.tilingDataClass = r.className;
+  const auto kernel = files.find(primaryName);
+  for (const auto& r : regs) {
+    const std::size_t colons = r.className.rfind("::");
+    if (colons == std::string::npos || kernel == files.end()) continue;
+    const std::string bare = r.className.substr(colons + 2);
+    if (definesClassNamed(kernel->second, bare)) continue;
+    if (std::find(form.kernelTilingAliases.begin(), form.kernelTilingAliases.end(), r.className) ==
+        form.kernelTilingAliases.end())
+      form.kernelTilingAliases.push_back(r.className);
+  }
   return form;
 }
 
@@ -69,6 +94,7 @@ std::string opProjectKernelUnit(const OpProjectForm& form, const std::string& ke
                           "limits", "type_traits", "utility"})
       s += std::string("#include <") + h + ">\n";
   for (const auto& h : form.tilingHeaders) s += "#include \"" + h + "\"\n";
+  for (const auto& a : form.kernelTilingAliases) s += "using " + a + ";\n";
   // The DT_* names ORIG_DTYPE_<NAME> expands to, as macros for the kernel only (kwb_op/orig_dtypes.h).
   s += "#include \"kwb_op/orig_dtypes.h\"\n";
   const bool templated = form.templateKernel.has_value() && !renamedEntry.empty();

@@ -31,6 +31,11 @@ struct OpProjectForm {
   OpDefSignature opDef;
   std::vector<std::string> tilingHeaders;  // candidate headers defining TilingData classes
   std::string tilingDataClass;             // registered for opDef.opType; empty: none
+  // Registered TilingData classes declared in a namespace ("optiling::LessEqualTilingData") that the
+  // kernel unit also names at global scope: msopgen's build gives the kernel its tiling structs
+  // outside any namespace, so kernels write the bare class name. Left out when the kernel file
+  // defines a class of that name itself.
+  std::vector<std::string> kernelTilingAliases;
   // The kernel entry is a function template chosen through the tiling key (parseTemplateKernel).
   std::optional<TemplateKernel> templateKernel;
 };
