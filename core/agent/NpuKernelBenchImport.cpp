@@ -214,12 +214,17 @@ NpuKernelBenchImport importNpuKernelBenchTask(const fs::path& dir,
   // The answer's OpDef: the signature every row is read against.
   std::optional<OpDefSignature> sig;
   std::string hostRel;
+  // The tiling may be registered (IMPL_OP_OPTILING) in another op_host source than the OpDef.
+  std::map<std::string, std::string> hostSources;
   for (const auto& entry : fs::directory_iterator(answerDir / "op_host", ec)) {
     if (entry.path().extension() != ".cpp" || !entry.is_regular_file(ec)) continue;
     const std::string rel = answerRel + "/op_host/" + entry.path().filename().string();
-    auto text = readText(entry.path(), kMaxPythonBytes, rel, errors);
-    if (!text || !registersOperator(*text)) continue;
-    sig = parseOpDef(*text, rel, errors);
+    if (auto text = readText(entry.path(), kMaxPythonBytes, rel, errors))
+      hostSources.emplace(rel, std::move(*text));
+  }
+  for (const auto& [rel, text] : hostSources) {
+    if (!registersOperator(text)) continue;
+    sig = parseOpDef(text, rel, errors, hostSources);
     hostRel = rel;
     break;
   }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/agent/OpProjectExporter.h"
 
+#include "core/model/ProjectIncludes.h"
+
 #include <cctype>
 #include <fstream>
 #include <stdexcept>
@@ -8,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/agent/ExportFiles.h"
+#include "core/model/ProjectIncludes.h"
 #include "core/toolchain/OpProjectForm.h"
 #include "core/verify/ReferenceRunner.h"
 
@@ -319,7 +322,10 @@ fs::path exportOperatorProject(const Task& task, const Iteration& iteration, con
   if (form) {
     kind = "the operator-project form, written unchanged";
     for (const auto& [name, text] : iteration.candidate.files) {
-      std::string rel = projectPathForCandidateName(name, primary.name, form->hostFile);
+      std::string rel = projectPathForCandidateName(name, primary.name);
+      if (!isCandidateSourceFileName(name) &&
+          headerBelongsInKernelFolder(iteration.candidate.files, primary.name, name))
+        rel = "op_kernel/" + name;
       // The kernel keeps the task's name in op_kernel/, as msopgen names it.
       if (name == primary.name) rel = "op_kernel/" + task.name + ".cpp";
       writeFile(dir / rel, text);

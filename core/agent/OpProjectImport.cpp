@@ -140,7 +140,11 @@ OperatorProjectImport importOperatorProject(const fs::path& dir,
                                  "from OpDef, registered with OP_ADD)"));
     return r;
   }
-  const auto sig = parseOpDef(host.at(hostPath), hostPath, errors);
+  std::map<std::string, std::string> otherHostSources;
+  for (const auto& [path, text] : host)
+    if (path != hostPath && path.size() > 4 && path.substr(path.size() - 4) == ".cpp")
+      otherHostSources.emplace(path, text);
+  const auto sig = parseOpDef(host.at(hostPath), hostPath, errors, otherHostSources);
   std::string kernelPath, entry;
   int entryLine = 0;
   for (const auto& [path, text] : kernel)
@@ -219,8 +223,13 @@ OperatorProjectImport importOperatorProject(const fs::path& dir,
   const bool kwbTilingExport =
       includesKernelForKwbTiling(host.at(hostPath), fs::path(kernelPath).filename().string()) &&
       definesKwbTiling(kernel.at(kernelPath));
+  // The other op_host sources build into the tiling program with the OpDef's (the tiling may be
+  // registered there with IMPL_OP_OPTILING).
+  auto isSource = [](const std::string& path) {
+    return path.size() > 4 && path.substr(path.size() - 4) == ".cpp";
+  };
   for (const auto& [path, text] : host)
-    if ((path == hostPath && !kwbTilingExport) ||
+    if ((path == hostPath && !kwbTilingExport) || (path != hostPath && isSource(path) && !kwbTilingExport) ||
         (path != hostPath && isHeader(path) && fs::path(path).filename() != "kwb_tiling.h"))
       add(path, text);
   for (const auto& p : candidateFileProblems(r.candidate.files))
@@ -261,8 +270,13 @@ std::vector<Diagnostic> writeCandidateIntoOperatorProject(const Candidate& candi
     return errors;
   }
   for (const auto& [name, text] : candidate.files) {
-    const fs::path target = projectDir / projectPathForCandidateName(name, primary.name, host);
+    fs::path target = projectDir / projectPathForCandidateName(name, primary.name);
     std::error_code ec;
+    // A header goes back where the project keeps it: op_kernel/ when it is there (a tiling-key or
+    // plain-struct header both sides include), op_host/ otherwise.
+    if (name != primary.name && !isCandidateSourceFileName(name) &&
+        fs::is_regular_file(projectDir / "op_kernel" / name, ec))
+      target = projectDir / "op_kernel" / name;
     fs::create_directories(target.parent_path(), ec);
     if (fs::is_symlink(fs::symlink_status(target, ec))) {
       errors.push_back(importError(target.string(), 0, "a link is in the way"));

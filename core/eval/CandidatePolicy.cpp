@@ -89,15 +89,19 @@ CandidatePolicyOutcome runPolicy(const Task& task, const Backend& backend, const
     // The op_host source runs only in the tiling sandbox: the standard library's containers may be
     // used there (the kernel unit, which includes the tiling headers, keeps the kernel rules).
     po.hostCodeFiles = {opForm->hostFile};
+    po.hostCodeFiles.insert(po.hostCodeFiles.end(), opForm->otherHostFiles.begin(),
+                            opForm->otherHostFiles.end());
   }
   if (policy.empty())
     policy = checkCandidateFilesPolicy(req.candidateSource, req.candidateName, req.companionFiles, po);
   if (!policy.empty() || !out.formProblems.empty()) return out;
   std::error_code pec;
   if (opForm) {
-    // Both units the build compiles: the kernel behind its tiling headers, and the op_host source.
+    // What the build compiles: the kernel behind its tiling headers, and each op_host source.
     const fs::path scratch = fs::absolute(req.workDir) / "policy";
-    for (int unit = 0; unit < 2 && policy.empty(); ++unit) {
+    std::vector<std::string> hostFiles = {opForm->hostFile};
+    hostFiles.insert(hostFiles.end(), opForm->otherHostFiles.begin(), opForm->otherHostFiles.end());
+    for (std::size_t unit = 0; unit <= hostFiles.size() && policy.empty(); ++unit) {
       PreprocessSpec pp;
       if (unit == 0) {
         pp.sourceText = opProjectKernelUnit(*opForm, req.candidateName);
@@ -105,11 +109,12 @@ CandidatePolicyOutcome runPolicy(const Task& task, const Backend& backend, const
         pp.reportedFileName = kOpKernelUnitName;
         pp.companions = allFiles;
       } else {
-        pp.sourceText = allFiles.at(opForm->hostFile);
-        pp.fileName = opForm->hostFile;
-        pp.reportedFileName = opForm->hostFile;
+        const std::string& host = hostFiles[unit - 1];
+        pp.sourceText = allFiles.at(host);
+        pp.fileName = host;
+        pp.reportedFileName = host;
         pp.companions = allFiles;
-        pp.companions.erase(opForm->hostFile);
+        pp.companions.erase(host);
       }
       pp.scratchDir = scratch;
       pp.flags = backend.preprocessFlags(task);
@@ -117,10 +122,10 @@ CandidatePolicyOutcome runPolicy(const Task& task, const Backend& backend, const
       fs::remove_all(pp.scratchDir, pec);
       const PreprocessResult pre = preprocessCandidate(pp);
       PolicyOptions upo = po;
-      upo.ownEntryName = unit == 1 ? std::string() : upo.kernelName;
+      upo.ownEntryName = unit != 0 ? std::string() : upo.kernelName;
       upo.kernelName.clear();
       upo.kernelParamCount.reset();
-      upo.hostCode = unit == 1;
+      upo.hostCode = unit != 0;
       if (!pre.text.empty())
         for (auto& d : checkPreprocessedPolicy(pre.text, pre.candidatePath, pp.reportedFileName, upo,
                                                pre.companionPaths))

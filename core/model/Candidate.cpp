@@ -99,11 +99,11 @@ std::string candidateNameForProjectPath(std::string_view path) {
   return std::string(path);
 }
 
-std::string projectPathForCandidateName(std::string_view name, std::string_view primaryName,
-                                        std::string_view hostName) {
-  if (name == hostName && name.size() > 9 && name.substr(name.size() - 9) == "_host.cpp")
-    return "op_host/" + std::string(name.substr(0, name.size() - 9)) + ".cpp";
+std::string projectPathForCandidateName(std::string_view name, std::string_view primaryName) {
   if (name == primaryName) return "op_kernel/" + std::string(name);
+  // Every op_host source, the OpDef's and the others (candidateNameForProjectPath's "<x>_host.cpp").
+  if (name.size() > 9 && name.substr(name.size() - 9) == "_host.cpp")
+    return "op_host/" + std::string(name.substr(0, name.size() - 9)) + ".cpp";
   return "op_host/" + std::string(name);
 }
 

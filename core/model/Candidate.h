@@ -61,10 +61,9 @@ bool isCandidateSourceFileName(std::string_view name);
 // name. "op_host/<x>.cpp" -> "<x>_host.cpp" (it would clash with the kernel's "op_kernel/<x>.cpp");
 // any other "op_host/<f>" or "op_kernel/<f>" -> "<f>"; other names are returned unchanged.
 std::string candidateNameForProjectPath(std::string_view path);
-// The reverse, for a candidate in the operator-project form: "<x>_host.cpp" -> "op_host/<x>.cpp", the
+// The reverse, for a candidate in the operator-project form: every "<x>_host.cpp" -> "op_host/<x>.cpp", the
 // primary file -> "op_kernel/<name>", any other file -> "op_host/<name>".
-std::string projectPathForCandidateName(std::string_view name, std::string_view primaryName,
-                                        std::string_view hostName);
+std::string projectPathForCandidateName(std::string_view name, std::string_view primaryName);
 
 // Bounds on what one candidate may hold (files from an LLM reply are untrusted).
 inline constexpr std::size_t kMaxCandidateFiles = 8;

@@ -82,4 +82,14 @@ bool flattenProjectIncludes(std::string& primarySource, const std::string& prima
   return changed;
 }
 
+bool headerBelongsInKernelFolder(const std::map<std::string, std::string>& files,
+                                 const std::string& primaryName, const std::string& headerName) {
+  const auto primary = files.find(primaryName);
+  if (primary != files.end() && primary->second.find("\"" + headerName + "\"") != std::string::npos)
+    return true;
+  for (const auto& [name, text] : files)
+    if (text.find("op_kernel/" + headerName + "\"") != std::string::npos) return true;
+  return false;
+}
+
 }  // namespace kwb

@@ -23,4 +23,11 @@ std::string flattenProjectIncludes(std::string_view text, const std::set<std::st
 bool flattenProjectIncludes(std::string& primarySource, const std::string& primaryName,
                             std::map<std::string, std::string>& companions);
 
+// Whether the candidate header `headerName` belongs in op_kernel/ when the candidate is written out as
+// a project: the primary (kernel) file includes it by its plain name, or any file includes it as
+// "op_kernel/<name>" or "../op_kernel/<name>" (a tiling-key or plain-struct header both sides share).
+// Otherwise it belongs beside the host source, in op_host/.
+bool headerBelongsInKernelFolder(const std::map<std::string, std::string>& files,
+                                 const std::string& primaryName, const std::string& headerName);
+
 }  // namespace kwb

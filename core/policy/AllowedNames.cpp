@@ -137,7 +137,7 @@ const char* kOpProject =
     "KERNEL_TYPE_MIX_AIC_1_1 KERNEL_TYPE_MIX_AIC_1_2 KERNEL_TYPE_AICORE KERNEL_TYPE_VECTORCORE "
     "KERNEL_TYPE_MIX_AICORE KERNEL_TYPE_MIX_VECTOR_CORE "
     // The tiling registered outside the OpDef (register/op_impl_registry.h).
-    "IMPL_OP_OPTILING IMPL_OP OpImplRegisterV2 Tiling TilingParse InputsDataDependency "
+    "IMPL_OP_OPTILING IMPL_OP IMPL_OP_INFERSHAPE OpImplRegisterV2 Tiling TilingParse InputsDataDependency "
     "TilingInputsDataDependency InferShape "
     "InferShapeRange InferDataType GetCompileInfo GetCompiledInfo";
 
@@ -161,6 +161,33 @@ const char* kMatmul =
     "singleBatchM singleBatchN stepKa stepKb depthAL1CacheUB depthBL1CacheUB dbL0A dbL0B dbL0C ALayoutInfoB "
     "ALayoutInfoS ALayoutInfoN ALayoutInfoG ALayoutInfoD BLayoutInfoB BLayoutInfoS BLayoutInfoN BLayoutInfoG "
     "BLayoutInfoD CLayoutInfoB CLayoutInfoS1 CLayoutInfoN CLayoutInfoG CLayoutInfoS2 BatchNum reserved";
+
+// Tiling template programming (ascendc/host_api/tiling/template_argument.h, kwb_op/template_args.h and
+// the kernel unit's generated entry, kwb_op/template_dispatch.h).
+const char* kTemplateArgs =
+    "ASCENDC_TPL_ARGS_DECL ASCENDC_TPL_ARGS_SEL ASCENDC_TPL_SEL ASCENDC_TPL_DTYPE_DECL "
+    "ASCENDC_TPL_DATATYPE_DECL "
+    "ASCENDC_TPL_FORMAT_DECL ASCENDC_TPL_UINT_DECL ASCENDC_TPL_BOOL_DECL ASCENDC_TPL_KERNEL_TYPE_DECL "
+    "ASCENDC_TPL_DTYPE_SEL ASCENDC_TPL_DATATYPE_SEL ASCENDC_TPL_FORMAT_SEL ASCENDC_TPL_UINT_SEL "
+    "ASCENDC_TPL_BOOL_SEL ASCENDC_TPL_TILING_STRUCT_SEL ASCENDC_TPL_KERNEL_TYPE_SEL "
+    "ASCENDC_TPL_DETERMINISTIC_SEL "
+    "ASCENDC_TPL_SHARED_KERNEL_TYPE_SEL GET_TPL_TILING_KEY ASCENDC_TPL_SEL_PARAM ASCENDC_TPL_1_BW "
+    "ASCENDC_TPL_2_BW "
+    "ASCENDC_TPL_4_BW ASCENDC_TPL_8_BW ASCENDC_TPL_DTYPE ASCENDC_TPL_FORMAT ASCENDC_TPL_UINT "
+    "ASCENDC_TPL_BOOL "
+    "ASCENDC_TPL_UI_RANGE ASCENDC_TPL_UI_LIST ASCENDC_TPL_UI_MIX ASCENDC_TPL_INPUT_BIAS "
+    "ASCENDC_TPL_OUTPUT_BIAS "
+    "ASCENDC_TPL_INPUT ASCENDC_TPL_OUTPUT ASCENDC_TPL_AIV_ONLY ASCENDC_TPL_AIC_ONLY ASCENDC_TPL_MIX_AIV_1_0 "
+    "ASCENDC_TPL_MIX_AIC_1_0 ASCENDC_TPL_MIX_AIC_1_1 ASCENDC_TPL_MIX_AIC_1_2 ASCENDC_TPL_AICORE "
+    "ASCENDC_TPL_VECTORCORE ASCENDC_TPL_MIX_AICORE ASCENDC_TPL_MIX_VECTOR_CORE C_DT_FLOAT C_DT_FLOAT16 "
+    "C_DT_INT8 "
+    "C_DT_INT32 C_DT_UINT8 C_DT_INT16 C_DT_UINT16 C_DT_UINT32 C_DT_INT64 C_DT_UINT64 C_DT_DOUBLE C_DT_BOOL "
+    "C_DT_COMPLEX64 C_DT_BF16 C_DT_INT4 C_FORMAT_NCHW C_FORMAT_NHWC C_FORMAT_ND C_FORMAT_NC1HWC0 "
+    "C_FORMAT_FRACTAL_Z "
+    "C_FORMAT_NDHWC C_FORMAT_FRACTAL_NZ C_FORMAT_NCDHW KwbTplCDataType KwbTplCFormat kwb_tpl TplParam "
+    "TplGroup "
+    "kDType kDataType kFormat kUint kBool kKernelType kDeterministic kSharedKernelType kTilingStruct "
+    "kwb_tpl_declared kwb_tpl_selected kwb_tpl_op_type tplEncodeOnHost";
 
 // Types and side-effect-free standard names the allowed headers provide.
 const char* kStd =
@@ -223,6 +250,7 @@ const AllowedNames& allowedNames() {
     addWords(n.external, kTiling);
     addWords(n.external, kOpProject);
     addWords(n.external, kMatmul);
+    addWords(n.external, kTemplateArgs);
     addWords(n.external, kStd);
     addWords(n.reserved, kReserved);
     addWords(n.attributes, kAttributes);

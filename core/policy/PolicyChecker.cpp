@@ -10,6 +10,23 @@
 
 namespace kwb {
 
+namespace {
+// `, ##__VA_ARGS__`: GNU's comma elision (the comma goes when no variadic argument is given), the one
+// use of ## that cannot assemble a name; msopgen projects' logging macros use it
+// (docs/candidate-contract.md).
+bool isCommaElision(const std::string& code, std::size_t at) {
+  std::size_t b = at;
+  while (b > 0 && (code[b - 1] == ' ' || code[b - 1] == '\t')) --b;
+  std::size_t a = at + 2;
+  while (a < code.size() && (code[a] == ' ' || code[a] == '\t')) ++a;
+  static const std::string kVaArgs = "__VA_ARGS__";
+  const std::size_t end = a + kVaArgs.size();
+  const bool identAfter =
+      end < code.size() && (std::isalnum(static_cast<unsigned char>(code[end])) || code[end] == '_');
+  return b > 0 && code[b - 1] == ',' && code.compare(a, kVaArgs.size(), kVaArgs) == 0 && !identAfter;
+}
+}  // namespace
+
 const std::vector<std::string>& allowedIncludes() {
   static const std::vector<std::string> kAllowed = {
       "kernel_operator.h", "kwb_tiling.h", "cstdint", "stdint.h", "cstddef", "stddef.h", "cmath", "math.h",
@@ -18,6 +35,8 @@ const std::vector<std::string>& allowedIncludes() {
       // The operator-project form's host headers (core/emulator/include; docs/candidate-contract.md).
       "register/tilingdata_base.h", "register/op_def_registry.h", "register/op_impl_registry.h",
       "tiling/platform/platform_ascendc.h", "graph/utils/type_utils.h",
+      // Tiling template programming (docs/emulator.md, "Template tiling keys").
+      "ascendc/host_api/tiling/template_argument.h",
       // The Matmul high-level API and its host tiling (docs/emulator.md, "Matmul API").
       "lib/matmul_intf.h", "kernel_tiling/kernel_tiling.h", "tiling/tiling_api.h"};
   return kAllowed;
@@ -364,8 +383,9 @@ std::vector<Diagnostic> checkCandidatePolicy(const std::string& source, const st
   std::set<std::string> seenCallOnlyLines;
   for (std::size_t i = 0; i < code.size();) {
     if (code[i] == '#' && i + 1 < code.size() && code[i + 1] == '#') {
-      report(i, "token pasting (##) is not allowed in candidates (it can assemble banned names)",
-             std::string("##"));
+      if (!isCommaElision(code, i))
+        report(i, "token pasting (##) is not allowed in candidates (it can assemble banned names)",
+               std::string("##"));
       i += 2;
       continue;
     }

@@ -210,6 +210,7 @@ std::vector<Diagnostic> checkPreprocessedPolicy(const std::string& preprocessed,
     const bool opProjectApi = base == "tilingdata_base.h" || base == "op_def_registry.h" ||
                               base == "platform_ascendc.h" || base == "orig_dtypes.h" ||
                               base == "op_impl_registry.h" || base == "type_utils.h" ||
+                              base == "template_argument.h" || base == "template_args.h" ||
                               // The Matmul high-level API and its host tiling (docs/emulator.md).
                               base == "matmul_intf.h" || base == "kernel_tiling.h" || base == "tiling_api.h";
     const bool hostHeader = options.hostCode && inc.systemHeader &&
@@ -255,8 +256,9 @@ std::vector<Diagnostic> checkPreprocessedPolicy(const std::string& preprocessed,
                m);
       if (d.name == "define") {
         definedAt.emplace(m, d.line);
-        for (const auto& t : d.tokens)
-          if (t.text == "##")
+        for (std::size_t k = 0; k < d.tokens.size(); ++k)
+          if (d.tokens[k].text == "##" && !(k > 0 && d.tokens[k - 1].text == "," && k + 1 < d.tokens.size() &&
+                                            d.tokens[k + 1].text == "__VA_ARGS__"))
             rep.at(d.file, d.line, 1,
                    "token pasting (## or %:%:) is not allowed in candidates (it can assemble names)", "##");
       } else {

@@ -16,6 +16,7 @@
 #include "core/model/Diagnostic.h"
 #include "core/model/Task.h"
 #include "core/toolchain/OpProjectSource.h"
+#include "core/toolchain/OpProjectTemplate.h"
 
 namespace kwb {
 
@@ -24,9 +25,19 @@ inline constexpr const char* kOpHostUnitName = "kwb_op_host.cpp";
 
 struct OpProjectForm {
   std::string hostFile;  // the candidate file that registers the OpDef
+  // The project's other op_host sources (candidate names "<x>_host.cpp"), compiled into the tiling
+  // program with it: the tiling may be registered there (IMPL_OP_OPTILING).
+  std::vector<std::string> otherHostFiles;
   OpDefSignature opDef;
   std::vector<std::string> tilingHeaders;  // candidate headers defining TilingData classes
   std::string tilingDataClass;             // registered for opDef.opType; empty: none
+  // Registered TilingData classes declared in a namespace ("optiling::LessEqualTilingData") that the
+  // kernel unit also names at global scope: msopgen's build gives the kernel its tiling structs
+  // outside any namespace, so kernels write the bare class name. Left out when the kernel file
+  // defines a class of that name itself.
+  std::vector<std::string> kernelTilingAliases;
+  // The kernel entry is a function template chosen through the tiling key (parseTemplateKernel).
+  std::optional<TemplateKernel> templateKernel;
 };
 
 // nullopt with no problems: the candidate is in the kwb_tiling form. A source file other than the
@@ -42,7 +53,9 @@ std::optional<OpProjectForm> detectOpProjectForm(const std::map<std::string, std
 // asinh, ...), whose extern "C" symbols the entry would otherwise clash with in the one host program the
 // emulator links (docs/emulator.md, "Operator projects"). The policy checks the unit without the
 // rename, which is the workbench's own code; the standard headers it includes first keep the rename
-// out of their declarations.
+// out of their declarations. In the template form (form.templateKernel) the build renames the template
+// to opProjectTemplateSymbol instead and the unit ends with the generated entry that launches its
+// instances (core/toolchain/OpProjectTemplate.h).
 std::string opProjectKernelUnit(const OpProjectForm& form, const std::string& kernelFileName,
                                 const std::string& renamedEntry = {});
 // The symbol the kernel entry `kernelName` is compiled under in the operator-project form.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/toolchain/OpProjectSource.h"
 
+#include "core/toolchain/RegistrationLexer.h"
+
 #include <cctype>
 #include <cstdlib>
 
@@ -8,136 +10,10 @@ namespace kwb {
 
 namespace {
 
-struct Tok {
-  enum Kind { Ident, Number, String, Punct } kind;
-  std::string text;  // strings without their quotes
-  int line;
-};
-
-// Comments dropped, strings kept (they carry the tensor names), preprocessor lines skipped except for
-// their tokens being irrelevant here. Enough C++ lexing for registration code.
-std::vector<Tok> lex(const std::string& s) {
-  std::vector<Tok> out;
-  int line = 1;
-  std::size_t i = 0;
-  const std::size_t n = s.size();
-  bool lineStart = true;
-  while (i < n) {
-    const char c = s[i];
-    if (c == '\n') {
-      ++line;
-      ++i;
-      lineStart = true;
-      continue;
-    }
-    if (std::isspace(static_cast<unsigned char>(c))) {
-      ++i;
-      continue;
-    }
-    if (c == '/' && i + 1 < n && s[i + 1] == '/') {
-      while (i < n && s[i] != '\n') ++i;
-      continue;
-    }
-    if (c == '/' && i + 1 < n && s[i + 1] == '*') {
-      i += 2;
-      while (i + 1 < n && !(s[i] == '*' && s[i + 1] == '/')) {
-        if (s[i] == '\n') ++line;
-        ++i;
-      }
-      i += 2;
-      continue;
-    }
-    if (c == '#' && lineStart) {  // a directive: skip to the end of the (spliced) line
-      while (i < n && s[i] != '\n') {
-        if (s[i] == '\\' && i + 1 < n && s[i + 1] == '\n') {
-          ++line;
-          ++i;
-        }
-        ++i;
-      }
-      continue;
-    }
-    lineStart = false;
-    if (c == '"' || c == '\'') {
-      std::string text;
-      ++i;
-      while (i < n && s[i] != c && s[i] != '\n') {
-        if (s[i] == '\\' && i + 1 < n) ++i;
-        text += s[i++];
-      }
-      ++i;
-      out.push_back({c == '"' ? Tok::String : Tok::Number, text, line});
-      continue;
-    }
-    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
-      std::size_t b = i;
-      while (i < n && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '_')) ++i;
-      out.push_back({Tok::Ident, s.substr(b, i - b), line});
-      continue;
-    }
-    if (std::isdigit(static_cast<unsigned char>(c)) ||
-        (c == '.' && i + 1 < n && std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
-      std::size_t b = i;
-      while (i < n && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '.' || s[i] == '\'' ||
-                       ((s[i] == '-' || s[i] == '+') && (s[i - 1] == 'e' || s[i - 1] == 'E'))))
-        ++i;
-      out.push_back({Tok::Number, s.substr(b, i - b), line});
-      continue;
-    }
-    if ((c == ':' && i + 1 < n && s[i + 1] == ':') || (c == '-' && i + 1 < n && s[i + 1] == '>')) {
-      out.push_back({Tok::Punct, s.substr(i, 2), line});
-      i += 2;
-      continue;
-    }
-    out.push_back({Tok::Punct, std::string(1, c), line});
-    ++i;
-  }
-  return out;
-}
-
-// The namespaces enclosing each token ("a::b" or "").
-std::vector<std::string> namespacesOf(const std::vector<Tok>& t) {
-  std::vector<std::string> out(t.size());
-  std::vector<std::pair<std::string, int>> stack;  // name, depth inside it
-  int depth = 0;
-  auto current = [&] {
-    std::string q;
-    for (const auto& [name, d] : stack) q += (q.empty() ? "" : "::") + name;
-    return q;
-  };
-  for (std::size_t k = 0; k < t.size(); ++k) {
-    out[k] = current();
-    if (t[k].kind == Tok::Ident && t[k].text == "namespace") {
-      std::string name;
-      std::size_t j = k + 1;
-      while (j < t.size() && (t[j].kind == Tok::Ident || t[j].text == "::")) name += t[j++].text;
-      if (j < t.size() && t[j].text == "{") {
-        ++depth;
-        stack.emplace_back(name, depth);
-        k = j;
-        continue;
-      }
-    }
-    if (t[k].text == "{") ++depth;
-    if (t[k].text == "}") {
-      if (!stack.empty() && stack.back().second == depth) stack.pop_back();
-      --depth;
-    }
-  }
-  return out;
-}
-
-std::size_t matching(const std::vector<Tok>& t, std::size_t open) {
-  const std::string o = t[open].text;
-  const std::string c = o == "(" ? ")" : o == "{" ? "}" : "]";
-  int depth = 0;
-  for (std::size_t k = open; k < t.size(); ++k) {
-    if (t[k].kind != Tok::Punct) continue;
-    if (t[k].text == o) ++depth;
-    if (t[k].text == c && --depth == 0) return k;
-  }
-  return t.size();
-}
+using registration_lexer::lex;
+using registration_lexer::matching;
+using registration_lexer::namespacesOf;
+using registration_lexer::Tok;
 
 Diagnostic problem(const std::string& file, int line, std::string message) {
   return opProjectProblem(file, line, std::move(message));
@@ -343,10 +219,36 @@ void readAttr(const std::vector<Tok>& t, std::size_t from, std::size_t end, OpDe
   }
 }
 
+// The function IMPL_OP_OPTILING(<opType>).Tiling(f) registers in `t`; empty when none.
+std::string implOpOptilingFunc(const std::vector<Tok>& t, const std::string& opType) {
+  for (std::size_t k = 0; k + 4 < t.size(); ++k) {
+    if (t[k].text != "IMPL_OP_OPTILING" || t[k + 1].text != "(" || t[k + 2].text != opType ||
+        t[k + 3].text != ")")
+      continue;
+    for (std::size_t j = k + 4; j + 2 < t.size() && t[j].text != ";"; ++j)
+      if (t[j].text == "." && t[j + 1].text == "Tiling" && t[j + 2].text == "(")
+        return lastIdent(t, j + 3, matching(t, j + 2));
+  }
+  return {};
+}
+
+// The line where `func` is defined (`func(...) {`) outside the tokens [skipFrom, skipTo] (the OpDef's
+// body, which names it in SetTiling); 0 when it is not defined in `t`.
+int definitionLine(const std::vector<Tok>& t, const std::string& func, std::size_t skipFrom,
+                   std::size_t skipTo) {
+  for (std::size_t k = 0; k + 1 < t.size(); ++k)
+    if (t[k].text == func && t[k + 1].text == "(" && (k < skipFrom || k > skipTo)) {
+      const std::size_t pc = matching(t, k + 1);
+      if (pc + 1 < t.size() && t[pc + 1].text == "{") return t[k].line;
+    }
+  return 0;
+}
+
 }  // namespace
 
 std::optional<OpDefSignature> parseOpDef(const std::string& text, const std::string& fileName,
-                                         std::vector<Diagnostic>& problems) {
+                                         std::vector<Diagnostic>& problems,
+                                         const std::map<std::string, std::string>& otherHostSources) {
   const std::vector<Tok> t = lex(text);
   const std::vector<std::string> ns = namespacesOf(t);
   OpDefSignature sig;
@@ -436,32 +338,31 @@ std::optional<OpDefSignature> parseOpDef(const std::string& text, const std::str
                                "the OpDef " + sig.opType + " declares " + std::to_string(sig.inputs.size()) +
                                    " inputs and " + std::to_string(sig.outputs.size()) +
                                    " outputs; the workbench needs at least one of each"));
-  // The registration outside the OpDef: IMPL_OP_OPTILING(<OpType>).Tiling(TilingFunc)...
-  for (std::size_t k = 0; sig.tilingFunc.empty() && k + 4 < t.size(); ++k) {
-    if (t[k].text != "IMPL_OP_OPTILING" || t[k + 1].text != "(" || t[k + 2].text != sig.opType ||
-        t[k + 3].text != ")")
-      continue;
-    for (std::size_t j = k + 4; j + 2 < t.size() && t[j].text != ";"; ++j)
-      if (t[j].text == "." && t[j + 1].text == "Tiling" && t[j + 2].text == "(") {
-        sig.tilingFunc = lastIdent(t, j + 3, matching(t, j + 2));
-        break;
-      }
+  // The registration outside the OpDef: IMPL_OP_OPTILING(<OpType>).Tiling(TilingFunc)..., in this file
+  // or another op_host source.
+  sig.tilingFuncFile = fileName;
+  if (sig.tilingFunc.empty()) {
+    sig.tilingFunc = implOpOptilingFunc(t, sig.opType);
+    for (const auto& [name, other] : otherHostSources) {
+      if (!sig.tilingFunc.empty()) break;
+      if (name == fileName) continue;
+      sig.tilingFunc = implOpOptilingFunc(lex(other), sig.opType);
+      if (!sig.tilingFunc.empty()) sig.tilingFuncFile = name;
+    }
   }
   if (sig.tilingFunc.empty()) {
     problems.push_back(problem(fileName, sig.line,
                                "the OpDef " + sig.opType +
                                    " sets no tiling function: add this->AICore().SetTiling(TilingFunc) or "
                                    "IMPL_OP_OPTILING(" +
-                                   sig.opType + ").Tiling(TilingFunc) in " + fileName));
+                                   sig.opType + ").Tiling(TilingFunc) in " + fileName +
+                                   " or another op_host source"));
   } else {
-    for (std::size_t k = 0; k + 1 < t.size(); ++k)
-      if (t[k].text == sig.tilingFunc && t[k + 1].text == "(" && (k < open || k > close)) {
-        const std::size_t pc = matching(t, k + 1);
-        if (pc + 1 < t.size() && t[pc + 1].text == "{") {
-          sig.tilingFuncLine = t[k].line;
-          break;
-        }
-      }
+    if (sig.tilingFuncFile == fileName)
+      sig.tilingFuncLine = definitionLine(t, sig.tilingFunc, open, close);
+    else  // nothing of the other file is the OpDef's body
+      sig.tilingFuncLine = definitionLine(lex(otherHostSources.at(sig.tilingFuncFile)), sig.tilingFunc,
+                                          std::string::npos, std::string::npos);
   }
   // Several dtype combinations: every tensor must list as many.
   std::size_t columns = 0;

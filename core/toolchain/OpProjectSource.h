@@ -7,6 +7,7 @@
 // docs/task-format.md, "Importing an operator project"). Pure functions on text; the sources are
 // untrusted, so every problem is a Diagnostic naming the file and line.
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -54,7 +55,9 @@ struct OpDefSignature {
   std::vector<OpDefParam> outputs;
   std::vector<OpDefAttr> attrs;
   std::string tilingFunc;            // the name given to AICore().SetTiling, unqualified
-  int tilingFuncLine = 0;            // its definition in `file`; 0 when not found there
+  std::string tilingFuncFile;        // where it is registered and defined: `file`, or the op_host
+                                     // source holding its IMPL_OP_OPTILING
+  int tilingFuncLine = 0;            // its definition in tilingFuncFile; 0 when not found there
   std::vector<std::string> configs;  // AddConfig("ascend910b", ...)
 };
 
@@ -72,9 +75,13 @@ bool definesTilingData(const std::string& text);
 
 // The OpDef registered in `text` (file `fileName`). Problems (no OP_ADD, OP_ADD of a class that is not
 // an OpDef defined here, no input or output, a dtype the workbench does not know, no SetTiling) are
-// appended to `problems`; the result is nullopt when there is no usable signature.
+// appended to `problems`; the result is nullopt when there is no usable signature. A tiling function
+// the OpDef does not set may be registered with IMPL_OP_OPTILING in one of `otherHostSources` (file
+// name -> text: the project's other op_host sources, as CANN's op repositories split the OpDef and
+// the tiling).
 std::optional<OpDefSignature> parseOpDef(const std::string& text, const std::string& fileName,
-                                         std::vector<Diagnostic>& problems);
+                                         std::vector<Diagnostic>& problems,
+                                         const std::map<std::string, std::string>& otherHostSources = {});
 
 // Every REGISTER_TILING_DATA_CLASS in `text`, with the class qualified by its enclosing namespaces.
 std::vector<TilingRegistration> parseTilingRegistrations(const std::string& text,

@@ -76,6 +76,8 @@ std::vector<Diagnostic> SimBackend::prepare(const Task& task, const std::string&
   all["kernel.cpp"] = candidateSource;
   std::vector<Diagnostic> formProblems;
   opForm_ = detectOpProjectForm(all, "kernel.cpp", formProblems);
+  if (opForm_ && formProblems.empty())
+    opForm_->templateKernel = parseTemplateKernel(all, "kernel.cpp", task.name, formProblems);
   if (!formProblems.empty()) return formProblems;
   const std::string harness = generateCpuHarness(task, opForm_ ? opProjectEntrySymbol(task.name) : "");
   writeText(harnessFile_, harness);
@@ -261,12 +263,13 @@ CaseRunResult SimBackend::run(const verify::PreparedCase& prepared, const CaseFi
     // The candidate wrote a TilingFunc, not kwb_tiling: its failures point at it.
     for (auto& d : tiling.diagnostics) {
       if (d.api != std::optional<std::string>("kwb_tiling")) continue;
+      const std::string& funcFile =
+          opForm_->opDef.tilingFuncFile.empty() ? opForm_->hostFile : opForm_->opDef.tilingFuncFile;
       d.api = opForm_->opDef.tilingFunc;
-      d.file = opForm_->hostFile;
+      d.file = funcFile;
       d.line = opForm_->opDef.tilingFuncLine;
       d.message = "the TilingFunc " + opForm_->opDef.tilingFunc + " of " + opForm_->opDef.opType + " (" +
-                  opForm_->hostFile + ":" + std::to_string(opForm_->opDef.tilingFuncLine) +
-                  ") failed: " + d.message;
+                  funcFile + ":" + std::to_string(opForm_->opDef.tilingFuncLine) + ") failed: " + d.message;
     }
   }
   out.tiling = tiling.tiling;

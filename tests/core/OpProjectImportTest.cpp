@@ -381,3 +381,54 @@ TEST(OpProjectImport, AKernelLaunchEntryWithAByValueParameterIsNamedAtItsLine) {
   EXPECT_NE(r.errors[0].message.find("\"uint32_t n\""), std::string::npos) << r.errors[0].message;
   fs::remove_all(dir);
 }
+
+TEST(OpProjectImport, TemplateAndSplitHostProjectsExportAndImportAgainUnchanged) {
+  // tpl_scale keeps its tiling-key and tiling headers in op_kernel/ (both sides include them);
+  // abs_split has two op_host sources, the OpDef's and the one registering the tiling.
+  struct Project {
+    const char* name;
+    std::vector<const char*> exportedFiles;
+  };
+  for (const Project& p : {Project{"tpl_scale",
+                                   {"op_kernel/tpl_scale.cpp", "op_kernel/tpl_scale_tiling_key.h",
+                                    "op_kernel/tpl_scale_tiling.h", "op_host/tpl_scale.cpp"}},
+                           Project{"abs_split",
+                                   {"op_kernel/abs_split.cpp", "op_host/abs_split.cpp",
+                                    "op_host/abs_split_def.cpp", "op_host/abs_split_tiling.h"}}}) {
+    SCOPED_TRACE(p.name);
+    OperatorProjectImportOptions o;
+    o.casesFile = fixtures() / (std::string(p.name) + ".cases.json");
+    o.referenceFile = fixtures() / (std::string(p.name) + ".reference.cpp");
+    const OperatorProjectImport first = importOperatorProject(fixtures() / p.name, o);
+    ASSERT_TRUE(first.ok()) << first.errors.front().format();
+    EXPECT_EQ(first.candidate.files.size(), p.exportedFiles.size());
+    Iteration it;
+    it.id = 1;
+    it.origin = Origin::Imported;
+    it.verdict = Verdict::Pass;
+    it.candidate = first.candidate;
+    const fs::path exported = freshDir(std::string("msopgen-export-") + p.name);
+    fs::remove_all(exported);
+    exportOperatorProject(first.task, it, exported);
+    for (const char* f : p.exportedFiles) EXPECT_TRUE(fs::exists(exported / f)) << f;
+    const OperatorProjectImport again = importOperatorProject(exported, o);
+    ASSERT_TRUE(again.ok()) << again.errors.front().format();
+    EXPECT_EQ(nlohmann::json(again.task).dump(2), nlohmann::json(first.task).dump(2));
+    EXPECT_EQ(again.candidate, first.candidate);
+    fs::remove_all(exported);
+    // Written back into a copy of the project: every file lands where the project keeps it.
+    const fs::path copy = freshDir(std::string("written-back-") + p.name);
+    fs::copy(fixtures() / p.name, copy, fs::copy_options::recursive);
+    const auto written = writeCandidateIntoOperatorProject(first.candidate, copy);
+    ASSERT_TRUE(written.empty()) << written.front().format();
+    std::size_t files = 0;
+    for (const auto& e : fs::recursive_directory_iterator(copy))
+      if (e.is_regular_file()) ++files;
+    EXPECT_EQ(files, p.exportedFiles.size()) << "no file written beside the project's own";
+    const OperatorProjectImport second = importOperatorProject(copy, o);
+    ASSERT_TRUE(second.ok()) << second.errors.front().format();
+    EXPECT_EQ(second.candidate, first.candidate);
+    EXPECT_EQ(second.projectFiles, first.projectFiles);
+    fs::remove_all(copy);
+  }
+}

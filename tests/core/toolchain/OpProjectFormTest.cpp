@@ -430,12 +430,13 @@ TEST(OpProjectNames, ProjectPathsAndCandidateNamesMapBothWays) {
   EXPECT_EQ(candidateNameForProjectPath("kernel.cpp"), "kernel.cpp");
   EXPECT_EQ(candidateNameForProjectPath("op_host/sub/x.h"), "op_host/sub/x.h") << "left for the name check";
   EXPECT_EQ(candidateNameForProjectPath("../op_host/x.cpp"), "../op_host/x.cpp");
-  EXPECT_EQ(projectPathForCandidateName("add_custom_host.cpp", "add_custom.cpp", "add_custom_host.cpp"),
-            "op_host/add_custom.cpp");
-  EXPECT_EQ(projectPathForCandidateName("add_custom.cpp", "add_custom.cpp", "add_custom_host.cpp"),
-            "op_kernel/add_custom.cpp");
-  EXPECT_EQ(projectPathForCandidateName("add_custom_tiling.h", "add_custom.cpp", "add_custom_host.cpp"),
+  EXPECT_EQ(projectPathForCandidateName("add_custom_host.cpp", "add_custom.cpp"), "op_host/add_custom.cpp");
+  EXPECT_EQ(projectPathForCandidateName("add_custom.cpp", "add_custom.cpp"), "op_kernel/add_custom.cpp");
+  EXPECT_EQ(projectPathForCandidateName("add_custom_tiling.h", "add_custom.cpp"),
             "op_host/add_custom_tiling.h");
+  EXPECT_EQ(projectPathForCandidateName("add_custom_def_host.cpp", "add_custom.cpp"),
+            "op_host/add_custom_def.cpp")
+      << "every op_host source, not only the OpDef's";
 }
 
 TEST(TilingResultFile, VersionTwoCarriesTheTilingKeyAndVersionOneStillReads) {

@@ -99,3 +99,9 @@ constexpr T AlignUp(T a, T b) {
 }
 
 }  // namespace AscendC
+
+// CANN declares GetBlockIdx and GetBlockNum at global scope too (the devkit's CPU stub defines them
+// outside any namespace): msopgen kernels call them unqualified without `using namespace AscendC`,
+// e.g. `ASSERT(GetBlockNum() != 0)` in a kernel class at global scope.
+using AscendC::GetBlockIdx;
+using AscendC::GetBlockNum;

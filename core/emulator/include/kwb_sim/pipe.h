@@ -122,6 +122,21 @@ class TBuf {
     t.size_ = size;
     return t;
   }
+  // The queue calls the reference's TBuf keeps from TQueBind: AllocTensor and DeQue give the whole
+  // buffer, as Get does; EnQue and FreeTensor do nothing, so they order nothing either (a TBuf has no
+  // queue to hand a buffer through; docs/emulator.md, "TBuf's queue calls").
+  template <typename T>
+  LocalTensor<T> AllocTensor(KWB_SIM_LOC) {
+    return Get<T>(loc_);
+  }
+  template <typename T>
+  LocalTensor<T> DeQue(KWB_SIM_LOC) {
+    return Get<T>(loc_);
+  }
+  template <typename T>
+  void EnQue(const LocalTensor<T>& /*tensor*/) {}
+  template <typename T>
+  void FreeTensor(const LocalTensor<T>& /*tensor*/) {}
 
   int slot_ = -1;
 };

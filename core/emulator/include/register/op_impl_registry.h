@@ -2,10 +2,10 @@
 #pragma once
 // kwb emulator: the CANN registration of an operator's tiling outside its OpDef,
 // `IMPL_OP_OPTILING(Op).Tiling(TilingFunc).TilingParse<CompileInfo>(TilingParseFunc)`, and the
-// inference registration `IMPL_OP(Op).InferShape(...)` (docs/emulator.md, "Operator projects").
-// As in CANN the macro defines a namespace-scope object whose initialiser records the functions; the
-// record lives in the tiling process only (one process per tiling run, kwb_op/tiling_bridge.h), and the
-// workbench reads nothing back from it but the tiling output it validates.
+// inference registration `IMPL_OP(Op).InferShape(...)` (also spelled IMPL_OP_INFERSHAPE) (docs/emulator.md,
+// "Operator projects"). As in CANN the macro defines a namespace-scope object whose initialiser records the
+// functions; the record lives in the tiling process only (one process per tiling run,
+// kwb_op/tiling_bridge.h), and the workbench reads nothing back from it but the tiling output it validates.
 #include <cstdint>
 #include <cstring>
 #include <deque>
@@ -36,10 +36,16 @@ inline std::deque<OpImplRecord>& opImplRecords() {
   return records;
 }
 
+// The operator's tiling registration: an inference-only registration of the same type (IMPL_OP,
+// IMPL_OP_INFERSHAPE, often in another op_host source) never hides it.
 inline const OpImplRecord* findOpImpl(const char* opType) {
+  const OpImplRecord* any = nullptr;
   for (const OpImplRecord& r : opImplRecords())
-    if (std::strcmp(r.opType, opType) == 0) return &r;
-  return nullptr;
+    if (std::strcmp(r.opType, opType) == 0) {
+      if (r.tiling != nullptr) return &r;
+      if (any == nullptr) any = &r;
+    }
+  return any;
 }
 
 }  // namespace kwb_op
@@ -92,3 +98,4 @@ class OpImplRegisterV2 {
   [[maybe_unused]] static ::gert::OpImplRegisterV2 KWB_OP_IMPL_JOIN( \
       op_impl_register_##op_type##_, __LINE__) = ::gert::OpImplRegisterV2(#op_type)
 #define IMPL_OP(op_type) IMPL_OP_OPTILING(op_type)
+#define IMPL_OP_INFERSHAPE(op_type) IMPL_OP_OPTILING(op_type)
