@@ -9,6 +9,10 @@
 #     a static-tensor program (LocalMemAllocator) runs correct and clean;
 #  4. a kernel-launch project (tests/emulator/kernel_launch/add_invocation) through `bash run.sh -r cpu
 #     -v Ascend910B1` under the variables `kwb sim env` prints, its verify script saying "test pass";
+#  4b. a kernel-launch project of the NPU branch's shape (tests/emulator/kernel_launch/npu_launch):
+#     ascendc_library() from the CANN folder's ascendc.cmake, the generated aclrtlaunch_<kernel>.h,
+#     ACLRT_LAUNCH_KERNEL and a <<<>>> launcher; it checks itself, and host memory handed to the
+#     generated launch function is a gm-out-of-bounds error at the kernel's DataCopy line;
 #  5. `kwb doctor` finds both.
 set -u
 KWB="$1"; SRC="$2"
@@ -17,7 +21,7 @@ WORK=$(mktemp -d); trap 'rm -rf "$WORK"' EXIT
 chmod 755 "$WORK"  # sandboxed programs may run as another user and must reach the work folder
 fail() { echo "FAIL: $*"; exit 1; }
 export XDG_CACHE_HOME="$WORK/cache"
-unset KWB_DATA_DIR CMAKE_PREFIX_PATH ASCEND_HOME_PATH ASCEND_INSTALL_PATH ASCEND_TOOLKIT_HOME
+unset KWB_DATA_DIR CMAKE_PREFIX_PATH ASCEND_HOME_PATH ASCEND_INSTALL_PATH ASCEND_TOOLKIT_HOME ASCEND_HOME_DIR
 
 cmake --install "$BUILD" --prefix "$WORK/prefix" > "$WORK/install.log" 2>&1 || { cat "$WORK/install.log"; fail "cmake --install"; }
 P="$WORK/prefix"
@@ -75,6 +79,24 @@ cp "$SRC"/tests/emulator/public_style/add_custom/{add_custom.cpp,main.cpp,data_u
 (cd "$WORK/kl" && bash run.sh -r cpu -v Ascend910B1) > "$WORK/kl.log" 2>&1 || { cat "$WORK/kl.log"; fail "run.sh -r cpu"; }
 grep -q "test pass" "$WORK/kl.log" || { cat "$WORK/kl.log"; fail "verify did not pass"; }
 grep -q "blocks run on the kwb emulator" "$WORK/kl.log" || { cat "$WORK/kl.log"; fail "the kernel-launch program does not say it ran on the emulator"; }
+
+# 4b. The NPU branch's form: ascendc_library() and the generated launch headers.
+cp -r "$SRC/tests/emulator/kernel_launch/npu_launch" "$WORK/nl"
+(cd "$WORK/nl" && bash run.sh -r npu -v Ascend910B1) > "$WORK/nl.log" 2>&1 || { cat "$WORK/nl.log"; fail "npu_launch run.sh"; }
+grep -q "\[Success\] npu_launch matches" "$WORK/nl.log" || { cat "$WORK/nl.log"; fail "npu_launch did not match"; }
+grep -q "scale_add: 4 blocks run on the kwb emulator" "$WORK/nl.log" || { cat "$WORK/nl.log"; fail "npu_launch does not say it ran on the emulator"; }
+grep -q "ERROR" "$WORK/nl.log" && { cat "$WORK/nl.log"; fail "error diagnostics on the correct npu_launch"; }
+[ -f "$WORK/nl/out/include/ascendc_kernels_npu/aclrtlaunch_scale_add.h" ] || fail "the launch header was not installed"
+(cd "$WORK/nl" && LD_LIBRARY_PATH="$WORK/nl/out/lib" KWB_SIM_REPORT="$WORK/nl.json" ./out/bin/npu_launch --host-input) \
+  > "$WORK/nl-host.log" 2>&1 && fail "npu_launch --host-input ran clean"
+python3 - "$WORK/nl.json" <<'PY' || { cat "$WORK/nl-host.log"; fail "npu_launch host memory diagnostic"; }
+import json, sys
+d = json.load(open(sys.argv[1]))
+errs = [x for x in d["diagnostics"] if x["severity"] == "error"]
+assert errs and errs[0]["category"] == "gm-out-of-bounds", d["diagnostics"]
+assert errs[0]["file"].endswith("scale_add.cpp") and errs[0]["line"] == 23, errs[0]
+assert "host memory" in errs[0]["message"], errs[0]
+PY
 
 # 5. doctor finds both.
 "$P/bin/kwb" doctor --json > "$WORK/doctor.json" || fail "doctor exited $?"
