@@ -5,7 +5,8 @@
 #  1. an asc-devkit-style .asc example (tests/emulator/asc/vector_add) configured with its own CMake
 #     (find_package(ASC), LANGUAGES ASC CXX, -DCMAKE_ASC_RUN_MODE=cpu), built, run: it checks itself;
 #  2. npu run mode is refused with a message saying why;
-#  3. a kernel reading host memory (aclrtMallocHost) gets a gm-out-of-bounds error at its DataCopy line;
+#  3. a kernel reading host memory (aclrtMallocHost) gets a gm-out-of-bounds error at its DataCopy line,
+#     and at the line of a raw pointer read of it;
 #     a static-tensor program (LocalMemAllocator) runs correct and clean;
 #  4. a kernel-launch project (tests/emulator/kernel_launch/add_invocation) through `bash run.sh -r cpu
 #     -v Ascend910B1` under the variables `kwb sim env` prints, its verify script saying "test pass";
@@ -60,6 +61,23 @@ assert e["file"].endswith("host_memory.asc") and e["line"] == 18, e
 assert "host memory" in e["message"] and "kwb_sim" not in e["message"], e
 PY
 
+# A raw pointer read of host memory (before any emulated API call): the error is at the read, from the
+# program's debug information (built with -g through `kwb sim cc`); with the device copy it runs clean.
+"$P/bin/kwb" sim cc -g "$SRC/tests/emulator/asc/host_memory/host_raw.asc" -o "$WORK/host_raw" \
+  > "$WORK/hr-build.log" 2>&1 || { cat "$WORK/hr-build.log"; fail "kwb sim cc of host_raw.asc"; }
+(cd "$WORK" && KWB_SIM_REPORT="$WORK/hr.json" ./host_raw) > "$WORK/hr-run.log" 2>&1 && fail "host_raw ran clean"
+python3 - "$WORK/hr.json" <<'PY' || { cat "$WORK/hr-run.log"; fail "raw host memory diagnostic"; }
+import json, sys
+d = json.load(open(sys.argv[1]))
+errs = [x for x in d["diagnostics"] if x["severity"] == "error"]
+assert len(errs) == 1, errs
+e = errs[0]
+assert e["category"] == "gm-out-of-bounds" and "host memory" in e["message"], e
+assert e["file"].endswith("host_raw.asc") and e["line"] == 19, e
+PY
+(cd "$WORK" && KWB_SIM_REPORT="$WORK/hr-dev.json" ./host_raw device) > "$WORK/hr-dev.log" 2>&1 || { cat "$WORK/hr-dev.log"; fail "host_raw device failed"; }
+grep -q "z\[0\] = 2.5" "$WORK/hr-dev.log" || { cat "$WORK/hr-dev.log"; fail "host_raw device result"; }
+
 # 3b. Static tensor programming (LocalMemAllocator, block_idx, InitSocState) through `kwb sim build`:
 # correct, and not one diagnostic.
 "$P/bin/kwb" sim build -o "$WORK/static_add" "$SRC/tests/emulator/asc/static_tensor/static_add.asc" \
@@ -96,6 +114,16 @@ errs = [x for x in d["diagnostics"] if x["severity"] == "error"]
 assert errs and errs[0]["category"] == "gm-out-of-bounds", d["diagnostics"]
 assert errs[0]["file"].endswith("scale_add.cpp") and errs[0]["line"] == 23, errs[0]
 assert "host memory" in errs[0]["message"], errs[0]
+PY
+(cd "$WORK/nl" && LD_LIBRARY_PATH="$WORK/nl/out/lib" KWB_SIM_REPORT="$WORK/nl-raw.json" ./out/bin/npu_launch --host-raw) \
+  > "$WORK/nl-raw.log" 2>&1 && fail "npu_launch --host-raw ran clean"
+python3 - "$WORK/nl-raw.json" <<'PY' || { cat "$WORK/nl-raw.log"; fail "npu_launch raw host read diagnostic"; }
+import json, sys
+d = json.load(open(sys.argv[1]))
+errs = [x for x in d["diagnostics"] if x["severity"] == "error"]
+assert len(errs) == 1 and errs[0]["category"] == "gm-out-of-bounds", errs
+# The kernel library is a shared object built -g (Debug): the read's own line.
+assert errs[0]["file"].endswith("first_value.cpp") and errs[0]["line"] == 10, errs[0]
 PY
 
 # 5. doctor finds both.

@@ -2,7 +2,8 @@
 // Host of npu_launch: ACL device memory, ACLRT_LAUNCH_KERNEL(scale_add) through the generated
 // aclrtlaunch_scale_add.h, then fill_value through its <<<>>> launcher; checks both results itself.
 // `npu_launch --host-input` hands scale_add host memory (aclrtMallocHost) instead of device memory,
-// which a device cannot read: the emulator reports it at the kernel's DataCopy.
+// which a device cannot read: the emulator reports it at the kernel's DataCopy. `--host-raw` hands it to
+// first_value, which reads it through a raw pointer: reported at that read.
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -12,6 +13,7 @@
 #include "scale_add_tiling.h"
 #include "aclrtlaunch_scale_add.h"
 #include "aclrtlaunch_fill_value.h"
+#include "aclrtlaunch_first_value.h"
 
 extern void fill_value_do(uint32_t blockDim, void *stream, uint8_t *z, uint32_t perBlock, float value);
 
@@ -26,6 +28,7 @@ extern void fill_value_do(uint32_t blockDim, void *stream, uint8_t *z, uint32_t 
 int main(int argc, char **argv)
 {
     const bool hostInput = argc > 1 && std::strcmp(argv[1], "--host-input") == 0;
+    const bool hostRaw = argc > 1 && std::strcmp(argv[1], "--host-raw") == 0;
     constexpr uint32_t blockDim = 4;
     constexpr uint32_t total = 4 * 512;
     const size_t bytes = total * sizeof(float);
@@ -66,6 +69,12 @@ int main(int argc, char **argv)
     CHECK(aclrtMemcpy(zHost, bytes, zDev, bytes, ACL_MEMCPY_DEVICE_TO_HOST));
     for (uint32_t i = 0; i < total; ++i)
         if (zHost[i] != 2.5f) ++wrong;
+
+    void *firstIn = hostRaw ? static_cast<void *>(xHost) : static_cast<void *>(xDev);
+    CHECK(ACLRT_LAUNCH_KERNEL(first_value)(1, stream, firstIn, zDev));
+    CHECK(aclrtMemcpy(zHost, bytes, zDev, bytes, ACL_MEMCPY_DEVICE_TO_HOST));
+    for (uint32_t i = 0; i < 64; ++i)
+        if (zHost[i] != xHost[0]) ++wrong;
 
     CHECK(aclrtFree(xDev));
     CHECK(aclrtFree(yDev));
