@@ -224,6 +224,30 @@ void barrierAcross(rt::Members m, const char* api, SrcLoc loc) {
 }
 }  // namespace
 
+void ibWaitFlag(const std::int32_t* flagAlias, std::uint32_t setter, std::int32_t eventID, const char* api,
+                SrcLoc loc) {
+  using namespace rt;
+  if (__atomic_load_n(flagAlias, __ATOMIC_ACQUIRE) == 1) return;
+  SyncRegion& r = region();
+  poolNoteAsleep();  // the parent may start the block this one waits for (BlockPool.h)
+  while (__atomic_load_n(flagAlias, __ATOMIC_ACQUIRE) != 1) {
+    // The setter's slot is a plain kernel's block (a mix kernel's cores are not tracked one by one: the
+    // block timeout ends such a hang instead).
+    const bool ended =
+        r.shared && setter < r.shared->blockDim && r.slots[setter].ended.load(std::memory_order_acquire) != 0;
+    if (ended && __atomic_load_n(flagAlias, __ATOMIC_ACQUIRE) != 1) {
+      fatal(Cat::UnpairedFlag, api, loc, Pipe::All, kOperandNone,
+            std::string(api) + " waits for block " + std::to_string(setter) + "'s IBSet of event " +
+                std::to_string(eventID) + ", but block " + std::to_string(setter) +
+                " ended without it: on hardware this core hangs here. Call IBSet(gmWorkspace, ubWorkspace, " +
+                std::to_string(setter) + ", " + std::to_string(eventID) +
+                ") on that block with the same gmWorkspace, or do not wait");
+    }
+    timespec ts{0, 50L * 1000};
+    ::nanosleep(&ts, nullptr);
+  }
+}
+
 void syncAllBlocks(std::uint32_t participants, const char* api, SrcLoc loc) {
   rt::Members m;
   m.limit = participants;
