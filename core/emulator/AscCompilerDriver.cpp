@@ -214,7 +214,16 @@ int runAscInvocation(const AscInvocation& inv) {
     link.push_back(socObj);
   }
   link.insert(link.end(), {layout.emulatorRuntimeLib.string(), "-pthread", "-o", inv.output});
-  return runCommand(link);
+  const int rc = runCommand(link);
+  // The link step's own files go: they lie next to the output, which samples put in their source folder
+  // (RUNTIME_OUTPUT_DIRECTORY), where a later `file(GLOB *.cpp)` of the same sample would pick them up.
+  std::error_code ec;
+  for (const auto& obj : extraObjects) fs::remove(obj, ec);
+  for (std::size_t k = 0; k < inv.sources.size(); ++k)
+    fs::remove(inv.output + "." + std::to_string(k) + ".kwb.cpp", ec);
+  fs::remove(inv.output + ".kwb_soc.cpp", ec);
+  fs::remove(inv.output + ".kwb_soc.o", ec);
+  return rc;
 }
 
 }  // namespace kwb

@@ -36,6 +36,9 @@ cmake --build "$WORK/vector_add/build" > "$WORK/asc-build.log" 2>&1 || { cat "$W
 grep -q "\[Success\] vector_add matches" "$WORK/asc-run.log" || { cat "$WORK/asc-run.log"; fail "no success line"; }
 grep -q "8 blocks run on the kwb emulator" "$WORK/asc-run.log" || { cat "$WORK/asc-run.log"; fail "the program does not say it ran on the emulator"; }
 grep -q "ERROR" "$WORK/asc-run.log" && { cat "$WORK/asc-run.log"; fail "error diagnostics on a correct program"; }
+# The link step leaves no files of its own next to the program (samples put programs in their source
+# folder, where a later file(GLOB *.cpp) would pick them up).
+ls "$WORK/vector_add/build" | grep -q "kwb_soc" && fail "kwb sim cc left its SoC parameter files next to the program"
 # A rebuild after touching the source recompiles it (the dependency file names the .asc, not its copy).
 touch "$WORK/vector_add/vector_add.asc"
 cmake --build "$WORK/vector_add/build" 2>&1 | grep -q "vector_add.asc" || fail "touching the .asc did not rebuild it"
