@@ -28,6 +28,11 @@ GM_ADDR& sysWorkspace();
 // without setting it) is reported at `loc` (runtime/BlockSync.cpp).
 void ibWaitFlag(const std::int32_t* flagAlias, std::uint32_t setter, std::int32_t eventID, const char* api,
                 SrcLoc loc);
+// WaitPreBlock / NotifyNextBlock (runtime/BlockSync.cpp): the k-th wait of block b returns once block b-1
+// notified k+1 times (block 0: once the last block notified k times), so the blocks take turns in
+// ascending order, round after round; a wait whose block ended without its notify is reported at `loc`.
+void determineWait(std::uint32_t round, const char* api, SrcLoc loc);
+void determineNotify(const char* api, SrcLoc loc);
 // IBSet/IBWait's common checks; the flag's kernel-view address, or nullptr when a check failed.
 template <typename T>
 __gm__ std::int32_t* ibFlag(const AscendC::GlobalTensor<T>& gm, const AscendC::LocalTensor<T>& ub,
@@ -114,6 +119,63 @@ void IBWait(const GlobalTensor<T>& gmWorkspace, const LocalTensor<T>& ubWorkspac
   kwb_sim::recordScalar("IBWait", loc_, kwb_sim::DType::I32, kwb_sim::MemSpace::GM,
                         reinterpret_cast<std::uint64_t>(flag), 0, false);
   kwb_sim::ibWaitFlag(kwb_sim::gmAlias(flag), static_cast<std::uint32_t>(blockIdx), eventID, "IBWait", loc_);
+}
+
+// Blocks in ascending order (the API reference, "InitDetermineComputeWorkspace", "WaitPreBlock",
+// "NotifyNextBlock"): after InitDetermineComputeWorkspace, each WaitPreBlock returns when the previous block
+// (for block 0: the last block, one round earlier) has called NotifyNextBlock as often, so the blocks run
+// the section between the two in the order 0, 1, ..., n-1, round after round (deterministic atomic
+// accumulation). All three check gmWorkspace >= GetBlockNum() * 32 bytes in device memory and ubWorkspace
+// >= GetBlockNum() * 32 + 32 bytes in VECIN/VECCALC/VECOUT; a wait or notify before the block's Init is
+// refused. The turn-taking is kept in the launch's shared region (as SyncAll's), not in gmWorkspace, whose
+// contents the reference leaves to the library. Costed as a PipeBarrier<PIPE_ALL> each.
+template <typename T>
+bool determineChecks(const GlobalTensor<T>& gm, const LocalTensor<T>& ub, const char* api,
+                     kwb_sim::SrcLoc loc) {
+  const auto blocks = static_cast<std::uint64_t>(GetBlockNum());
+  if (ub.position_ != TPosition::VECIN && ub.position_ != TPosition::VECCALC &&
+      ub.position_ != TPosition::VECOUT) {
+    kwb_sim::report(kwb_sim::Cat::InvalidParam, api, loc, kwb_sim::Pipe::All, 1,
+                    std::string(api) + ": ubWorkspace must be a VECIN, VECCALC or VECOUT tensor");
+    return false;
+  }
+  if (kwb_sim::checkGm(gm.ptr_, blocks * 32, gm.lo_, gm.hi_, api, loc, kwb_sim::Pipe::MTE3, 0, true) !=
+      blocks * 32)
+    return false;
+  return kwb_sim::checkLocal(ub.ref_, ub.ubOffset(), blocks * 32 + 32, api, loc, kwb_sim::Pipe::MTE3, 1,
+                             true);
+}
+template <typename T>
+void InitDetermineComputeWorkspace(const GlobalTensor<T>& gmWorkspace, const LocalTensor<T>& ubWorkspace,
+                                   KWB_SIM_LOC) {
+  if (!determineChecks(gmWorkspace, ubWorkspace, "InitDetermineComputeWorkspace", loc_)) return;
+  kwb_sim::barrier(PIPE_ALL, loc_);
+  kwb_sim::g_block.determineInit = true;
+  kwb_sim::g_block.determineWaits = 0;
+}
+template <typename T>
+void WaitPreBlock(const GlobalTensor<T>& gmWorkspace, const LocalTensor<T>& ubWorkspace, KWB_SIM_LOC) {
+  if (!determineChecks(gmWorkspace, ubWorkspace, "WaitPreBlock", loc_)) return;
+  if (!kwb_sim::g_block.determineInit) {
+    kwb_sim::report(kwb_sim::Cat::InvalidParam, "WaitPreBlock", loc_, kwb_sim::Pipe::All, -1,
+                    "WaitPreBlock before InitDetermineComputeWorkspace in this block: call "
+                    "InitDetermineComputeWorkspace(gmWorkspace, ubWorkspace) first (it does not wait)");
+    return;
+  }
+  kwb_sim::barrier(PIPE_ALL, loc_);
+  kwb_sim::determineWait(kwb_sim::g_block.determineWaits++, "WaitPreBlock", loc_);
+}
+template <typename T>
+void NotifyNextBlock(const GlobalTensor<T>& gmWorkspace, const LocalTensor<T>& ubWorkspace, KWB_SIM_LOC) {
+  if (!determineChecks(gmWorkspace, ubWorkspace, "NotifyNextBlock", loc_)) return;
+  if (!kwb_sim::g_block.determineInit) {
+    kwb_sim::report(kwb_sim::Cat::InvalidParam, "NotifyNextBlock", loc_, kwb_sim::Pipe::All, -1,
+                    "NotifyNextBlock before InitDetermineComputeWorkspace in this block: call "
+                    "InitDetermineComputeWorkspace(gmWorkspace, ubWorkspace) first (it does not notify)");
+    return;
+  }
+  kwb_sim::barrier(PIPE_ALL, loc_);
+  kwb_sim::determineNotify("NotifyNextBlock", loc_);
 }
 
 // The kernel's workspace argument as given to the launch (system part first). The emulator's library
