@@ -6,6 +6,7 @@
 
 #include "app/kwb/Cli.h"
 #include "core/base/SampleBuildFiles.h"
+#include "core/emulator/AclrtLaunchStubs.h"
 #include "core/emulator/AscCompilerDriver.h"
 #include "core/emulator/SimBuilder.h"
 #include "core/process/ProcessRunner.h"
@@ -50,6 +51,26 @@ void addSimCommand(CLI::App& app, Context& ctx) {
     ctx.action = [args = cc->remaining()]() -> int { return runAscInvocation(parseAscInvocation(args)); };
   });
 
+  auto* stubs =
+      sim->add_subcommand("launch-stubs",
+                          "For the emulator's ascendc_library() (CANN-layout folder): write "
+                          "aclrtlaunch_<kernel>.h for every kernel "
+                          "of a source, and the translation unit that defines those launch functions");
+  struct StubOpts {
+    std::string source, headerDir, output;
+  };
+  auto stubOpts = std::make_shared<StubOpts>();
+  stubs->add_option("source", stubOpts->source, "Kernel source (.cpp or .asc)")->required();
+  stubs->add_option("--header-dir", stubOpts->headerDir, "Folder for the aclrtlaunch_<kernel>.h headers")
+      ->required();
+  stubs->add_option("-o,--output", stubOpts->output, "Translation unit to write")->required();
+  stubs->callback([&ctx, stubOpts] {
+    ctx.action = [stubOpts]() -> int {
+      const int rc = writeAclrtLaunchStubs(stubOpts->source, stubOpts->headerDir, stubOpts->output);
+      return rc == 0 ? Success : (rc == 1 ? BadInput : InternalError);
+    };
+  });
+
   auto* env = sim->add_subcommand(
       "env",
       "Print the shell variables that point the samples' own build files at the emulator (eval \"$(kwb sim "
@@ -78,10 +99,13 @@ void addSimCommand(CLI::App& app, Context& ctx) {
                    {"ASCEND_HOME_PATH", cann},
                    {"ASCEND_TOOLKIT_HOME", cann},
                    {"ASCEND_INSTALL_PATH", cann},
+                   {"ASCEND_HOME_DIR", cann},
                    {"CMAKE_PREFIX_PATH", prefix + ":" + tiki}});
         return Success;
       }
-      for (const char* name : {"ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME", "ASCEND_INSTALL_PATH"})
+      // ASCEND_HOME_DIR: the name the older kernel-launch samples' run.sh reads.
+      for (const char* name :
+           {"ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME", "ASCEND_INSTALL_PATH", "ASCEND_HOME_DIR"})
         std::cout << "export " << name << "=" << shellQuote(cann) << "\n";
       std::cout << "export CMAKE_PREFIX_PATH=" << shellQuote(prefix + ":" + tiki)
                 << "${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}\n";

@@ -120,10 +120,13 @@ AscInvocation parseAscInvocation(const std::vector<std::string>& args) {
       inv.autoSync = true;
     } else if (a == "--cce-auto-sync=off") {
       inv.autoSync = false;
-    } else if (a == "-x") {
-      next();  // every source is compiled as C++ (an .asc is C++ with <<<>>> launches)
-    } else if (a == "--enable-simt" || a.rfind("--cce-", 0) == 0) {
-      // bisheng code generation options: nothing to do on the CPU
+    } else if (a == "-x" || a == "-mllvm") {
+      // Every source is compiled as C++ (an .asc is C++ with <<<>>> launches); -mllvm passes an option to
+      // bisheng's code generator, which means nothing on the CPU. Both take the next argument.
+      next();
+    } else if (a == "--enable-simt" || a.rfind("--cce-", 0) == 0 || (a.rfind("-x", 0) == 0 && a.size() > 2)) {
+      // bisheng code generation options, and -xcce / -xasc (the kernel-launch samples' CCE rules: compiled
+      // as C++ too): nothing to do on the CPU
     } else if (takesValue(a)) {
       inv.passFlags.push_back(a);
       inv.passFlags.push_back(next());
@@ -211,7 +214,16 @@ int runAscInvocation(const AscInvocation& inv) {
     link.push_back(socObj);
   }
   link.insert(link.end(), {layout.emulatorRuntimeLib.string(), "-pthread", "-o", inv.output});
-  return runCommand(link);
+  const int rc = runCommand(link);
+  // The link step's own files go: they lie next to the output, which samples put in their source folder
+  // (RUNTIME_OUTPUT_DIRECTORY), where a later `file(GLOB *.cpp)` of the same sample would pick them up.
+  std::error_code ec;
+  for (const auto& obj : extraObjects) fs::remove(obj, ec);
+  for (std::size_t k = 0; k < inv.sources.size(); ++k)
+    fs::remove(inv.output + "." + std::to_string(k) + ".kwb.cpp", ec);
+  fs::remove(inv.output + ".kwb_soc.cpp", ec);
+  fs::remove(inv.output + ".kwb_soc.o", ec);
+  return rc;
 }
 
 }  // namespace kwb

@@ -8,10 +8,7 @@
 
 namespace kwb {
 
-namespace {
-
-// For every byte of `s`: true when it is program text, false inside comments and literals.
-std::vector<bool> codeMask(std::string_view s) {
+std::vector<bool> sourceCodeMask(std::string_view s) {
   std::vector<bool> code(s.size(), true);
   std::size_t i = 0;
   const std::size_t n = s.size();
@@ -58,6 +55,12 @@ std::vector<bool> codeMask(std::string_view s) {
     }
   }
   return code;
+}
+
+namespace {
+
+std::vector<bool> codeMask(std::string_view s) {
+  return sourceCodeMask(s);
 }
 
 bool isIdent(char c) {

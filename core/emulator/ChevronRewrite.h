@@ -35,4 +35,8 @@ ChevronRewrite rewriteChevronLaunches(std::string_view source, const std::string
 // `<<<` outside comments and literals (a host `.cpp` with a chevron launch).
 bool needsChevronRewrite(const std::string& fileName, std::string_view source);
 
+// For every byte of `source`: true when it is program text, false inside comments, string and character
+// literals (raw strings included).
+std::vector<bool> sourceCodeMask(std::string_view source);
+
 }  // namespace kwb

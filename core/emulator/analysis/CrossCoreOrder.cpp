@@ -15,12 +15,20 @@ namespace {
 // Cross-core flags per core on A2/A3 (runtime/CrossCore.cpp refuses larger ids).
 constexpr std::int32_t kFlags = 16;
 
-enum class EventKind : std::uint8_t { Unordered, Set, Wait, Barrier };
+enum class EventKind : std::uint8_t { Unordered, Set, Wait, Barrier, IbSet, IbWait };
 
 struct Event {
   EventKind kind = EventKind::Unordered;
-  std::int32_t group = -1;  // Set: its raise group; Barrier: its barrier group (-1: not a participant)
-  std::int32_t flag = -1;   // Wait: the flag id
+  std::int32_t group = -1;   // Set: its raise group; Barrier: its barrier group (-1: not a participant)
+  std::int32_t flag = -1;    // Wait: the flag id
+  std::uint64_t ibFlag = 0;  // IbSet/IbWait: the GM address of the flag word
+};
+// An IBSet/IBWait flag (one GM word): a level, not a counter. A wait is ordered after the first set of
+// the flag only when one process ever sets it (with several, which set the wait saw is not recorded).
+struct IbFlag {
+  std::int32_t setter = -1;  // -1: none seen, -2: several processes set it
+  bool fired = false;
+  std::vector<std::uint32_t> clock;
 };
 
 // One kind of set: the processes that must all set before a raise, and the processes it raises.
@@ -64,6 +72,12 @@ class Replay {
         if (isOrderingEvent(lt, lt.blocks[p].instrs[k])) {
           events_[p].push_back(classify(p, lt.blocks[p].instrs[k]));
           eventRecord_[p].push_back(static_cast<std::uint32_t>(k));
+        }
+    for (std::uint32_t p = 0; p < procs_; ++p)
+      for (const Event& e : events_[p])
+        if (e.kind == EventKind::IbSet) {
+          std::int32_t& setter = ib_[e.ibFlag].setter;
+          setter = setter == -1 || setter == static_cast<std::int32_t>(p) ? static_cast<std::int32_t>(p) : -2;
         }
   }
 
@@ -113,6 +127,19 @@ class Replay {
           if (waitsDone[c] >= g.fired) return false;
           if (onRelease) onRelease(p, eventRecord_[p][cursor[p]], g.raiseSets[waitsDone[c]]);
           join(mine, g.raiseClock[waitsDone[c]++]);
+        }
+      } else if (e.kind == EventKind::IbSet) {
+        IbFlag& f = ib_[e.ibFlag];
+        if (!f.fired) {
+          mine[p] = static_cast<std::uint32_t>(cursor[p] + 1);
+          f.clock = mine;
+          f.fired = true;
+        }
+      } else if (e.kind == EventKind::IbWait) {
+        const auto it = ib_.find(e.ibFlag);
+        if (it != ib_.end() && it->second.setter >= 0) {
+          if (!it->second.fired) return false;
+          join(mine, it->second.clock);
         }
       } else if (e.kind == EventKind::Barrier && e.group >= 0) {
         BarrierGroup& g = barriers_[static_cast<std::size_t>(e.group)];
@@ -164,6 +191,11 @@ class Replay {
       const std::uint32_t limit = mix_ || i.count == 0 ? procs_ : i.count;
       const bool member = mix_ ? (!aivOnly || !me.aic) : static_cast<std::uint32_t>(me.block) < limit;
       if (member) e.group = barrierGroup(aivOnly, limit);
+      return e;
+    }
+    if (api == "IBSet" || api == "IBWait") {
+      e.kind = api == "IBSet" ? EventKind::IbSet : EventKind::IbWait;
+      e.ibFlag = i.gmAddr;
       return e;
     }
     if (i.syncId < 0 || i.syncId >= kFlags) return e;
@@ -243,6 +275,7 @@ class Replay {
   std::vector<std::int32_t> counterSource_;
   std::vector<BarrierGroup> barriers_;
   std::map<std::pair<bool, std::uint32_t>, std::int32_t> barrierIndex_;
+  std::map<std::uint64_t, IbFlag> ib_;
 };
 
 }  // namespace
@@ -262,7 +295,9 @@ bool isOrderingEvent(const LaunchTrace& lt, const Instr& i) {
     const std::string& api = lt.str(i.api);
     return api == "SyncAll" || api == "CrossCoreWaitFlag";
   }
-  return i.sync == SyncKind::None && lt.str(i.api) == "CrossCoreSetFlag";
+  if (i.sync != SyncKind::None) return false;
+  const std::string& api = lt.str(i.api);
+  return api == "CrossCoreSetFlag" || api == "IBSet" || api == "IBWait";
 }
 
 bool needsCrossCoreOrder(const LaunchTrace& lt) {

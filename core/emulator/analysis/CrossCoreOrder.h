@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // Happens-before between the processes (blocks, or a mix kernel's AIC and AIV sub-cores) of one launch,
-// replayed from their records: which CrossCoreSetFlag released which CrossCoreWaitFlag, and which SyncAll
+// replayed from their records: which CrossCoreSetFlag released which CrossCoreWaitFlag, which IBSet an
+// IBWait saw (a GM flag word one process sets: the wait follows its first set), and which SyncAll
 // calls met in one barrier (docs/emulator.md, "Ordering between cores"). The overlap check uses it so that
 // two cores writing the same GM bytes one after the other, with a flag or barrier between them, are not a
 // race, while the same writes with nothing ordering them are.

@@ -140,6 +140,11 @@ struct GmBlockInfo {
 };
 bool gmBlockOf(std::uintptr_t kernelAddr, GmBlockInfo& out);  // the block or one of its guard pages
 void gmProtectKernelViews(int prot);
+// Host buffers (aclrtMallocHost) in a device-style launch: PROT_NONE in the block process before its kernel
+// runs; the fault handler asks which buffer an address lies in (HostBuffers.cpp; async-signal-safe).
+bool deviceMemoryOnly();
+void hostProtectForKernel();
+bool hostBufferOf(std::uintptr_t a, std::uintptr_t& base, std::size_t& size);
 // A DataCopy burst between GM (kernel-view address) and local memory: long bursts through the GM memfd,
 // short ones, and memory that is not from GmAlloc, through the mapping (Memory.cpp).
 void gmCopyIn(std::uint8_t* dst, const void* gm, std::size_t n);

@@ -30,8 +30,9 @@ static_assert(Counter::is_always_lock_free && sizeof(Counter) == sizeof(std::uin
               "the futex word must be a plain 32-bit word");
 
 struct SyncSlot {
-  Counter calls{0};  // SyncAll calls this block has entered
-  Counter ended{0};  // 1 once the parent reaped the block
+  Counter calls{0};     // SyncAll calls this block has entered
+  Counter ended{0};     // 1 once the parent reaped the block
+  Counter notified{0};  // NotifyNextBlock calls of this block
 };
 
 struct SyncShared {
@@ -223,6 +224,84 @@ void barrierAcross(rt::Members m, const char* api, SrcLoc loc) {
   s.waiting.fetch_sub(1, std::memory_order_acq_rel);
 }
 }  // namespace
+
+void ibWaitFlag(const std::int32_t* flagAlias, std::uint32_t setter, std::int32_t eventID, const char* api,
+                SrcLoc loc) {
+  using namespace rt;
+  if (__atomic_load_n(flagAlias, __ATOMIC_ACQUIRE) == 1) return;
+  SyncRegion& r = region();
+  // Counted as asleep, so that the parent starts the block this one waits for (BlockPool.h).
+  if (r.shared) r.shared->waiting.fetch_add(1, std::memory_order_acq_rel);
+  poolNoteAsleep();
+  while (__atomic_load_n(flagAlias, __ATOMIC_ACQUIRE) != 1) {
+    // The setter's slot is a plain kernel's block (a mix kernel's cores are not tracked one by one: the
+    // block timeout ends such a hang instead).
+    const bool ended =
+        r.shared && setter < r.shared->blockDim && r.slots[setter].ended.load(std::memory_order_acquire) != 0;
+    if (ended && __atomic_load_n(flagAlias, __ATOMIC_ACQUIRE) != 1) {
+      r.shared->waiting.fetch_sub(1, std::memory_order_acq_rel);
+      fatal(Cat::UnpairedFlag, api, loc, Pipe::All, kOperandNone,
+            std::string(api) + " waits for block " + std::to_string(setter) + "'s IBSet of event " +
+                std::to_string(eventID) + ", but block " + std::to_string(setter) +
+                " ended without it: on hardware this core hangs here. Call IBSet(gmWorkspace, ubWorkspace, " +
+                std::to_string(setter) + ", " + std::to_string(eventID) +
+                ") on that block with the same gmWorkspace, or do not wait");
+    }
+    timespec ts{0, 50L * 1000};
+    ::nanosleep(&ts, nullptr);
+  }
+  if (r.shared) r.shared->waiting.fetch_sub(1, std::memory_order_acq_rel);
+}
+
+void determineNotify(const char* api, SrcLoc loc) {
+  using namespace rt;
+  SyncRegion& r = region();
+  const std::uint32_t me = g_block.unit;
+  if (!r.shared || me >= r.shared->blockDim) {
+    report(Cat::InvalidParam, api, loc, Pipe::All, kOperandNone,
+           std::string(api) + " outside a plain kernel launch: nothing to notify");
+    return;
+  }
+  r.slots[me].notified.fetch_add(1, std::memory_order_acq_rel);
+}
+
+void determineWait(std::uint32_t round, const char* api, SrcLoc loc) {
+  using namespace rt;
+  SyncRegion& r = region();
+  const std::uint32_t me = g_block.unit;
+  if (!r.shared || me >= r.shared->blockDim || g_block.coresPerBlock > 1) {
+    report(Cat::InvalidParam, api, loc, Pipe::All, kOperandNone,
+           std::string(api) +
+               ": emulated in plain vector kernels only (the reference: AIV cores); it does not wait");
+    return;
+  }
+  const std::uint32_t n = r.shared->blockDim;
+  // Block 0 starts a round when the last block finished the previous one; block b when block b-1
+  // finished this one.
+  const std::uint32_t prev = me == 0 ? n - 1 : me - 1;
+  const std::uint32_t need = me == 0 ? round : round + 1;
+  if (n == 1 || need == 0) return;
+  SyncSlot& p = r.slots[prev];
+  if (p.notified.load(std::memory_order_acquire) >= need) return;
+  // Counted as asleep, so that the parent starts the block this one waits for (BlockPool.h).
+  r.shared->waiting.fetch_add(1, std::memory_order_acq_rel);
+  poolNoteAsleep();
+  while (p.notified.load(std::memory_order_acquire) < need) {
+    if (p.ended.load(std::memory_order_acquire) != 0 && p.notified.load(std::memory_order_acquire) < need) {
+      r.shared->waiting.fetch_sub(1, std::memory_order_acq_rel);
+      fatal(Cat::UnpairedFlag, api, loc, Pipe::All, kOperandNone,
+            std::string(api) + " call " + std::to_string(round + 1) + " of block " + std::to_string(me) +
+                " waits for block " + std::to_string(prev) + "'s NotifyNextBlock call " +
+                std::to_string(need) + ", but block " + std::to_string(prev) + " ended after " +
+                std::to_string(p.notified.load(std::memory_order_acquire)) +
+                ": on hardware this core hangs here. Every block must call WaitPreBlock and NotifyNextBlock "
+                "the same number of times");
+    }
+    timespec ts{0, 50L * 1000};
+    ::nanosleep(&ts, nullptr);
+  }
+  r.shared->waiting.fetch_sub(1, std::memory_order_acq_rel);
+}
 
 void syncAllBlocks(std::uint32_t participants, const char* api, SrcLoc loc) {
   rt::Members m;

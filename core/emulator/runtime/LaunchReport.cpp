@@ -91,6 +91,33 @@ bool readTrace(const std::string& path, LaunchTrace& lt, BlockTrace& bt) {
   return kwb::sim::parseTrace(readBytes(path), lt, bt, error);
 }
 
+// The source line of an instruction of this program (a raw access's, offset from the executable's load
+// address) from its debug information: addr2line, when the system has it. False when it cannot say.
+bool sourceLineOfPc(const std::string& object, unsigned long long pc, std::string& file, int& line) {
+  // The object's path goes to the shell quoted; one with a quote in it is not looked up.
+  if (object.find('\'') != std::string::npos) return false;
+  const std::string target = object.empty() ? "/proc/" + std::to_string(::getpid()) + "/exe" : object;
+  char addr[32];
+  std::snprintf(addr, sizeof(addr), "0x%llx", pc);
+  const std::string cmd = "addr2line -e '" + target + "' " + addr + " 2>/dev/null";
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (p == nullptr) return false;
+  char buf[4096] = {};
+  const bool got = std::fgets(buf, sizeof(buf), p) != nullptr;
+  ::pclose(p);
+  if (!got) return false;
+  std::string text(buf);
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+  if (const std::size_t d = text.find(" (discriminator"); d != std::string::npos) text.resize(d);
+  const std::size_t colon = text.rfind(':');
+  if (colon == std::string::npos || text.compare(0, 2, "??") == 0) return false;
+  const int n = std::atoi(text.c_str() + colon + 1);
+  if (n <= 0) return false;
+  file = text.substr(0, colon);
+  line = n;
+  return true;
+}
+
 kwb::Diagnostic toDiag(const nlohmann::json& j) {
   kwb::Diagnostic d;
   d.source = "emulator";
@@ -102,6 +129,16 @@ kwb::Diagnostic toDiag(const nlohmann::json& j) {
   d.file = j.value("file", "");
   d.line = j.value("line", 0);
   d.message = j.value("message", "");
+  // A raw access before any emulated API call has no line of its own: the instruction's, from the
+  // program's debug information.
+  if (d.file.empty() && j.value("pc", 0ULL) != 0) {
+    std::string file;
+    int line = 0;
+    if (sourceLineOfPc(j.value("object", std::string()), j.value("pc", 0ULL), file, line)) {
+      d.file = file;
+      d.line = line;
+    }
+  }
   const std::string api = j.value("api", "");
   if (!api.empty()) d.api = api;
   const std::string pipe = j.value("pipe", "");

@@ -359,4 +359,10 @@ void setDeviceMemoryOnly(bool on) {
   g_deviceMemoryOnly = on;
 }
 
+namespace rt {
+bool deviceMemoryOnly() {
+  return g_deviceMemoryOnly;
+}
+}  // namespace rt
+
 }  // namespace kwb_sim

@@ -116,6 +116,20 @@ std::size_t appendStr(char* out, std::size_t k, std::size_t cap, const char* s, 
   return k;
 }
 
+// The faulting instruction of the diagnostic being written: its offset in its object (0: unknown) and the
+// object's path (empty: the program itself).
+std::uintptr_t g_diagPc = 0;
+const char* g_diagObject = "";
+// The loaded objects' code ranges, taken before the kernel runs, so that the fault handler can say which
+// object (the program, or the kernel library of a kernel-launch sample) an instruction belongs to.
+struct CodeObject {
+  std::uintptr_t bias = 0, lo = 0, hi = 0;
+  char path[512] = {};  // empty: the program itself
+};
+constexpr int kMaxObjects = 32;
+CodeObject g_objects[kMaxObjects];
+int g_objectCount = 0;
+
 void writeDiag(const char* category, const char* api, const char* message) {
   rt::Runtime& r = rt::R();
   r.errors = true;
@@ -128,12 +142,17 @@ void writeDiag(const char* category, const char* api, const char* message) {
   k = appendStr(line, k, sizeof(line), api, false);
   k = appendStr(line, k, sizeof(line), "\",\"file\":\"", false);
   k = appendStr(line, k, sizeof(line), r.lastLoc.file, true);
-  char tail[96];
+  char tail[128];
+  // pc: the faulting instruction's offset in the executable, which the report resolves to the user's line
+  // when no emulated API call came before (LaunchReport.cpp).
   std::snprintf(tail, sizeof(tail),
-                "\",\"line\":%u,\"pipe\":\"S\",\"operand\":-2,\"block\":%lld,\"message\":\"", r.lastLoc.line,
-                static_cast<long long>(g_block.blockIdx));
+                "\",\"line\":%u,\"pipe\":\"S\",\"operand\":-2,\"block\":%lld,\"pc\":%llu,\"message\":\"",
+                r.lastLoc.line, static_cast<long long>(g_block.blockIdx),
+                static_cast<unsigned long long>(g_diagPc));
   k = appendStr(line, k, sizeof(line), tail, false);
   k = appendStr(line, k, sizeof(line), message, true);
+  k = appendStr(line, k, sizeof(line), "\",\"object\":\"", false);
+  k = appendStr(line, k, sizeof(line), g_diagObject, true);
   k = appendStr(line, k, sizeof(line), "\"}\n", false);
   const ssize_t w = ::write(fd, line, k);
   (void)w;
@@ -148,6 +167,15 @@ bool firstReport(std::uintptr_t rip) {
 
 // "after the last emulated API call X at line N" / "before any emulated API call".
 void whereText(char* out, std::size_t cap, std::uintptr_t rip) {
+  g_diagPc = 0;
+  g_diagObject = "";
+  for (int i = 0; i < g_objectCount; ++i) {
+    if (rip >= g_objects[i].lo && rip < g_objects[i].hi) {
+      g_diagPc = rip - g_objects[i].bias;
+      g_diagObject = g_objects[i].path;
+      break;
+    }
+  }
   const rt::Runtime& r = rt::R();
   if (r.lastApi && *r.lastApi)
     std::snprintf(out, cap, "kernel code at %s+0x%llx, after the emulated %s call at line %u", "exe",
@@ -324,6 +352,29 @@ bool checkLocalRaw(std::uintptr_t rip, const Where& w, unsigned width, bool writ
   return false;
 }
 
+// A raw access to an aclrtMallocHost buffer during a device-style launch (HostBuffers.cpp): reported once
+// per buffer, which is then opened so that the instruction runs again and the block goes on. False when
+// the address is not in one.
+bool hostRaw(std::uintptr_t a, bool write, std::uintptr_t rip) {
+  std::uintptr_t base = 0;
+  std::size_t size = 0;
+  if (!rt::hostBufferOf(a, base, size)) return false;
+  char where[256], msg[768];
+  whereText(where, sizeof(where), rip);
+  std::snprintf(
+      msg, sizeof(msg),
+      "a raw pointer %s host memory: byte %llu of an aclrtMallocHost buffer of %llu bytes (at 0x%llx), "
+      "%s. A kernel cannot reach host memory on a device: copy it to an aclrtMalloc buffer with "
+      "aclrtMemcpy and pass that (later accesses to this buffer are not reported again)",
+      write ? "writes" : "reads", static_cast<unsigned long long>(a - base),
+      static_cast<unsigned long long>(size), static_cast<unsigned long long>(base), where);
+  writeDiag("gm-out-of-bounds", "raw host pointer", msg);
+  // The buffer is tracked as an integer address (HostBuffers.cpp)
+  // NOLINTNEXTLINE(performance-no-int-to-ptr)
+  ::mprotect(reinterpret_cast<void*>(base), size, PROT_READ | PROT_WRITE);
+  return true;
+}
+
 #if defined(__x86_64__)
 // --- the fast path: the decoded instruction performed on the runtime alias, registers in the ucontext
 std::uint64_t g_rawFast = 0, g_rawSlow = 0;  // accesses emulated / single-stepped (KWB_SIM_RAW_STATS)
@@ -334,8 +385,9 @@ void onSegv(int sig, siginfo_t* si, void* ctx) {
   auto* uc = static_cast<ucontext_t*>(ctx);
   const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(si->si_addr);
   Where w;
-  if (!g_ready || !classify(a, w)) return chain(g_prevSegv, sig, si, ctx);
   const std::uintptr_t rip = static_cast<std::uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]);
+  if (g_ready && !g_step.active && hostRaw(a, (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0, rip)) return;
+  if (!g_ready || !classify(a, w)) return chain(g_prevSegv, sig, si, ctx);
   if (g_step.active) {  // the same instruction reaches a second page (page-crossing or a rep string)
     if (g_step.rip == rip && openPage(a)) return;
     return chain(g_prevSegv, sig, si, ctx);
@@ -388,6 +440,7 @@ void onTrap(int sig, siginfo_t* si, void* ctx) {
 // No single-stepping here: a raw access is refused with a clear diagnostic, then the block crashes.
 void onSegv(int sig, siginfo_t* si, void* ctx) {
   Where w;
+  if (g_ready && hostRaw(reinterpret_cast<std::uintptr_t>(si->si_addr), false, 0)) return;
   if (g_ready && classify(reinterpret_cast<std::uintptr_t>(si->si_addr), w))
     writeDiag(
         "runtime-crash", w.space == MemSpace::GM ? "raw GM pointer" : "raw UB pointer",
@@ -400,6 +453,24 @@ void onSegv(int sig, siginfo_t* si, void* ctx) {
 int findExeBase(dl_phdr_info* info, std::size_t, void* out) {
   *static_cast<std::uintptr_t*>(out) = info->dlpi_addr;  // the first object is the program itself
   return 1;
+}
+
+int noteObject(dl_phdr_info* info, std::size_t, void*) {
+  if (g_objectCount >= kMaxObjects) return 1;
+  CodeObject& o = g_objects[g_objectCount];
+  o = CodeObject{};
+  o.bias = info->dlpi_addr;
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    if (ph.p_type != PT_LOAD || (ph.p_flags & PF_X) == 0) continue;
+    const std::uintptr_t lo = o.bias + ph.p_vaddr, hi = lo + ph.p_memsz;
+    if (o.lo == 0 || lo < o.lo) o.lo = lo;
+    if (hi > o.hi) o.hi = hi;
+  }
+  if (g_objectCount > 0 && info->dlpi_name != nullptr)
+    std::snprintf(o.path, sizeof(o.path), "%s", info->dlpi_name);
+  if (o.hi != 0) ++g_objectCount;
+  return 0;
 }
 
 }  // namespace
@@ -513,6 +584,8 @@ void rawEnterKernel() {
   Runtime& r = R();
   r.trace.reserve(r.trace.size() + std::size_t{2} * kPending);
   ::dl_iterate_phdr(findExeBase, &g_exeBase);
+  g_objectCount = 0;
+  ::dl_iterate_phdr(noteObject, nullptr);
 
   struct sigaction sa {};
   sa.sa_sigaction = onSegv;
@@ -535,6 +608,7 @@ void rawEnterKernel() {
   // NOLINTNEXTLINE(performance-no-int-to-ptr)
   if (g_localViews.hi != 0) ::mprotect(reinterpret_cast<void*>(g_localViews.lo), kLocalBytes, PROT_NONE);
   gmProtectKernelViews(PROT_NONE);
+  hostProtectForKernel();
 }
 
 void rawReportStats() {

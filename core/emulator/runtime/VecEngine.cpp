@@ -438,7 +438,11 @@ void vecReduce(const VecArgs& a, RedOp op, bool whole, bool calIndex, int order,
   }
   if (repeat == 0) return;
   const std::uint32_t blk = whole ? a.src0Blk : 1;
-  const std::uint64_t sSpan = spanOf(repeat, lanes, es, blk, a.countForm ? 8 : a.src0Rep);
+  // The source bytes the active lanes read: a mask narrower than the repeat (WholeReduceSum of rows shorter
+  // than 256 bytes) leaves the tail of the last repeat unread, so a buffer may end at the last active lane.
+  VecMask active = m;
+  active.repeat = repeat;
+  const std::uint64_t sSpan = vecActiveSpan(active, lanes, es, blk, a.countForm ? 8 : a.src0Rep);
   const bool pair = whole && op != RedOp::Sum &&
                     (order == AscendC::ORDER_VALUE_INDEX || order == AscendC::ORDER_INDEX_VALUE);
   const std::uint32_t outPer = pair ? 2 : 1;

@@ -31,7 +31,10 @@ foreach(_kwb_soc Ascend910B1 Ascend910B2 Ascend910B3 Ascend910B4 Ascend310P1 Asc
     INTERFACE_COMPILE_DEFINITIONS
       "ASCENDC_CPU_DEBUG=1;__CCE_KT_TEST__=1;KWB_SIM_SOC_NAME=\"${_kwb_soc}\";KWB_SIM_ARCH=${_kwb_arch};KWB_SIM_AUTO_SYNC=1"
     # As `kwb sim build`: scalar loops stay scalar accesses the emulator records (docs/emulator.md).
-    INTERFACE_COMPILE_OPTIONS "-fno-strict-aliasing;-fno-tree-vectorize;-fno-tree-loop-distribute-patterns"
+    # The samples compile with -D_GLIBCXX_USE_CXX11_ABI=0 to match CANN's prebuilt libraries; the emulator
+    # runtime they link instead is built with the C++11 ABI, so that setting is undone after theirs.
+    INTERFACE_COMPILE_OPTIONS
+      "-fno-strict-aliasing;-fno-tree-vectorize;-fno-tree-loop-distribute-patterns;-U_GLIBCXX_USE_CXX11_ABI;-D_GLIBCXX_USE_CXX11_ABI=1"
     INTERFACE_LINK_DIRECTORIES "${_kwb_cann}/lib64"
     INTERFACE_LINK_OPTIONS "$<${_kwb_exe}:-rdynamic>"
     INTERFACE_SOURCES "$<${_kwb_exe}:${_kwb_cann}/tools/tikicpulib/lib/${_kwb_soc}/kwb_soc_params.cpp>"

@@ -127,6 +127,7 @@ inline aclError aclrtMallocHost(void** hostPtr, size_t size) {
   // Page-aligned like pinned host memory; never inside the emulator's device memory.
   const size_t rounded = (size + 4095) / 4096 * 4096;
   *hostPtr = std::aligned_alloc(4096, rounded == 0 ? 4096 : rounded);
+  if (*hostPtr) kwb_sim::registerHostBuffer(*hostPtr, rounded == 0 ? 4096 : rounded);
   return *hostPtr ? ACL_SUCCESS : ACL_ERROR_BAD_ALLOC;
 }
 inline aclError aclrtFree(void* devPtr) {
@@ -134,6 +135,7 @@ inline aclError aclrtFree(void* devPtr) {
   return ACL_SUCCESS;
 }
 inline aclError aclrtFreeHost(void* hostPtr) {
+  kwb_sim::unregisterHostBuffer(hostPtr);
   std::free(hostPtr);
   return ACL_SUCCESS;
 }

@@ -24,6 +24,20 @@ void syncAllBlocks(std::uint32_t participants, const char* api, SrcLoc loc);
 void syncAllCores(bool aivOnly, const char* api, SrcLoc loc);
 // SetSysWorkspace's pointer, per block (GetSysWorkSpacePtr reads it back).
 GM_ADDR& sysWorkspace();
+// IBWait's wait: until the flag (runtime alias of its GM word) reads 1; a hang (block `setter` ended
+// without setting it) is reported at `loc` (runtime/BlockSync.cpp).
+void ibWaitFlag(const std::int32_t* flagAlias, std::uint32_t setter, std::int32_t eventID, const char* api,
+                SrcLoc loc);
+// WaitPreBlock / NotifyNextBlock (runtime/BlockSync.cpp): the k-th wait of block b returns once block b-1
+// notified k+1 times (block 0: once the last block notified k times), so the blocks take turns in
+// ascending order, round after round; a wait whose block ended without its notify is reported at `loc`.
+void determineWait(std::uint32_t round, const char* api, SrcLoc loc);
+void determineNotify(const char* api, SrcLoc loc);
+// IBSet/IBWait's common checks; the flag's kernel-view address, or nullptr when a check failed.
+template <typename T>
+__gm__ std::int32_t* ibFlag(const AscendC::GlobalTensor<T>& gm, const AscendC::LocalTensor<T>& ub,
+                            std::int32_t blockIdx, std::int32_t eventID, bool aivOnly, const char* api,
+                            SrcLoc loc);
 }  // namespace kwb_sim
 
 namespace AscendC {
@@ -76,6 +90,94 @@ void SyncAll(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t
   kwb_sim::syncAllBlocks(usedCores == 0 ? blocks : static_cast<std::uint32_t>(usedCores), "SyncAll", loc_);
 }
 
+// Inter-block flags (the API reference, "IBSet"/"IBWait"): IBSet writes 1 into the 32-byte slot of
+// (blockIdx, eventID) of gmWorkspace, at byte (eventID * cores + blockIdx) * 32 (cores: GetBlockNum(),
+// twice that in a mix kernel, which the reference's minimum size implies); IBWait reads that slot until
+// it is 1. Both take the same gmWorkspace, blockIdx (the waited block, 0..cores-1) and eventID, a UB
+// workspace of at least 32 bytes in VECIN/VECCALC/VECOUT, and drain the block's pipes first. The slot
+// must be zeroed before the launch (not checkable). A wait whose setter ended without IBSet is reported
+// as the hang it is on hardware.
+template <bool isAIVOnly = true, typename T>
+void IBSet(const GlobalTensor<T>& gmWorkspace, const LocalTensor<T>& ubWorkspace, int32_t blockIdx,
+           int32_t eventID, KWB_SIM_LOC) {
+  __gm__ std::int32_t* flag =
+      kwb_sim::ibFlag(gmWorkspace, ubWorkspace, blockIdx, eventID, isAIVOnly, "IBSet", loc_);
+  if (flag == nullptr) return;
+  kwb_sim::barrier(PIPE_ALL, loc_);
+  kwb_sim::recordScalar("IBSet", loc_, kwb_sim::DType::I32, kwb_sim::MemSpace::GM,
+                        reinterpret_cast<std::uint64_t>(flag), 0, true);
+  const std::int32_t one = 1;
+  __atomic_store(kwb_sim::gmAlias(flag), &one, __ATOMIC_SEQ_CST);
+}
+template <bool isAIVOnly = true, typename T>
+void IBWait(const GlobalTensor<T>& gmWorkspace, const LocalTensor<T>& ubWorkspace, int32_t blockIdx,
+            int32_t eventID, KWB_SIM_LOC) {
+  __gm__ std::int32_t* flag =
+      kwb_sim::ibFlag(gmWorkspace, ubWorkspace, blockIdx, eventID, isAIVOnly, "IBWait", loc_);
+  if (flag == nullptr) return;
+  kwb_sim::barrier(PIPE_ALL, loc_);
+  kwb_sim::recordScalar("IBWait", loc_, kwb_sim::DType::I32, kwb_sim::MemSpace::GM,
+                        reinterpret_cast<std::uint64_t>(flag), 0, false);
+  kwb_sim::ibWaitFlag(kwb_sim::gmAlias(flag), static_cast<std::uint32_t>(blockIdx), eventID, "IBWait", loc_);
+}
+
+// Blocks in ascending order (the API reference, "InitDetermineComputeWorkspace", "WaitPreBlock",
+// "NotifyNextBlock"): after InitDetermineComputeWorkspace, each WaitPreBlock returns when the previous block
+// (for block 0: the last block, one round earlier) has called NotifyNextBlock as often, so the blocks run
+// the section between the two in the order 0, 1, ..., n-1, round after round (deterministic atomic
+// accumulation). All three check gmWorkspace >= GetBlockNum() * 32 bytes in device memory and ubWorkspace
+// >= GetBlockNum() * 32 + 32 bytes in VECIN/VECCALC/VECOUT; a wait or notify before the block's Init is
+// refused. The turn-taking is kept in the launch's shared region (as SyncAll's), not in gmWorkspace, whose
+// contents the reference leaves to the library. Costed as a PipeBarrier<PIPE_ALL> each.
+template <typename T>
+bool determineChecks(const GlobalTensor<T>& gm, const LocalTensor<T>& ub, const char* api,
+                     kwb_sim::SrcLoc loc) {
+  const auto blocks = static_cast<std::uint64_t>(GetBlockNum());
+  if (ub.position_ != TPosition::VECIN && ub.position_ != TPosition::VECCALC &&
+      ub.position_ != TPosition::VECOUT) {
+    kwb_sim::report(kwb_sim::Cat::InvalidParam, api, loc, kwb_sim::Pipe::All, 1,
+                    std::string(api) + ": ubWorkspace must be a VECIN, VECCALC or VECOUT tensor");
+    return false;
+  }
+  if (kwb_sim::checkGm(gm.ptr_, blocks * 32, gm.lo_, gm.hi_, api, loc, kwb_sim::Pipe::MTE3, 0, true) !=
+      blocks * 32)
+    return false;
+  return kwb_sim::checkLocal(ub.ref_, ub.ubOffset(), blocks * 32 + 32, api, loc, kwb_sim::Pipe::MTE3, 1,
+                             true);
+}
+template <typename T>
+void InitDetermineComputeWorkspace(const GlobalTensor<T>& gmWorkspace, const LocalTensor<T>& ubWorkspace,
+                                   KWB_SIM_LOC) {
+  if (!determineChecks(gmWorkspace, ubWorkspace, "InitDetermineComputeWorkspace", loc_)) return;
+  kwb_sim::barrier(PIPE_ALL, loc_);
+  kwb_sim::g_block.determineInit = true;
+  kwb_sim::g_block.determineWaits = 0;
+}
+template <typename T>
+void WaitPreBlock(const GlobalTensor<T>& gmWorkspace, const LocalTensor<T>& ubWorkspace, KWB_SIM_LOC) {
+  if (!determineChecks(gmWorkspace, ubWorkspace, "WaitPreBlock", loc_)) return;
+  if (!kwb_sim::g_block.determineInit) {
+    kwb_sim::report(kwb_sim::Cat::InvalidParam, "WaitPreBlock", loc_, kwb_sim::Pipe::All, -1,
+                    "WaitPreBlock before InitDetermineComputeWorkspace in this block: call "
+                    "InitDetermineComputeWorkspace(gmWorkspace, ubWorkspace) first (it does not wait)");
+    return;
+  }
+  kwb_sim::barrier(PIPE_ALL, loc_);
+  kwb_sim::determineWait(kwb_sim::g_block.determineWaits++, "WaitPreBlock", loc_);
+}
+template <typename T>
+void NotifyNextBlock(const GlobalTensor<T>& gmWorkspace, const LocalTensor<T>& ubWorkspace, KWB_SIM_LOC) {
+  if (!determineChecks(gmWorkspace, ubWorkspace, "NotifyNextBlock", loc_)) return;
+  if (!kwb_sim::g_block.determineInit) {
+    kwb_sim::report(kwb_sim::Cat::InvalidParam, "NotifyNextBlock", loc_, kwb_sim::Pipe::All, -1,
+                    "NotifyNextBlock before InitDetermineComputeWorkspace in this block: call "
+                    "InitDetermineComputeWorkspace(gmWorkspace, ubWorkspace) first (it does not notify)");
+    return;
+  }
+  kwb_sim::barrier(PIPE_ALL, loc_);
+  kwb_sim::determineNotify("NotifyNextBlock", loc_);
+}
+
 // The kernel's workspace argument as given to the launch (system part first). The emulator's library
 // keeps nothing there; GetSysWorkSpacePtr returns what was set, as on a device.
 inline void SetSysWorkspace(GM_ADDR workspace) {
@@ -122,6 +224,41 @@ void DataSyncBarrier(KWB_SIM_LOC) {
 }
 
 }  // namespace AscendC
+
+namespace kwb_sim {
+template <typename T>
+__gm__ std::int32_t* ibFlag(const AscendC::GlobalTensor<T>& gm, const AscendC::LocalTensor<T>& ub,
+                            std::int32_t blockIdx, std::int32_t eventID, bool aivOnly, const char* api,
+                            SrcLoc loc) {
+  using AscendC::TPosition;
+  const auto blocks = static_cast<std::int64_t>(AscendC::GetBlockNum());
+  const std::int64_t cores = aivOnly ? blocks : 2 * blocks;
+  if (blockIdx < 0 || blockIdx >= cores) {
+    report(Cat::InvalidParam, api, loc, Pipe::All, 2,
+           std::string(api) + ": blockIdx = " + std::to_string(blockIdx) + " is outside 0.." +
+               std::to_string(cores - 1) + " (the index of the block that IBSet marks and IBWait waits for)");
+    return nullptr;
+  }
+  if (eventID < 0) {
+    report(Cat::InvalidParam, api, loc, Pipe::All, 3,
+           std::string(api) + ": eventID = " + std::to_string(eventID) + " is negative");
+    return nullptr;
+  }
+  if (ub.position_ != TPosition::VECIN && ub.position_ != TPosition::VECCALC &&
+      ub.position_ != TPosition::VECOUT) {
+    report(Cat::InvalidParam, api, loc, Pipe::All, 1,
+           std::string(api) + ": ubWorkspace must be a VECIN, VECCALC or VECOUT tensor");
+    return nullptr;
+  }
+  if (!checkLocal(ub.ref_, ub.ubOffset(), 32, api, loc, Pipe::MTE3, 1, true)) return nullptr;
+  const std::uint64_t offset = (static_cast<std::uint64_t>(eventID) * static_cast<std::uint64_t>(cores) +
+                                static_cast<std::uint64_t>(blockIdx)) *
+                               32;
+  auto* base = reinterpret_cast<__gm__ std::uint8_t*>(gm.ptr_);
+  if (checkGm(base + offset, 32, gm.lo_, gm.hi_, api, loc, Pipe::MTE3, 0, true) != 32) return nullptr;
+  return reinterpret_cast<__gm__ std::int32_t*>(base + offset);
+}
+}  // namespace kwb_sim
 
 // CANN declares GetSysWorkSpacePtr at global scope too: the devkit's Matmul samples pass it to
 // REGIST_MATMUL_OBJ unqualified, with no `using namespace AscendC`.

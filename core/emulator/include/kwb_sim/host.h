@@ -39,6 +39,10 @@ std::uint64_t gmBytesFrom(const void* p);
 // While set, a kernel's GM access outside every GmAlloc/aclrtMalloc block is an error (host memory is
 // out of a device's reach) instead of an unchecked host pointer.
 void setDeviceMemoryOnly(bool on);
+// aclrtMallocHost / aclrtFreeHost: host buffers a kernel of a device-style launch cannot reach, raw pointer
+// accesses included (runtime/HostBuffers.cpp).
+void registerHostBuffer(void* p, std::size_t size);
+void unregisterHostBuffer(void* p);
 
 template <typename P, typename A>
 P argCast(A&& a) {

@@ -95,6 +95,8 @@ struct BlockState {
   int bufCount = 0;
   bool autoSync = KWB_SIM_AUTO_SYNC != 0;
   bool inKernel = false;
+  bool determineInit = false;        // InitDetermineComputeWorkspace was called (block_sync.h)
+  std::uint32_t determineWaits = 0;  // WaitPreBlock calls so far
 };
 extern BlockState g_block;
 

@@ -36,9 +36,7 @@ KWB_SIM_UNSUPPORTED_FN(Power)
 KWB_SIM_UNSUPPORTED_FN(Erf)
 KWB_SIM_UNSUPPORTED_FN(Sin)
 KWB_SIM_UNSUPPORTED_FN(Cos)
-// Atomic type register, inter-block flags (SetAtomicAdd/Max/Min/None: data_copy.h; SyncAll: block_sync.h).
+// Atomic type register (SetAtomicAdd/Max/Min/None: data_copy.h; SyncAll, IBSet/IBWait: block_sync.h).
 KWB_SIM_UNSUPPORTED_FN(SetAtomicType)
-KWB_SIM_UNSUPPORTED_FN(IBSet)
-KWB_SIM_UNSUPPORTED_FN(IBWait)
 
 }  // namespace AscendC
