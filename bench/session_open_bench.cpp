@@ -58,8 +58,19 @@ void BM_ShowLoadedSession(benchmark::State& state) {
   }
 }
 
+// Accepting an iteration in an open session: one journal line, whatever the session's size (issue 20,
+// "header writes"). Before, each acceptance rewrote session.json with every iteration's index entry.
+void BM_AcceptIteration(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  const auto& dir = sessionOf(n);
+  auto store = kwb::SessionStore::open(dir, {kwb::OpenMode::ReadWrite, false, kwb::Durability::NoSync});
+  int id = 0;
+  for (auto _ : state) store.setAccepted(1 + (id++ % n));
+}
+
 }  // namespace
 
+BENCHMARK(BM_AcceptIteration)->Arg(1000)->Arg(10000)->Unit(benchmark::kMicrosecond)->UseRealTime()->MinTime(1.0);
 BENCHMARK(BM_OpenSession)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(3.0);
 BENCHMARK(BM_LoadSession)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(3.0);
 BENCHMARK(BM_ShowLoadedSession)

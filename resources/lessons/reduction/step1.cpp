@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Lesson reduction, step 1: ReduceSum's work tensor holds only one repeat (64 floats).
+// Lesson reduction, step 1: ReduceSum's work tensor holds one 32-byte block (8 floats).
 #include "kwb_tiling.h"
 
 struct ReduceSumRowsTilingData {
@@ -27,10 +27,10 @@ class KernelReduceSumRows {
     xGm.SetGlobalBuffer((__gm__ float*)x + static_cast<uint64_t>(rowStart_) * cols_,
                         static_cast<uint64_t>(rowCount_) * cols_);
     yGm.SetGlobalBuffer((__gm__ float*)y + rowStart_, rowCount_);
-    pipe.InitBuffer(inQueue, BUFFER_NUM, cols_ * sizeof(float));
+    pipe.InitBuffer(inQueue, BUFFER_NUM, colsAligned_ * sizeof(float));
     pipe.InitBuffer(outQueue, 1, (rowCount_ + 7) / 8 * 8 * sizeof(float));
     pipe.InitBuffer(tmpBuf, colsAligned_ * sizeof(float));
-    pipe.InitBuffer(workBuf, 64 * sizeof(float));
+    pipe.InitBuffer(workBuf, 8 * sizeof(float));
     pipe.InitBuffer(redBuf, 64 * sizeof(float));
   }
   __aicore__ inline void Process() {
