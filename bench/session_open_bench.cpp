@@ -70,7 +70,12 @@ void BM_AcceptIteration(benchmark::State& state) {
 
 }  // namespace
 
-BENCHMARK(BM_AcceptIteration)->Arg(1000)->Arg(10000)->Unit(benchmark::kMicrosecond)->UseRealTime()->MinTime(1.0);
+BENCHMARK(BM_AcceptIteration)
+    ->Arg(1000)
+    ->Arg(10000)
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime()
+    ->MinTime(1.0);
 BENCHMARK(BM_OpenSession)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(3.0);
 BENCHMARK(BM_LoadSession)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(3.0);
 BENCHMARK(BM_ShowLoadedSession)

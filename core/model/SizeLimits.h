@@ -17,7 +17,8 @@ inline constexpr std::int64_t kMaxCaseBytes = std::int64_t{8} << 30;       // al
 // A run's time limit for a case with `tensorBytes` of tensors: the base limit plus a second per 10 MiB
 // (a 10^8-element float32 case of three tensors gets about two minutes more), so that a large case is
 // not taken for a hung kernel or reference while its data moves.
-inline std::chrono::milliseconds timeLimitForTensors(std::chrono::milliseconds base, std::int64_t tensorBytes) {
+inline std::chrono::milliseconds timeLimitForTensors(std::chrono::milliseconds base,
+                                                     std::int64_t tensorBytes) {
   return base + std::chrono::milliseconds(tensorBytes / (std::int64_t{10} << 20) * 1000);
 }
 

@@ -24,12 +24,11 @@ namespace fs = std::filesystem;
 namespace {
 
 Task twoInputTask(std::int64_t elements, const char* dtype) {
-  nlohmann::json j = {{"name", "add_custom"},
-                      {"inputs", {{{"name", "x"}, {"dtype", dtype}}, {{"name", "y"}, {"dtype", dtype}}}},
-                      {"outputs", {{{"name", "z"}, {"dtype", dtype}}}},
-                      {"cases",
-                       {{{"name", "big"},
-                         {"shapes", {{"x", {elements}}, {"y", {elements}}, {"z", {elements}}}}}}}};
+  nlohmann::json j = {
+      {"name", "add_custom"},
+      {"inputs", {{{"name", "x"}, {"dtype", dtype}}, {{"name", "y"}, {"dtype", dtype}}}},
+      {"outputs", {{{"name", "z"}, {"dtype", dtype}}}},
+      {"cases", {{{"name", "big"}, {"shapes", {{"x", {elements}}, {"y", {elements}}, {"z", {elements}}}}}}}};
   return parseTask(j, "tasks/add/task.json");
 }
 
@@ -69,12 +68,11 @@ TEST(LargeCaseInputs, TensorsDrawnSideBySideHoldTheSameValues) {
   const std::int64_t n = kParallelInputElements;
   const Task task = twoInputTask(n, "float16");
   std::int64_t lastDone = 0, total = 0;
-  const PreparedCase p =
-      prepareCase(task, task.cases[0], 9, {}, [&](std::int64_t done, std::int64_t all) {
-        EXPECT_GE(done, lastDone) << "progress only moves forward";
-        lastDone = done;
-        total = all;
-      });
+  const PreparedCase p = prepareCase(task, task.cases[0], 9, {}, [&](std::int64_t done, std::int64_t all) {
+    EXPECT_GE(done, lastDone) << "progress only moves forward";
+    lastDone = done;
+    total = all;
+  });
   EXPECT_EQ(total, 2 * n);
   ASSERT_EQ(p.inputData.size(), 2u);
   for (std::size_t k = 0; k < 2; ++k) {
@@ -131,7 +129,9 @@ TEST(LargeCaseInputs, ResultFilesAreScannedInPiecesWithTheSameChecks) {
             "");
   EXPECT_EQ(seen, content);
   EXPECT_GE(pieces, 3);
-  auto never = [](std::uint64_t, const std::uint8_t*, std::size_t) { ADD_FAILURE() << "nothing may be read"; };
+  auto never = [](std::uint64_t, const std::uint8_t*, std::size_t) {
+    ADD_FAILURE() << "nothing may be read";
+  };
   EXPECT_NE(scanResultFile(file, content.size() + 1, never).find("expected exactly"), std::string::npos);
   fs::create_symlink(file, dir.path() / "link.bin");
   EXPECT_NE(scanResultFile(dir.path() / "link.bin", content.size(), never).find("symbolic link"),
@@ -158,7 +158,8 @@ TEST(LargeCaseMemory, ACaseTooLargeForTheMachineIsRefusedWithTheNumbers) {
   EXPECT_EQ(need.outputBytes, 400000000);
   // inputs + poison + reference doubles + outputs + decoded outputs, then the larger of the emulator's
   // GM (inputs + outputs) and the reference's copies (inputs + doubles).
-  EXPECT_EQ(need.peakBytes(), std::int64_t{800000000} + 400000000 + 800000000 + 400000000 + 800000000 + 1600000000);
+  EXPECT_EQ(need.peakBytes(),
+            std::int64_t{800000000} + 400000000 + 800000000 + 400000000 + 800000000 + 1600000000);
   EXPECT_EQ(caseMemoryProblem(task.cases[0], need, std::int64_t{16} << 30), "");
   EXPECT_EQ(caseMemoryProblem(task.cases[0], need, std::nullopt), "") << "unknown memory refuses nothing";
   const std::string problem = caseMemoryProblem(task.cases[0], need, std::int64_t{2} << 30);
