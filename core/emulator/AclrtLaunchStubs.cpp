@@ -122,16 +122,6 @@ std::string launchSignature(const KernelEntry& k) {
   return sig + ")";
 }
 
-std::string cString(std::string_view text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n' || c == '\r') continue;
-    out += c;
-  }
-  return out + "\"";
-}
-
 }  // namespace
 
 KernelEntryScan findKernelEntries(std::string_view s) {

@@ -162,16 +162,6 @@ std::string launchForm(const std::string& kernel) {
   return kernel + "<<<blockDim, l2ctrl, stream>>>(arguments...)";
 }
 
-std::string cString(std::string_view text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n' || c == '\r') continue;
-    out += c;
-  }
-  return out + "\"";
-}
-
 // The launcher is declared by the emulator's host header, which the source may not include itself (an
 // `.asc` that includes only kernel_operator.h); the #line after it restores the user's numbering.
 std::string prologue(const std::string& fileName) {
@@ -270,6 +260,16 @@ bool needsChevronRewrite(const std::string& fileName, std::string_view source) {
   for (std::size_t p = source.find("<<<"); p != std::string_view::npos; p = source.find("<<<", p + 1))
     if (code[p]) return true;
   return false;
+}
+
+std::string cString(std::string_view text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c == '\n' || c == '\r') continue;
+    out += c;
+  }
+  return out + "\"";
 }
 
 }  // namespace kwb

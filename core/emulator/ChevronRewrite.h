@@ -39,4 +39,8 @@ bool needsChevronRewrite(const std::string& fileName, std::string_view source);
 // literals (raw strings included).
 std::vector<bool> sourceCodeMask(std::string_view source);
 
+// `text` as a C string literal for generated code (a `#line` file name, a kernel's name): quotes and
+// backslashes escaped, line breaks dropped. Shared by the <<<>>> rewrite and the aclrtlaunch stubs.
+std::string cString(std::string_view text);
+
 }  // namespace kwb
